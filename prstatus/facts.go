@@ -1,0 +1,229 @@
+package prstatus
+
+import "time"
+
+// AttentionKind names what a pull request needs now. The constants are listed in decision order
+// (DESIGN §4): the first kind that matches wins.
+type AttentionKind string
+
+// Attention kinds, in decision order.
+const (
+	AttentionMerged           AttentionKind = "merged"
+	AttentionClosed           AttentionKind = "closed"
+	AttentionChangesRequested AttentionKind = "changes_requested"
+	AttentionNewComments      AttentionKind = "new_comments"
+	AttentionReviewerReplied  AttentionKind = "reviewer_replied"
+	AttentionMergeConflict    AttentionKind = "merge_conflict"
+	AttentionCIFailed         AttentionKind = "ci_failed"
+	AttentionCICancelled      AttentionKind = "ci_cancelled"
+	AttentionCIPending        AttentionKind = "ci_pending"
+	AttentionReadyToMerge     AttentionKind = "ready_to_merge"
+	AttentionStaleApproval    AttentionKind = "stale_approval"
+	AttentionNone             AttentionKind = "none"
+)
+
+// AttentionOrder is every kind in decision order.
+var AttentionOrder = []AttentionKind{
+	AttentionMerged, AttentionClosed, AttentionChangesRequested, AttentionNewComments,
+	AttentionReviewerReplied, AttentionMergeConflict, AttentionCIFailed, AttentionCICancelled,
+	AttentionCIPending, AttentionReadyToMerge, AttentionStaleApproval, AttentionNone,
+}
+
+// Attention is one thing the pull request needs, with a human-readable reason.
+//
+// Key identifies the situation, not the moment: kind + head SHA + the sorted ids involved (thread
+// ids, check names, reviewers, review round). It stays equal while nothing relevant changes, so a
+// user's "resume monitoring" can be remembered against it and the attention is not raised again
+// until the key changes.
+type Attention struct {
+	Kind      AttentionKind `json:"kind"`
+	Reason    string        `json:"reason"`
+	Key       string        `json:"key"`
+	ThreadIDs []string      `json:"thread_ids,omitempty"`
+	Checks    []string      `json:"checks,omitempty"`
+	Reviewers []string      `json:"reviewers,omitempty"`
+}
+
+// Facts is what Derive concludes from one Snapshot. Everything in it follows from the snapshot
+// and the time passed in; nothing is remembered between polls.
+type Facts struct {
+	Ref              PRRef     `json:"ref"`
+	ID               string    `json:"id"`
+	Title            string    `json:"title"`
+	URL              string    `json:"url"`
+	Author           string    `json:"author"`
+	Viewer           string    `json:"viewer"`
+	State            PRState   `json:"state"`
+	IsDraft          bool      `json:"is_draft"`
+	HeadRef          string    `json:"head_ref"`
+	HeadSHA          string    `json:"head_sha"`
+	BaseRef          string    `json:"base_ref"`
+	Mergeable        Mergeable `json:"mergeable"`
+	MergeStateStatus string    `json:"merge_state_status"`
+	ReviewDecision   string    `json:"review_decision,omitempty"`
+
+	Reviews ReviewFacts  `json:"reviews"`
+	Refine  RefineFacts  `json:"refine"`
+	Commits []CommitFact `json:"commits"`
+	CI      CIFacts      `json:"ci"`
+	Threads ThreadFacts  `json:"threads"`
+
+	// Attention is the single top attention: Attentions[0].
+	Attention Attention `json:"attention"`
+	// Attentions is every attention that matches, in decision order, ending with none only when
+	// nothing else matched. A monitor that has acknowledged the top one looks further down.
+	Attentions []Attention `json:"attentions"`
+
+	RateLimit RateLimit `json:"rate_limit"`
+	// DerivedAt is the time passed to Derive.
+	DerivedAt time.Time `json:"derived_at"`
+}
+
+// ReviewerVerdict is one reviewer's latest opinionated review.
+type ReviewerVerdict struct {
+	Reviewer    string      `json:"reviewer"`
+	IsBot       bool        `json:"is_bot,omitempty"`
+	State       ReviewState `json:"state"`
+	SubmittedAt time.Time   `json:"submitted_at"`
+	CommitOID   string      `json:"commit_oid,omitempty"`
+	// OnHead is true when the review was submitted on the current head commit.
+	OnHead   bool   `json:"on_head"`
+	ReviewID string `json:"review_id,omitempty"`
+	Body     string `json:"body,omitempty"`
+}
+
+// ReviewFacts summarises the reviews.
+type ReviewFacts struct {
+	// Latest is each reviewer's latest opinionated review (a later COMMENTED review does not
+	// override a verdict), sorted by reviewer.
+	Latest []ReviewerVerdict `json:"latest"`
+	// ChangesRequestedBy lists reviewers whose latest opinionated review is CHANGES_REQUESTED.
+	ChangesRequestedBy []string `json:"changes_requested_by"`
+	// Approvals lists reviewers whose latest opinionated review approves the current head.
+	Approvals []string `json:"approvals"`
+	// StaleApprovals lists reviewers whose latest opinionated review approved an older head.
+	StaleApprovals []string `json:"stale_approvals"`
+	// PendingRequests lists reviewers (and teams) with a pending review request.
+	PendingRequests []string `json:"pending_requests,omitempty"`
+	// AwaitingReRequest lists reviewers who requested changes, whose request has been answered by
+	// a substantive commit, none of whose threads still needs action, and who have no pending
+	// review request: the server should ask them to review again.
+	AwaitingReRequest []string `json:"awaiting_re_request,omitempty"`
+}
+
+// RefineFacts is the needs-refine rule (DESIGN §4.1) with its inputs.
+type RefineFacts struct {
+	NeedsRefine bool   `json:"needs_refine"`
+	Reason      string `json:"reason"`
+	// LastChangesRequestedAt is the newest submittedAt among reviewers whose latest opinionated
+	// review is CHANGES_REQUESTED (nil when there is none).
+	LastChangesRequestedAt *time.Time `json:"last_changes_requested_at"`
+	// LastSubstantiveCommitAt is the newest author date among commits that are not merges (nil
+	// when there is none).
+	LastSubstantiveCommitAt *time.Time `json:"last_substantive_commit_at"`
+	// Round identifies the review round being answered (the requesting reviewers and the time of
+	// the newest CHANGES_REQUESTED); empty when no changes are requested.
+	Round string `json:"round,omitempty"`
+	// ReviewIDs are the CHANGES_REQUESTED reviews of this round.
+	ReviewIDs []string `json:"review_ids,omitempty"`
+}
+
+// CommitKind classifies a commit for the needs-refine rule.
+type CommitKind string
+
+// Commit kinds.
+const (
+	// CommitSubstantive is an ordinary commit: it can answer a review.
+	CommitSubstantive CommitKind = "substantive"
+	// CommitMerge has more than one parent or a "Merge branch/remote-tracking/pull request"
+	// headline: it never answers a review.
+	CommitMerge CommitKind = "merge"
+	// CommitRebased was rewritten (rebase, amend, cherry-pick): its committer date is later than
+	// its author date. It counts by its author date, so a plain rebase never answers a review.
+	CommitRebased CommitKind = "rebased"
+)
+
+// CommitFact is one commit and its classification.
+type CommitFact struct {
+	OID           string     `json:"oid"`
+	Headline      string     `json:"headline"`
+	Kind          CommitKind `json:"kind"`
+	AuthoredDate  time.Time  `json:"authored_date"`
+	CommittedDate time.Time  `json:"committed_date"`
+}
+
+// CheckFact is one check of the current head, as shown to users and tasks.
+type CheckFact struct {
+	Name string    `json:"name"`
+	Kind CheckKind `json:"kind"`
+	// Result is the conclusion (check run) or state (status context) as GitHub spells it.
+	Result        string `json:"result"`
+	URL           string `json:"url,omitempty"`
+	JobID         int64  `json:"job_id,omitempty"`
+	WorkflowRunID int64  `json:"workflow_run_id,omitempty"`
+	Workflow      string `json:"workflow,omitempty"`
+	Required      bool   `json:"required,omitempty"`
+}
+
+// IsActions reports whether the check is a GitHub Actions job (it can be re-run and has logs).
+func (c CheckFact) IsActions() bool { return c.WorkflowRunID != 0 && c.JobID != 0 }
+
+// CIFacts counts the head commit's checks. Every check lands in exactly one bucket.
+type CIFacts struct {
+	Total     int `json:"total"`
+	Passed    int `json:"passed"`  // success, neutral, skipped
+	Failed    int `json:"failed"`  // failure, timed out, startup failure, action required, error
+	Cancelled int `json:"cancelled"`
+	Pending   int `json:"pending"` // queued, in progress, waiting, expected, pending
+	// FailedChecks, CancelledChecks and PendingChecks list the checks in those buckets.
+	FailedChecks    []CheckFact `json:"failed_checks"`
+	CancelledChecks []CheckFact `json:"cancelled_checks,omitempty"`
+	PendingChecks   []CheckFact `json:"pending_checks,omitempty"`
+}
+
+// Green reports whether every check has finished and none failed or was cancelled. A head with no
+// checks at all is green.
+func (c CIFacts) Green() bool { return c.Failed == 0 && c.Cancelled == 0 && c.Pending == 0 }
+
+// ThreadStatus is where a review thread stands.
+type ThreadStatus string
+
+// Thread statuses.
+const (
+	// ThreadNeedsAction: unresolved, and nobody on the PR's side has answered it yet.
+	ThreadNeedsAction ThreadStatus = "needs_action"
+	// ThreadReviewerReplied: unresolved; the PR's side answered, then someone else wrote again.
+	ThreadReviewerReplied ThreadStatus = "reviewer_replied"
+	// ThreadWaiting: unresolved; the last comment is by the PR author or the viewer, so the
+	// ball is in the reviewer's court.
+	ThreadWaiting ThreadStatus = "waiting_for_reply"
+	// ThreadResolved: resolved on GitHub.
+	ThreadResolved ThreadStatus = "resolved"
+)
+
+// ThreadFact is one review thread as the monitor sees it.
+type ThreadFact struct {
+	ID         string       `json:"id"`
+	Status     ThreadStatus `json:"status"`
+	Path       string       `json:"path,omitempty"`
+	Line       int          `json:"line,omitempty"`
+	IsOutdated bool         `json:"is_outdated,omitempty"`
+	// Reviewer is the author of the first comment.
+	Reviewer      string  `json:"reviewer"`
+	ReviewerIsBot bool    `json:"reviewer_is_bot,omitempty"`
+	First         Comment `json:"first"`
+	Last          Comment `json:"last"`
+	// Comments are the comments the snapshot holds (first plus newest), oldest first.
+	Comments      []Comment `json:"comments,omitempty"`
+	TotalComments int       `json:"total_comments"`
+	// ReplyToID is the REST id of the first comment: replies go to .../comments/{id}/replies.
+	ReplyToID int64 `json:"reply_to_id,omitempty"`
+}
+
+// ThreadFacts splits the review threads by status. Each thread is in exactly one list.
+type ThreadFacts struct {
+	NeedsAction     []ThreadFact `json:"needs_action"`
+	ReviewerReplied []ThreadFact `json:"reviewer_replied"`
+	Waiting         []ThreadFact `json:"waiting_for_reply"`
+	Resolved        []ThreadFact `json:"resolved,omitempty"`
+}

@@ -1,0 +1,187 @@
+package prstatus
+
+import "time"
+
+// PRState is GitHub's PullRequestState.
+type PRState string
+
+// The states a pull request can be in.
+const (
+	StateOpen   PRState = "OPEN"
+	StateClosed PRState = "CLOSED"
+	StateMerged PRState = "MERGED"
+)
+
+// Mergeable is GitHub's MergeableState. UNKNOWN means GitHub is still computing it: re-poll.
+type Mergeable string
+
+// The mergeable states.
+const (
+	MergeableYes      Mergeable = "MERGEABLE"
+	MergeableConflict Mergeable = "CONFLICTING"
+	MergeableUnknown  Mergeable = "UNKNOWN"
+)
+
+// ReviewState is GitHub's PullRequestReviewState.
+type ReviewState string
+
+// The review states. Only APPROVED, CHANGES_REQUESTED and DISMISSED are opinionated.
+const (
+	ReviewApproved         ReviewState = "APPROVED"
+	ReviewChangesRequested ReviewState = "CHANGES_REQUESTED"
+	ReviewCommented        ReviewState = "COMMENTED"
+	ReviewDismissed        ReviewState = "DISMISSED"
+	ReviewPending          ReviewState = "PENDING"
+)
+
+// Opinionated reports whether a review of this state sets or clears a reviewer's verdict. A later
+// COMMENTED review never overrides an earlier verdict.
+func (s ReviewState) Opinionated() bool {
+	return s == ReviewApproved || s == ReviewChangesRequested || s == ReviewDismissed
+}
+
+// Actor is a GitHub account. Login is normalised once, at the edge: bots carry the REST form
+// ("copilot-pull-request-reviewer[bot]") whatever GraphQL returned ("copilot-pull-request-reviewer").
+type Actor struct {
+	Login string `json:"login"`
+	IsBot bool   `json:"is_bot,omitempty"`
+}
+
+// Snapshot is everything the monitor knows about one pull request, as GitHub reported it in one
+// poll. Text fields (Title, Body, comment and review bodies) are untrusted data.
+type Snapshot struct {
+	Ref    PRRef  `json:"ref"`
+	ID     string `json:"id"` // GraphQL node id of the pull request
+	Title  string `json:"title"`
+	URL    string `json:"url"`
+	Body   string `json:"body,omitempty"`
+	Author Actor  `json:"author"`
+
+	State   PRState `json:"state"`
+	Merged  bool    `json:"merged"`
+	Closed  bool    `json:"closed"`
+	IsDraft bool    `json:"is_draft"`
+
+	HeadRef string `json:"head_ref"`
+	HeadOID string `json:"head_oid"`
+	BaseRef string `json:"base_ref"`
+
+	Mergeable        Mergeable `json:"mergeable"`
+	MergeStateStatus string    `json:"merge_state_status"`
+	// ReviewDecision is empty when GitHub returns null (no required-review rule on the base branch).
+	ReviewDecision string `json:"review_decision,omitempty"`
+
+	// LatestOpinionatedReviews is GitHub's latest opinionated review per reviewer.
+	LatestOpinionatedReviews []Review `json:"latest_opinionated_reviews"`
+	// Reviews is the review history, oldest first (the newest page of it).
+	Reviews []Review `json:"reviews"`
+	// ReviewRequests lists pending review requests: user and bot logins, and teams as "org/slug".
+	ReviewRequests []string `json:"review_requests,omitempty"`
+
+	Threads []Thread `json:"threads"`
+	// Commits are the PR's commits, oldest first. They may be only the newest pages of a long PR:
+	// CommitsTotal is GitHub's totalCount.
+	Commits      []Commit `json:"commits"`
+	CommitsTotal int      `json:"commits_total"`
+	// Checks are the statusCheckRollup contexts of the head commit.
+	Checks []Check `json:"checks"`
+
+	Viewer    string    `json:"viewer"` // login of the token's user
+	RateLimit RateLimit `json:"rate_limit"`
+}
+
+// Review is one submitted review.
+type Review struct {
+	ID          string      `json:"id"`
+	DatabaseID  int64       `json:"database_id,omitempty"`
+	Author      Actor       `json:"author"`
+	State       ReviewState `json:"state"`
+	Body        string      `json:"body,omitempty"`
+	SubmittedAt time.Time   `json:"submitted_at"`
+	CommitOID   string      `json:"commit_oid,omitempty"` // the head the review was submitted on
+}
+
+// Thread is one review thread. Comments holds the first comment followed by the newest ones,
+// oldest first, without duplicates; TotalComments is how many the thread really has.
+type Thread struct {
+	ID            string    `json:"id"`
+	IsResolved    bool      `json:"is_resolved"`
+	IsOutdated    bool      `json:"is_outdated"`
+	Path          string    `json:"path,omitempty"`
+	Line          int       `json:"line,omitempty"` // 0 when GitHub has none (file-level, outdated)
+	Comments      []Comment `json:"comments"`
+	TotalComments int       `json:"total_comments"`
+}
+
+// First returns the comment that opened the thread (zero when the thread has none).
+func (t Thread) First() Comment {
+	if len(t.Comments) == 0 {
+		return Comment{}
+	}
+	return t.Comments[0]
+}
+
+// Last returns the newest comment of the thread (zero when the thread has none).
+func (t Thread) Last() Comment {
+	if len(t.Comments) == 0 {
+		return Comment{}
+	}
+	return t.Comments[len(t.Comments)-1]
+}
+
+// Comment is one review-thread comment. DatabaseID is the REST id, needed to reply through REST.
+type Comment struct {
+	ID         string    `json:"id"`
+	DatabaseID int64     `json:"database_id,omitempty"`
+	Author     Actor     `json:"author"`
+	Body       string    `json:"body"`
+	CreatedAt  time.Time `json:"created_at"`
+	URL        string    `json:"url,omitempty"`
+}
+
+// Commit is one commit of the PR.
+type Commit struct {
+	OID           string    `json:"oid"`
+	AuthoredDate  time.Time `json:"authored_date"`
+	CommittedDate time.Time `json:"committed_date"`
+	Headline      string    `json:"headline"`
+	ParentCount   int       `json:"parent_count"`
+}
+
+// CheckKind tells a GitHub check run from a legacy commit status.
+type CheckKind string
+
+// The two kinds of statusCheckRollup context.
+const (
+	KindCheckRun      CheckKind = "CheckRun"
+	KindStatusContext CheckKind = "StatusContext"
+)
+
+// Check is one statusCheckRollup context of the head commit.
+type Check struct {
+	Kind CheckKind `json:"kind"`
+	// Name is CheckRun.name or StatusContext.context.
+	Name string `json:"name"`
+	// Status is the CheckRun status (QUEUED, IN_PROGRESS, COMPLETED, WAITING, PENDING, REQUESTED).
+	Status string `json:"status,omitempty"`
+	// Conclusion is the CheckRun conclusion once completed (SUCCESS, FAILURE, CANCELLED, ...).
+	Conclusion string `json:"conclusion,omitempty"`
+	// State is the StatusContext state (EXPECTED, ERROR, FAILURE, PENDING, SUCCESS).
+	State string `json:"state,omitempty"`
+	// URL is detailsUrl or targetUrl.
+	URL string `json:"url,omitempty"`
+	// DatabaseID is the check run's REST id; for GitHub Actions it is the job id.
+	DatabaseID int64 `json:"database_id,omitempty"`
+	// WorkflowRunID is the GitHub Actions workflow run's REST id, 0 when the check is not Actions.
+	WorkflowRunID int64  `json:"workflow_run_id,omitempty"`
+	WorkflowName  string `json:"workflow_name,omitempty"`
+	IsRequired    bool   `json:"is_required,omitempty"`
+}
+
+// RateLimit is GitHub's GraphQL rateLimit as of this snapshot.
+type RateLimit struct {
+	Cost      int       `json:"cost"`
+	Remaining int       `json:"remaining"`
+	Limit     int       `json:"limit"`
+	ResetAt   time.Time `json:"reset_at"`
+}

@@ -1,0 +1,3 @@
+// Package statemachine decides, deterministically, what a monitor does next. It is pure: no I/O, no
+// wall clock (time is passed in), no GitHub or MCP types.
+package statemachine
