@@ -126,6 +126,11 @@ type RefineFacts struct {
 	Round string `json:"round,omitempty"`
 	// ReviewIDs are the CHANGES_REQUESTED reviews of this round.
 	ReviewIDs []string `json:"review_ids,omitempty"`
+	// RewrittenSinceReview is true when a commit was committed after the newest CHANGES_REQUESTED
+	// but authored before it (a rebase, an amend, a fixup squash). The rule keeps needs_refine true
+	// then, because a rebase and an amended fix look the same; the monitor asks the user instead of
+	// re-firing a refine that already ran (docs/needs-refine.md).
+	RewrittenSinceReview bool `json:"rewritten_since_review,omitempty"`
 }
 
 // CommitKind classifies a commit for the needs-refine rule.
