@@ -176,8 +176,8 @@ func (c CheckFact) IsActions() bool { return c.WorkflowRunID != 0 && c.JobID != 
 // CIFacts counts the head commit's checks. Every check lands in exactly one bucket.
 type CIFacts struct {
 	Total     int `json:"total"`
-	Passed    int `json:"passed"`  // success, neutral, skipped
-	Failed    int `json:"failed"`  // failure, timed out, startup failure, action required, error
+	Passed    int `json:"passed"` // success, neutral, skipped
+	Failed    int `json:"failed"` // failure, timed out, startup failure, action required, error
 	Cancelled int `json:"cancelled"`
 	Pending   int `json:"pending"` // queued, in progress, waiting, expected, pending
 	// FailedChecks, CancelledChecks and PendingChecks list the checks in those buckets.

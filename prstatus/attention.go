@@ -1,0 +1,260 @@
+package prstatus
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// deriveAttentions lists every attention that matches, in decision order (DESIGN §4). Merged and
+// closed end the list on their own; none appears only when nothing else matched. It reads the
+// facts derived before it and never the raw snapshot, so the decision is exactly what `check`
+// prints.
+func deriveAttentions(f *Facts, merged, closed bool) []Attention {
+	head := f.HeadSHA
+	if merged {
+		return []Attention{{Kind: AttentionMerged, Reason: "the pull request was merged", Key: key(AttentionMerged, head, nil)}}
+	}
+	if closed {
+		return []Attention{{Kind: AttentionClosed, Reason: "the pull request was closed without merging", Key: key(AttentionClosed, head, nil)}}
+	}
+	var out []Attention
+	if f.Refine.NeedsRefine {
+		out = append(out, changesRequested(f))
+	}
+	if len(f.Threads.NeedsAction) > 0 {
+		out = append(out, newComments(f))
+	}
+	if len(f.Threads.ReviewerReplied) > 0 {
+		out = append(out, reviewerReplied(f))
+	}
+	if f.Mergeable == MergeableConflict {
+		out = append(out, Attention{
+			Kind:   AttentionMergeConflict,
+			Reason: fmt.Sprintf("%s conflicts with %s and must be rebased or merged", orDefault(f.HeadRef, "the branch"), orDefault(f.BaseRef, "the base branch")),
+			Key:    key(AttentionMergeConflict, head, nil),
+		})
+	}
+	if f.CI.Failed > 0 {
+		out = append(out, ciAttention(AttentionCIFailed, f, f.CI.FailedChecks, "failed"))
+	}
+	if f.CI.Cancelled > 0 {
+		out = append(out, ciAttention(AttentionCICancelled, f, f.CI.CancelledChecks, "were cancelled"))
+	}
+	if f.CI.Pending > 0 {
+		out = append(out, ciAttention(AttentionCIPending, f, f.CI.PendingChecks, "are still running"))
+	}
+	if a, ok := readyToMerge(f); ok {
+		out = append(out, a)
+	}
+	if a, ok := staleApproval(f); ok {
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		out = append(out, Attention{Kind: AttentionNone, Reason: noneReason(f), Key: key(AttentionNone, head, nil)})
+	}
+	return out
+}
+
+func changesRequested(f *Facts) Attention {
+	var threads []string
+	for _, list := range [][]ThreadFact{f.Threads.NeedsAction, f.Threads.ReviewerReplied} {
+		for _, t := range list {
+			if slices.ContainsFunc(f.Reviews.ChangesRequestedBy, func(r string) bool { return sameLogin(r, t.Reviewer) }) {
+				threads = append(threads, t.ID)
+			}
+		}
+	}
+	return Attention{
+		Kind:      AttentionChangesRequested,
+		Reason:    f.Refine.Reason,
+		Key:       key(AttentionChangesRequested, f.HeadSHA, []string{f.Refine.Round}),
+		ThreadIDs: sortedUnique(threads),
+		Reviewers: slices.Clone(f.Reviews.ChangesRequestedBy),
+	}
+}
+
+func newComments(f *Facts) Attention {
+	list := f.Threads.NeedsAction
+	ids, reviewers := threadIDs(list), threadReviewers(list)
+	var places []string
+	for i, t := range list {
+		if i == 3 {
+			places = append(places, fmt.Sprintf("%d more", len(list)-3))
+			break
+		}
+		places = append(places, t.Reviewer+" on "+t.where())
+	}
+	return Attention{
+		Kind:      AttentionNewComments,
+		Reason:    fmt.Sprintf("%s %s: %s", plural(len(list), "unresolved thread needs", "unresolved threads need"), "action", joinNames(places)),
+		Key:       key(AttentionNewComments, f.HeadSHA, ids),
+		ThreadIDs: ids,
+		Reviewers: reviewers,
+	}
+}
+
+func reviewerReplied(f *Facts) Attention {
+	list := f.Threads.ReviewerReplied
+	ids := threadIDs(list)
+	keyIDs := make([]string, len(list))
+	var places []string
+	for i, t := range list {
+		keyIDs[i] = t.ID + "/" + lastCommentID(t)
+		if i < 3 {
+			places = append(places, reviewerLogin(t.Last.Author)+" on "+t.where())
+		} else if i == 3 {
+			places = append(places, fmt.Sprintf("%d more", len(list)-3))
+		}
+	}
+	return Attention{
+		Kind:      AttentionReviewerReplied,
+		Reason:    fmt.Sprintf("a reviewer wrote again after our answer in %s: %s", plural(len(list), "thread", "threads"), joinNames(places)),
+		Key:       key(AttentionReviewerReplied, f.HeadSHA, keyIDs),
+		ThreadIDs: ids,
+		Reviewers: threadReviewers(list),
+	}
+}
+
+func ciAttention(kind AttentionKind, f *Facts, checks []CheckFact, verb string) Attention {
+	names := make([]string, len(checks))
+	keyIDs := make([]string, len(checks))
+	for i, c := range checks {
+		names[i] = c.DisplayName()
+		keyIDs[i] = c.keyID()
+	}
+	shown := sortedUnique(names)
+	list := joinNames(shown)
+	if len(shown) > 5 {
+		list = joinNames(append(shown[:5:5], fmt.Sprintf("%d more", len(shown)-5)))
+	}
+	return Attention{
+		Kind:   kind,
+		Reason: fmt.Sprintf("%d of %d checks on %s %s: %s", len(checks), f.CI.Total, orDefault(shortOID(f.HeadSHA), "the head"), verb, list),
+		Key:    key(kind, f.HeadSHA, keyIDs),
+		Checks: shown,
+	}
+}
+
+// readyToMerge is the only attention that can lead to a merge, so every condition is checked here
+// again, whatever matched above it: a reviewer's standing request for changes always blocks, even
+// once a fix has landed and needs_refine is false, until that reviewer approves or is dismissed.
+func readyToMerge(f *Facts) (Attention, bool) {
+	ok := f.State != StateMerged && f.State != StateClosed &&
+		!f.IsDraft &&
+		f.Mergeable == MergeableYes &&
+		f.CI.Green() &&
+		len(f.Reviews.ChangesRequestedBy) == 0 &&
+		len(f.Reviews.Approvals) > 0 &&
+		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED")
+	if !ok {
+		return Attention{}, false
+	}
+	reason := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
+		joinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
+	var warn []string
+	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
+		warn = append(warn, plural(n, "thread still needs", "threads still need")+" an answer")
+	}
+	if n := len(f.Threads.Waiting); n > 0 {
+		warn = append(warn, plural(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
+	}
+	if len(f.Reviews.PendingRequests) > 0 {
+		warn = append(warn, "a review is still requested from "+joinNames(f.Reviews.PendingRequests))
+	}
+	if len(warn) > 0 {
+		reason += "; but " + strings.Join(warn, ", and ")
+	}
+	return Attention{
+		Kind:      AttentionReadyToMerge,
+		Reason:    reason,
+		Key:       key(AttentionReadyToMerge, f.HeadSHA, f.Reviews.Approvals),
+		ThreadIDs: threadIDs(f.Threads.Waiting),
+		Reviewers: slices.Clone(f.Reviews.Approvals),
+	}, true
+}
+
+func staleApproval(f *Facts) (Attention, bool) {
+	ok := f.CI.Green() &&
+		f.Mergeable != MergeableConflict &&
+		len(f.Reviews.ChangesRequestedBy) == 0 &&
+		len(f.Reviews.Approvals) == 0 &&
+		len(f.Reviews.StaleApprovals) > 0
+	if !ok {
+		return Attention{}, false
+	}
+	stale := f.Reviews.StaleApprovals
+	return Attention{
+		Kind: AttentionStaleApproval,
+		Reason: fmt.Sprintf("CI is green on %s but the %s from %s %s on an older commit; a new approval is needed",
+			orDefault(shortOID(f.HeadSHA), "the head"), pluralWord(len(stale), "approval", "approvals"), joinNames(stale), pluralWord(len(stale), "is", "are")),
+		Key:       key(AttentionStaleApproval, f.HeadSHA, stale),
+		Reviewers: slices.Clone(stale),
+	}, true
+}
+
+// noneReason explains why the monitor simply keeps polling.
+func noneReason(f *Facts) string {
+	var why []string
+	if f.IsDraft {
+		why = append(why, "the pull request is a draft")
+	}
+	switch f.Mergeable {
+	case MergeableUnknown:
+		why = append(why, "GitHub is still computing mergeability")
+	case "":
+		why = append(why, "mergeability is not known yet")
+	}
+	if cr := f.Reviews.ChangesRequestedBy; len(cr) > 0 {
+		s := "waiting for " + joinNames(cr) + " to re-review"
+		if len(f.Reviews.AwaitingReRequest) > 0 {
+			s += " (review not yet re-requested from " + joinNames(f.Reviews.AwaitingReRequest) + ")"
+		}
+		why = append(why, s)
+	} else if len(f.Reviews.Approvals) == 0 && len(f.Reviews.StaleApprovals) == 0 {
+		if len(f.Reviews.PendingRequests) > 0 {
+			why = append(why, "waiting for review from "+joinNames(f.Reviews.PendingRequests))
+		} else {
+			why = append(why, "waiting for review")
+		}
+	}
+	switch d := f.ReviewDecision; d {
+	case "", "APPROVED":
+	case "REVIEW_REQUIRED":
+		why = append(why, "approvals required: review decision is REVIEW_REQUIRED")
+	default:
+		why = append(why, "GitHub's review decision is "+d)
+	}
+	if n := len(f.Threads.Waiting); n > 0 {
+		why = append(why, plural(n, "thread waits", "threads wait")+" for a reviewer's reply")
+	}
+	if len(why) == 0 {
+		return "nothing needs attention"
+	}
+	return "nothing to do yet: " + strings.Join(why, "; ")
+}
+
+// key builds an attention key: kind@head, then the sorted, de-duplicated ids involved.
+func key(kind AttentionKind, head string, ids []string) string {
+	k := string(kind) + "@" + head
+	if ids := sortedUnique(ids); len(ids) > 0 {
+		k += ":" + strings.Join(ids, ",")
+	}
+	return k
+}
+
+func threadIDs(list []ThreadFact) []string {
+	ids := make([]string, 0, len(list))
+	for _, t := range list {
+		ids = append(ids, t.ID)
+	}
+	return sortedUnique(ids)
+}
+
+func threadReviewers(list []ThreadFact) []string {
+	names := make([]string, 0, len(list))
+	for _, t := range list {
+		names = append(names, t.Reviewer)
+	}
+	return sortedUnique(names)
+}

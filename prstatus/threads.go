@@ -1,0 +1,129 @@
+package prstatus
+
+import (
+	"slices"
+	"strings"
+)
+
+// markerPrefix is a cheap pre-check before the marker regexp: most comments carry no marker.
+const markerPrefix = "<!-- prmonitor:v1 "
+
+// ours reports whether a comment speaks for the PR's side: written by the PR author or by the
+// token's user, or posted by prmonitor (its hidden marker) from any account.
+func ours(c Comment, author, viewer string) bool {
+	if sameLogin(c.Author.Login, author) || sameLogin(c.Author.Login, viewer) {
+		return true
+	}
+	if !strings.Contains(c.Body, markerPrefix) {
+		return false
+	}
+	_, ok := ParseMarker(c.Body)
+	return ok
+}
+
+// threadStatus says where an unresolved or resolved thread stands. Outdated threads are judged like
+// any other: code moving under a comment does not address it.
+func threadStatus(t Thread, author, viewer string) ThreadStatus {
+	if t.IsResolved {
+		return ThreadResolved
+	}
+	if ours(t.Last(), author, viewer) {
+		return ThreadWaiting
+	}
+	for _, c := range t.Comments[:len(t.Comments)-1] {
+		if ours(c, author, viewer) {
+			return ThreadReviewerReplied
+		}
+	}
+	return ThreadNeedsAction
+}
+
+// deriveThreads sorts every thread that has comments into exactly one status list, each list
+// oldest first. Threads without comments carry nothing to act on and are left out.
+func deriveThreads(s *Snapshot) ThreadFacts {
+	tf := ThreadFacts{
+		NeedsAction:     []ThreadFact{},
+		ReviewerReplied: []ThreadFact{},
+		Waiting:         []ThreadFact{},
+	}
+	// One backing array for every thread's copy of its comments: the facts never alias the
+	// snapshot, at the cost of one allocation rather than one per thread.
+	total := 0
+	for _, t := range s.Threads {
+		total += len(t.Comments)
+	}
+	backing := make([]Comment, 0, total)
+	for _, t := range s.Threads {
+		if len(t.Comments) == 0 {
+			continue
+		}
+		start := len(backing)
+		backing = append(backing, t.Comments...)
+		first := t.First()
+		f := ThreadFact{
+			ID:            t.ID,
+			Status:        threadStatus(t, s.Author.Login, s.Viewer),
+			Path:          t.Path,
+			Line:          t.Line,
+			IsOutdated:    t.IsOutdated,
+			Reviewer:      reviewerLogin(first.Author),
+			ReviewerIsBot: first.Author.IsBot,
+			First:         first,
+			Last:          t.Last(),
+			Comments:      backing[start:len(backing):len(backing)],
+			TotalComments: max(t.TotalComments, len(t.Comments)),
+			ReplyToID:     first.DatabaseID,
+		}
+		switch f.Status {
+		case ThreadResolved:
+			tf.Resolved = append(tf.Resolved, f)
+		case ThreadWaiting:
+			tf.Waiting = append(tf.Waiting, f)
+		case ThreadReviewerReplied:
+			tf.ReviewerReplied = append(tf.ReviewerReplied, f)
+		default:
+			tf.NeedsAction = append(tf.NeedsAction, f)
+		}
+	}
+	for _, list := range [][]ThreadFact{tf.NeedsAction, tf.ReviewerReplied, tf.Waiting, tf.Resolved} {
+		slices.SortFunc(list, compareThreads)
+	}
+	return tf
+}
+
+// compareThreads orders threads oldest first, then by id, then by their newest comment, so the
+// lists do not depend on the order GitHub returned the threads in.
+func compareThreads(a, b ThreadFact) int {
+	if c := a.First.CreatedAt.Compare(b.First.CreatedAt); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.ID, b.ID); c != 0 {
+		return c
+	}
+	if c := a.Last.CreatedAt.Compare(b.Last.CreatedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Last.ID, b.Last.ID)
+}
+
+// lastCommentID identifies a thread's newest comment: a new reply changes it.
+func lastCommentID(t ThreadFact) string {
+	if t.Last.ID != "" {
+		return t.Last.ID
+	}
+	if t.Last.DatabaseID != 0 {
+		return itoa(t.Last.DatabaseID)
+	}
+	return t.Last.CreatedAt.UTC().Format(timeFormat)
+}
+
+// where renders a thread's location for a sentence: "api.go:12", "api.go", or its id.
+func (t ThreadFact) where() string {
+	switch {
+	case t.Path != "" && t.Line > 0:
+		return t.Path + ":" + itoa(int64(t.Line))
+	case t.Path != "":
+		return t.Path
+	}
+	return "thread " + t.ID
+}
