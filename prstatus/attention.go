@@ -77,17 +77,10 @@ func changesRequested(f *Facts) Attention {
 func newComments(f *Facts) Attention {
 	list := f.Threads.NeedsAction
 	ids, reviewers := threadIDs(list), threadReviewers(list)
-	var places []string
-	for i, t := range list {
-		if i == 3 {
-			places = append(places, fmt.Sprintf("%d more", len(list)-3))
-			break
-		}
-		places = append(places, t.Reviewer+" on "+t.where())
-	}
 	return Attention{
-		Kind:      AttentionNewComments,
-		Reason:    fmt.Sprintf("%s %s: %s", plural(len(list), "unresolved thread needs", "unresolved threads need"), "action", joinNames(places)),
+		Kind: AttentionNewComments,
+		Reason: plural(len(list), "unresolved thread needs", "unresolved threads need") + " action: " +
+			describeThreads(list, func(t ThreadFact) string { return t.Reviewer }),
 		Key:       key(AttentionNewComments, f.HeadSHA, ids),
 		ThreadIDs: ids,
 		Reviewers: reviewers,
@@ -98,18 +91,14 @@ func reviewerReplied(f *Facts) Attention {
 	list := f.Threads.ReviewerReplied
 	ids := threadIDs(list)
 	keyIDs := make([]string, len(list))
-	var places []string
 	for i, t := range list {
+		// The newest comment's id is part of the key: a second reply raises the thread again.
 		keyIDs[i] = t.ID + "/" + lastCommentID(t)
-		if i < 3 {
-			places = append(places, reviewerLogin(t.Last.Author)+" on "+t.where())
-		} else if i == 3 {
-			places = append(places, fmt.Sprintf("%d more", len(list)-3))
-		}
 	}
 	return Attention{
-		Kind:      AttentionReviewerReplied,
-		Reason:    fmt.Sprintf("a reviewer wrote again after our answer in %s: %s", plural(len(list), "thread", "threads"), joinNames(places)),
+		Kind: AttentionReviewerReplied,
+		Reason: "a reviewer wrote again after our answer in " + plural(len(list), "thread", "threads") + ": " +
+			describeThreads(list, func(t ThreadFact) string { return reviewerLogin(t.Last.Author) }),
 		Key:       key(AttentionReviewerReplied, f.HeadSHA, keyIDs),
 		ThreadIDs: ids,
 		Reviewers: threadReviewers(list),
@@ -241,6 +230,19 @@ func key(kind AttentionKind, head string, ids []string) string {
 		k += ":" + strings.Join(ids, ",")
 	}
 	return k
+}
+
+// describeThreads renders "bob on api.go:12, carol on db.go and 4 more" (at most three named).
+func describeThreads(list []ThreadFact, who func(ThreadFact) string) string {
+	var places []string
+	for i, t := range list {
+		if i == 3 {
+			places = append(places, fmt.Sprintf("%d more", len(list)-3))
+			break
+		}
+		places = append(places, who(t)+" on "+t.where())
+	}
+	return joinNames(places)
 }
 
 func threadIDs(list []ThreadFact) []string {

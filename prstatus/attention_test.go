@@ -323,3 +323,13 @@ func TestAttentionKeys(t *testing.T) {
 		assert.Equal(t, "merge_conflict@"+oid("c1"), keyOf(green().mergeable(MergeableConflict), AttentionMergeConflict))
 	})
 }
+
+func TestManyThreadsAreSummarised(t *testing.T) {
+	b := green()
+	for _, id := range []string{"T1", "T2", "T3", "T4", "T5"} {
+		b.rawThread(Thread{ID: id, Path: id + ".go"}, say{who: "bob", when: "10:00"})
+	}
+	f := b.derive()
+	assert.Equal(t, "5 unresolved threads need action: bob on T1.go, bob on T2.go, bob on T3.go and 2 more", f.Attention.Reason)
+	assert.Len(t, f.Attention.ThreadIDs, 5)
+}
