@@ -1,0 +1,228 @@
+package statemachine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// enterCIFailed starts the CI flow for failures on the current head: fetch the failing Actions
+// jobs' log tails server-side, then hand the investigation to the agent.
+func (s *step) enterCIFailed(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	s.pos.CI = &CIState{Head: f.HeadSHA, Failed: slices.Clone(f.CI.FailedChecks)}
+	s.pos.FlowKey = att.Key
+	if err := s.work(FlowCI); err != nil {
+		return Action{}, err
+	}
+	var actions []prstatus.CheckFact
+	for _, c := range f.CI.FailedChecks {
+		if c.IsActions() {
+			actions = append(actions, c)
+		}
+	}
+	if len(actions) == 0 {
+		return s.investigate(), nil
+	}
+	return s.server(ServerRequest{Kind: ServerFetchCILogs, Checks: actions,
+		Describe: fmt.Sprintf("fetch the log tails of %d failing job(s)", len(actions))}), nil
+}
+
+// enterCICancelled asks what to do about cancelled checks.
+func (s *step) enterCICancelled(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	s.pos.CI = &CIState{Head: f.HeadSHA, Cancelled: slices.Clone(f.CI.CancelledChecks)}
+	s.pos.FlowKey = att.Key
+	if err := s.toAsk(FlowCI); err != nil {
+		return Action{}, err
+	}
+	return s.askCancelled()
+}
+
+func (s *step) askCancelled() (Action, error) {
+	ci := s.pos.CI
+	values := []elicitation.Value{}
+	if anyActions(ci.Cancelled) {
+		values = append(values, elicitation.RerunFailed)
+	}
+	values = append(values, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
+	text := fmt.Sprintf("%d check(s) were cancelled on %s: %s.", len(ci.Cancelled), short(ci.Head), checkNames(ci.Cancelled))
+	return s.ask(elicitation.QCICancelled, text, values, &TaskContext{CancelledChecks: checkContexts(ci.Cancelled)})
+}
+
+func (s *step) investigate() Action {
+	ci := s.pos.CI
+	return s.execute(TaskInvestigateCIFailure, []Event{EventInvestigationComplete},
+		TaskContext{FailedChecks: checkContexts(ci.Failed), Logs: ci.Logs}, "")
+}
+
+// ciComplete handles the CI flow's task completions.
+func (s *step) ciComplete(ev Event, data EventData) (Action, error) {
+	ci := s.pos.CI
+	switch {
+	case s.pos.Task.Name == TaskInvestigateCIFailure && ev == EventInvestigationComplete:
+		ci.Findings, ci.Fix, ci.IssueType = data.Findings, data.SuggestedFix, data.IssueType
+		if err := s.toAsk(FlowCI); err != nil {
+			return Action{}, err
+		}
+		return s.askResults()
+	case ev == EventPushCompleted:
+		return s.finish("ci_done", "Fix pushed; watching the new CI run.")
+	}
+	return Action{}, fmt.Errorf("statemachine: CI task %s cannot complete with %s (a bug)", s.pos.Task.Name, ev)
+}
+
+func (s *step) askResults() (Action, error) {
+	ci := s.pos.CI
+	var values []elicitation.Value
+	if strings.TrimSpace(ci.Fix) != "" {
+		values = append(values, elicitation.ApplyFix)
+	}
+	if anyActions(ci.Failed) {
+		values = append(values, elicitation.RerunFailed, elicitation.RerunAll)
+	}
+	values = append(values, elicitation.HandleMyself, elicitation.Stop)
+	text := fmt.Sprintf("CI failed on %s: %s.", short(ci.Head), checkNames(ci.Failed))
+	if ci.Findings != "" {
+		text += "\nFindings: " + clip(ci.Findings, 1500)
+	}
+	if ci.Fix != "" {
+		text += "\nSuggested fix: " + clip(ci.Fix, 1000)
+	}
+	if ext := external(ci.Failed); len(ext) > 0 {
+		text += "\nNot re-runnable from here (external CI): " + checkNames(ext) + "."
+	}
+	return s.ask(elicitation.QCIResults, text, values, &TaskContext{FailedChecks: checkContexts(ci.Failed),
+		Findings: ci.Findings, SuggestedFix: ci.Fix, IssueType: ci.IssueType})
+}
+
+// ciAnswer handles every choice the CI questions can offer.
+func (s *step) ciAnswer(v elicitation.Value) (Action, error) {
+	ci := s.pos.CI
+	switch v {
+	case elicitation.ApplyFix:
+		return s.workThen(func() Action {
+			return s.execute(TaskApplyFix, []Event{EventPushCompleted}, TaskContext{FailedChecks: checkContexts(ci.Failed),
+				Findings: ci.Findings, SuggestedFix: ci.Fix, IssueType: ci.IssueType}, "")
+		})
+	case elicitation.RerunFailed, elicitation.RerunAll:
+		ci.Rerun = ServerRerunFailed
+		if v == elicitation.RerunAll {
+			ci.Rerun = ServerRerunAll
+		}
+		if err := s.move("ci_defer"); err != nil {
+			return Action{}, err
+		}
+		s.pos.Question, s.pos.QuestionContext = nil, nil
+		return s.polling("The re-run will start as soon as no check is in flight.", true), nil
+	case elicitation.Resume:
+		return s.acknowledge("Resuming; these cancellations will not be raised again.")
+	case elicitation.HandleMyself:
+		return s.acknowledge("Leaving the CI failure to you.")
+	}
+	return Action{}, fmt.Errorf("statemachine: CI flow has no handler for %q (a bug)", v)
+}
+
+// ciWaitPoll decides a deferred re-run: wait while checks run, drop it if the head moved or the
+// failures cleared, otherwise re-run the failing workflow runs of the current head.
+func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
+	ci := s.pos.CI
+	drop := ""
+	switch {
+	case f.State != prstatus.StateOpen:
+		return Action{}, false, nil // ended() takes it from here
+	case f.HeadSHA != ci.Head:
+		drop = "A new commit was pushed; the deferred re-run is dropped."
+	case f.CI.Pending > 0:
+		return s.polling(fmt.Sprintf("Re-run deferred: %d check(s) still in flight.", f.CI.Pending), false), true, s.move("ci_wait")
+	case f.CI.Failed+f.CI.Cancelled == 0:
+		drop = "The failures cleared; no re-run needed."
+	}
+	var runs []int64
+	for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
+		if c.IsActions() && !slices.Contains(runs, c.WorkflowRunID) {
+			runs = append(runs, c.WorkflowRunID)
+		}
+	}
+	if drop == "" && len(runs) == 0 {
+		drop = "None of the failing checks can be re-run from here."
+	}
+	if drop != "" {
+		if err := s.move("ci_cancel_rerun"); err != nil {
+			return Action{}, true, err
+		}
+		s.clearFlow()
+		return Action{}, false, nil // carry on with the poll as usual
+	}
+	slices.Sort(runs)
+	if err := s.move("ci_rerun"); err != nil {
+		return Action{}, true, err
+	}
+	kind := ci.Rerun
+	what := "re-run the failed jobs of"
+	if kind == ServerRerunAll {
+		what = "re-run"
+	}
+	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Describe: fmt.Sprintf("%s %d workflow run(s)", what, len(runs))}), true, nil
+}
+
+// ciOutcome continues after log fetching or a re-run.
+func (s *step) ciOutcome(req ServerRequest, o Outcome) (Action, error) {
+	switch req.Kind {
+	case ServerFetchCILogs:
+		s.pos.CI.Logs = o.Logs
+		if !o.OK && len(o.Logs) == 0 {
+			s.pos.CI.Logs = []CheckLog{{Check: "all", Error: o.Error}}
+		}
+		return s.investigate(), nil
+	case ServerRerunFailed, ServerRerunAll:
+		if !o.OK {
+			return s.actionFailed(FlowCI, req, o, false)
+		}
+		return s.finish("ci_done", "Re-run started; watching CI.")
+	}
+	return Action{}, fmt.Errorf("statemachine: CI flow has no handler for outcome %s (a bug)", req.Kind)
+}
+
+func checkContexts(cs []prstatus.CheckFact) []CheckContext {
+	out := make([]CheckContext, len(cs))
+	for i, c := range cs {
+		out[i] = CheckContext{Name: c.Name, Result: c.Result, URL: c.URL, Workflow: c.Workflow, Rerunnable: c.IsActions()}
+	}
+	return out
+}
+
+func anyActions(cs []prstatus.CheckFact) bool { return slices.ContainsFunc(cs, prstatus.CheckFact.IsActions) }
+
+func external(cs []prstatus.CheckFact) []prstatus.CheckFact {
+	var out []prstatus.CheckFact
+	for _, c := range cs {
+		if !c.IsActions() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func checkNames(cs []prstatus.CheckFact) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func short(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,38 @@
+package statemachine
+
+import (
+	"fmt"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// enterConflict asks about a merge conflict with the base branch.
+func (s *step) enterConflict(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	s.pos.Conflict = &ConflictState{Head: f.HeadSHA, BaseRef: f.BaseRef}
+	s.pos.FlowKey = att.Key
+	if err := s.toAsk(FlowConflict); err != nil {
+		return Action{}, err
+	}
+	return s.askConflict()
+}
+
+func (s *step) askConflict() (Action, error) {
+	c := s.pos.Conflict
+	text := fmt.Sprintf("%s conflicts with %s (head %s).", s.pos.Monitor.HeadRef, c.BaseRef, short(c.Head))
+	return s.ask(elicitation.QMergeConflict, text, []elicitation.Value{elicitation.Rebase, elicitation.HandleMyself, elicitation.Stop}, nil)
+}
+
+func (s *step) conflictAnswer(v elicitation.Value) (Action, error) {
+	switch v {
+	case elicitation.Rebase:
+		return s.workThen(func() Action {
+			return s.execute(TaskRebase, []Event{EventPushCompleted}, TaskContext{
+				Note: fmt.Sprintf("Rebase %s onto %s, resolve the conflicts, run the tests, and push.", s.pos.Monitor.HeadRef, s.pos.Conflict.BaseRef),
+			}, "")
+		})
+	case elicitation.HandleMyself:
+		return s.acknowledge("Leaving the conflict to you; it will not be raised again for this head.")
+	}
+	return Action{}, fmt.Errorf("statemachine: conflict flow has no handler for %q (a bug)", v)
+}

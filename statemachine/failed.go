@@ -1,0 +1,57 @@
+package statemachine
+
+import (
+	"fmt"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+)
+
+// actionFailed asks the user what to do about a server-side action that failed, instead of
+// retrying it in a loop. skippable offers skipping the current comment.
+func (s *step) actionFailed(f Flow, req ServerRequest, o Outcome, skippable bool) (Action, error) {
+	if req.Kind == ServerRequestReview && f == FlowComments {
+		return s.finish("comments_done", fmt.Sprintf("Could not %s: %s.", req.Describe, o.Error))
+	}
+	s.pos.Retry = &req
+	if err := s.toAsk(f); err != nil {
+		return Action{}, err
+	}
+	values := []elicitation.Value{elicitation.Retry}
+	if skippable {
+		values = append(values, elicitation.Skip)
+	}
+	values = append(values, elicitation.HandleMyself, elicitation.Stop)
+	cause := o.Error
+	if cause == "" {
+		cause = "no reason given"
+	}
+	return s.ask(elicitation.QActionFailed, fmt.Sprintf("Could not %s: %s.", req.Describe, cause), values, nil)
+}
+
+// failedAnswer handles the action_failed question.
+func (s *step) failedAnswer(v elicitation.Value) (Action, error) {
+	req := s.pos.Retry
+	switch v {
+	case elicitation.Retry:
+		s.pos.Retry = nil
+		if s.pos.Node.Flow() == FlowReady { // a merge is only ever built by the ready flow's handler
+			return s.mergeRequest(req.Admin)
+		}
+		if err := s.work(s.pos.Node.Flow()); err != nil {
+			return Action{}, err
+		}
+		return s.server(*req), nil
+	case elicitation.Skip:
+		s.pos.Retry = nil
+		s.pos.Comments.Handled[s.current().ID] = handledSkipped
+		return s.advance("Skipped.")
+	case elicitation.HandleMyself:
+		if s.pos.Node.Flow() == FlowComments {
+			s.pos.Retry = nil
+			s.pos.Comments.Handled[s.current().ID] = handledSkipped
+			return s.advance("Leaving that comment to you.")
+		}
+		return s.acknowledge("Leaving it to you.")
+	}
+	return Action{}, fmt.Errorf("statemachine: action_failed has no handler for %q (a bug)", v)
+}

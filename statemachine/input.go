@@ -1,0 +1,164 @@
+package statemachine
+
+import (
+	"fmt"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// InputKind says where an input comes from.
+type InputKind string
+
+// Input kinds.
+const (
+	InputEvent    InputKind = "event"    // the agent called next_step (or answered a question)
+	InputDecline  InputKind = "decline"  // the user declined the elicitation
+	InputCancel   InputKind = "cancel"   // the user dismissed the elicitation
+	InputFreeform InputKind = "freeform" // the user typed text that is none of the choices
+	InputPoll     InputKind = "poll"     // a fresh poll result
+	InputOutcome  InputKind = "outcome"  // a server-side action finished
+	InputHead     InputKind = "head"     // the head was re-read for recovery
+	InputStop     InputKind = "stop"     // pr_monitor_stop
+)
+
+// EventData is the structured payload an agent sends with an event.
+type EventData struct {
+	ReplyText      string `json:"reply_text,omitempty"`
+	Findings       string `json:"findings,omitempty"`
+	SuggestedFix   string `json:"suggested_fix,omitempty"`
+	IssueType      string `json:"issue_type,omitempty"`
+	Recommendation string `json:"recommendation,omitempty"`
+}
+
+// maxDataText bounds each data field; GitHub's own comment limit is 65536 characters.
+const maxDataText = 60000
+
+func (d EventData) validate() error {
+	for name, v := range map[string]string{"reply_text": d.ReplyText, "findings": d.Findings,
+		"suggested_fix": d.SuggestedFix, "issue_type": d.IssueType, "recommendation": d.Recommendation} {
+		if len(v) > maxDataText {
+			return fmt.Errorf("%w: data.%s is %d bytes; the limit is %d", ErrBadInput, name, len(v), maxDataText)
+		}
+	}
+	return nil
+}
+
+// FreeformAnswer is text the user typed instead of picking a choice, after the deterministic
+// matcher and (when offered) sampling failed to map it to a choice.
+type FreeformAnswer struct {
+	Text           string                     `json:"text"`
+	Classification elicitation.Classification `json:"classification"`
+	Reasoning      string                     `json:"reasoning,omitempty"`
+}
+
+// Outcome is the result of a server-side action.
+type Outcome struct {
+	Kind ServerActionKind `json:"kind"`
+	OK   bool             `json:"ok"`
+	// Error is a one-line cause when OK is false.
+	Error string `json:"error,omitempty"`
+	// Refused: GitHub refused the merge for a reason the user can act on (branch policy, not
+	// mergeable). Error says why.
+	Refused bool `json:"refused,omitempty"`
+	// HeadMoved: the merge was not attempted because the head is no longer the one the user saw.
+	HeadMoved bool `json:"head_moved,omitempty"`
+	// Logs are the failing jobs' log tails (fetch_ci_logs).
+	Logs []CheckLog `json:"logs,omitempty"`
+	// SHA is the merge commit (merge).
+	SHA string `json:"sha,omitempty"`
+}
+
+// CheckLog is the tail of one failing job's log.
+type CheckLog struct {
+	Check     string    `json:"check"`
+	JobID     int64     `json:"job_id,omitempty"`
+	Tail      Untrusted `json:"tail,omitempty"`
+	Truncated bool      `json:"truncated,omitempty"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// HeadRefresh is the head as re-read for recovery.
+type HeadRefresh struct {
+	OK    bool   `json:"ok"`
+	SHA   string `json:"sha,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Input is one thing that happened to a monitor.
+type Input struct {
+	Kind   InputKind         `json:"kind"`
+	Event  Event             `json:"event,omitempty"`
+	Choice elicitation.Value `json:"choice,omitempty"`
+	Data   EventData         `json:"data,omitzero"`
+	// QuestionSeq, when set on an answer, is the question it answers; a late answer to an older
+	// question is rejected rather than applied to the wrong one.
+	QuestionSeq int             `json:"question_seq,omitempty"`
+	Freeform    *FreeformAnswer `json:"freeform,omitempty"`
+	Facts       *prstatus.Facts `json:"facts,omitempty"`
+	Outcome     *Outcome        `json:"outcome,omitempty"`
+	Head        *HeadRefresh    `json:"head,omitempty"`
+}
+
+// EventInput is an agent event.
+func EventInput(e Event, choice elicitation.Value, data EventData) Input {
+	return Input{Kind: InputEvent, Event: e, Choice: choice, Data: data}
+}
+
+// ChoiceInput is an answer to the pending question.
+func ChoiceInput(v elicitation.Value) Input { return EventInput(EventUserChose, v, EventData{}) }
+
+// DeclineInput is a declined elicitation.
+func DeclineInput() Input { return Input{Kind: InputDecline} }
+
+// CancelInput is a dismissed elicitation.
+func CancelInput() Input { return Input{Kind: InputCancel} }
+
+// FreeformInput is a free-text answer none of the classifiers could map to a choice.
+func FreeformInput(a FreeformAnswer) Input { return Input{Kind: InputFreeform, Freeform: &a} }
+
+// PollInput is a fresh poll result.
+func PollInput(f prstatus.Facts) Input { return Input{Kind: InputPoll, Facts: &f} }
+
+// OutcomeInput is the result of a server-side action.
+func OutcomeInput(o Outcome) Input { return Input{Kind: InputOutcome, Outcome: &o} }
+
+// HeadInput is a re-read head.
+func HeadInput(h HeadRefresh) Input { return Input{Kind: InputHead, Head: &h} }
+
+// StopInput stops the monitor.
+func StopInput() Input { return Input{Kind: InputStop} }
+
+func (in Input) validate() error {
+	switch in.Kind {
+	case InputEvent:
+		if !in.Event.Valid() {
+			return fmt.Errorf("%w %q; want one of %v", ErrUnknownEvent, in.Event, Events)
+		}
+		if in.Event == EventUserChose && in.Choice == "" {
+			return fmt.Errorf("%w: user_chose needs a choice", ErrBadInput)
+		}
+		return in.Data.validate()
+	case InputDecline, InputCancel, InputStop:
+		return nil
+	case InputFreeform:
+		if in.Freeform == nil {
+			return fmt.Errorf("%w: freeform input without text", ErrBadInput)
+		}
+	case InputPoll:
+		if in.Facts == nil {
+			return fmt.Errorf("%w: poll input without facts", ErrBadInput)
+		}
+	case InputOutcome:
+		if in.Outcome == nil {
+			return fmt.Errorf("%w: outcome input without an outcome", ErrBadInput)
+		}
+	case InputHead:
+		if in.Head == nil {
+			return fmt.Errorf("%w: head input without a head", ErrBadInput)
+		}
+	default:
+		return fmt.Errorf("%w: unknown input kind %q", ErrBadInput, in.Kind)
+	}
+	return nil
+}

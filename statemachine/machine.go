@@ -1,0 +1,302 @@
+package statemachine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/looplab/fsm"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+)
+
+// Config tunes the machine. The zero value is not useful; start from DefaultConfig.
+type Config struct {
+	// RefineCooldown is the least time between two automatic dispatches of one review round.
+	RefineCooldown time.Duration `json:"refine_cooldown"`
+	// MaxAutoRefines is how many times one round may be dispatched without the user's say-so.
+	MaxAutoRefines int `json:"max_auto_refines"`
+	// MergeMethod is merge, squash or rebase.
+	MergeMethod string `json:"merge_method"`
+	// AllowAdminMerge offers "merge with administrator bypass" after a policy refusal. Off unless
+	// the user configured it.
+	AllowAdminMerge bool `json:"allow_admin_merge"`
+}
+
+// DefaultConfig is the configuration users get unless they change it.
+func DefaultConfig() Config {
+	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash"}
+}
+
+// Machine is one monitor's state machine. It is not safe for concurrent use; the MCP server
+// serialises steps per monitor.
+type Machine struct {
+	cfg Config
+	pos Position
+	f   *fsm.FSM
+}
+
+// New starts a machine for a pull request, idle.
+func New(cfg Config, mon Monitor) *Machine {
+	pos := Position{Version: PositionVersion, Monitor: mon, Node: NodeIdle}
+	return &Machine{cfg: cfg, pos: pos, f: newFSM(pos.Node)}
+}
+
+// Restore resumes a machine at a saved position, exactly.
+func Restore(cfg Config, pos Position) (*Machine, error) {
+	if err := pos.check(); err != nil {
+		return nil, err
+	}
+	work, err := pos.clone()
+	if err != nil {
+		return nil, err
+	}
+	return &Machine{cfg: cfg, pos: work, f: newFSM(work.Node)}, nil
+}
+
+// Position returns a copy of the machine's full position.
+func (m *Machine) Position() Position {
+	p, err := m.pos.clone()
+	if err != nil { // cannot happen: the position was produced by a clone
+		return m.pos
+	}
+	return p
+}
+
+// Pending is the action the monitor currently waits on: the open question, the task in progress,
+// the server action to perform, or polling. It changes nothing.
+func (m *Machine) Pending() Action {
+	s := &step{cfg: m.cfg, pos: m.Position(), m: m}
+	return s.pending("")
+}
+
+// Step feeds one input to the machine and returns the one action to take next. On error the
+// position is unchanged.
+func (m *Machine) Step(now time.Time, in Input) (Action, error) {
+	if err := in.validate(); err != nil {
+		return Action{}, err
+	}
+	work, err := m.pos.clone()
+	if err != nil {
+		return Action{}, err
+	}
+	s := &step{cfg: m.cfg, now: now, in: in, pos: work, m: m}
+	m.f.SetState(string(work.Node))
+	act, err := s.run()
+	if err == nil {
+		err = s.pos.check()
+		if err != nil {
+			err = fmt.Errorf("statemachine: step produced an invalid position (a bug): %w", err)
+		}
+	}
+	if err != nil {
+		m.f.SetState(string(m.pos.Node))
+		return Action{}, err
+	}
+	act.State, act.Node, act.Flow = s.pos.Node.State(), s.pos.Node, s.pos.Node.Flow()
+	if act.Kind == ActionExecute && len(act.ExpectedEvents) == 0 {
+		m.f.SetState(string(m.pos.Node))
+		return Action{}, fmt.Errorf("statemachine: execute %s without expected events (a bug)", act.Task)
+	}
+	m.pos = s.pos
+	return act, nil
+}
+
+// step is one Step in progress: the working position, the input, and the clock reading.
+type step struct {
+	cfg Config
+	now time.Time
+	in  Input
+	pos Position
+	m   *Machine
+}
+
+// move fires a named transition of the table. The table decides whether it is legal.
+func (s *step) move(name string) error {
+	err := s.m.f.Event(context.Background(), name)
+	var noTransition fsm.NoTransitionError
+	if err != nil && !errors.As(err, &noTransition) {
+		return fmt.Errorf("statemachine: transition %q from %s: %w", name, s.pos.Node, err)
+	}
+	s.pos.Node = Node(s.m.f.Current())
+	return nil
+}
+
+// run dispatches the input.
+func (s *step) run() (Action, error) {
+	switch s.in.Kind {
+	case InputStop:
+		return s.stop("Monitoring stopped.")
+	case InputPoll:
+		return s.onPoll()
+	case InputOutcome:
+		return s.onOutcome()
+	case InputHead:
+		return s.onHead()
+	case InputDecline, InputCancel, InputFreeform:
+		return s.onAnswerish()
+	default:
+		return s.onEvent()
+	}
+}
+
+// onEvent handles an agent event according to the top-level state.
+func (s *step) onEvent() (Action, error) {
+	ev := s.in.Event
+	switch s.pos.Node.State() {
+	case StateStopped:
+		return s.pending("The monitor is stopped; call pr_monitor_start to watch the PR again."), nil
+	case StateIdle:
+		if ev == EventUserChose {
+			return Action{}, fmt.Errorf("%w: the monitor has not started; send ready", ErrNoQuestion)
+		}
+		if err := s.move("start"); err != nil {
+			return Action{}, err
+		}
+		return s.polling("Watching the pull request.", true), nil
+	case StatePolling:
+		if ev == EventUserChose {
+			return Action{}, fmt.Errorf("%w: the monitor is watching, not asking", ErrNoQuestion)
+		}
+		msg := ""
+		if ev != EventReady {
+			msg = fmt.Sprintf("No task is in progress; %s ignored.", ev)
+		}
+		return s.polling(msg, false), nil
+	case StateAwaitingUser:
+		if ev == EventUserChose {
+			return s.answer(s.in.Choice)
+		}
+		msg := ""
+		if ev != EventReady {
+			msg = fmt.Sprintf("A question is open; %s ignored. Answer it with user_chose.", ev)
+		}
+		return s.pending(msg), nil
+	default: // executing a task or a server action
+		if s.pos.Server != nil {
+			return s.pending(""), nil
+		}
+		if ev == EventUserChose {
+			if s.pos.Task.Name == TaskInterpretFreeform {
+				return s.freeformChoice(s.in.Choice)
+			}
+			return Action{}, fmt.Errorf("%w: task %s expects %v", ErrNoQuestion, s.pos.Task.Name, s.pos.Task.Expected)
+		}
+		if s.pos.Task.expects(ev) {
+			return s.complete(ev, s.in.Data)
+		}
+		return s.beginRecovery(ev, s.in.Data)
+	}
+}
+
+// onAnswerish handles a declined or dismissed elicitation and a free-text answer.
+func (s *step) onAnswerish() (Action, error) {
+	if s.pos.Node.State() != StateAwaitingUser {
+		return Action{}, fmt.Errorf("%w: %s arrived while %s", ErrNoQuestion, s.in.Kind, s.pos.Node.State())
+	}
+	if err := s.checkSeq(); err != nil {
+		return Action{}, err
+	}
+	switch s.in.Kind {
+	case InputDecline:
+		return s.answer(elicitation.DeclineValue(s.pos.Question.ID))
+	case InputCancel:
+		return s.pending("The prompt was dismissed; the question stays open."), nil
+	default:
+		return s.beginFreeform(*s.in.Freeform)
+	}
+}
+
+func (s *step) checkSeq() error {
+	if s.in.QuestionSeq != 0 && s.pos.Question != nil && s.in.QuestionSeq != s.pos.Question.Seq {
+		return fmt.Errorf("%w: answer for question %d, question %d is open", ErrStaleAnswer, s.in.QuestionSeq, s.pos.Question.Seq)
+	}
+	return nil
+}
+
+// answer routes a choice to the open question's handler. stop always wins.
+func (s *step) answer(v elicitation.Value) (Action, error) {
+	q := s.pos.Question
+	if q == nil {
+		return Action{}, ErrNoQuestion
+	}
+	if err := s.checkSeq(); err != nil {
+		return Action{}, err
+	}
+	if !q.Offers(v) {
+		return Action{}, fmt.Errorf("%w: %q; question %q offers %v", ErrChoiceNotOffered, v, q.ID, q.Values())
+	}
+	if v == elicitation.Stop {
+		return s.stop("Monitoring stopped at your request.")
+	}
+	switch q.ID {
+	case elicitation.QRecovery:
+		return s.recoveryAnswer(v)
+	case elicitation.QActionFailed:
+		return s.failedAnswer(v)
+	}
+	switch s.pos.Node.Flow() {
+	case FlowRefine:
+		return s.refineAnswer(v)
+	case FlowComments:
+		return s.commentsAnswer(v)
+	case FlowCI:
+		return s.ciAnswer(v)
+	case FlowConflict:
+		return s.conflictAnswer(v)
+	case FlowReady:
+		return s.readyAnswer(v)
+	case FlowStale:
+		return s.staleAnswer(v)
+	}
+	return Action{}, fmt.Errorf("statemachine: question %s in flow %s has no handler (a bug)", q.ID, s.pos.Node.Flow())
+}
+
+// complete handles a task's expected completion event.
+func (s *step) complete(ev Event, data EventData) (Action, error) {
+	if s.pos.Task != nil && s.pos.Task.Name == TaskInterpretFreeform {
+		return s.freeformDone(ev, data)
+	}
+	switch s.pos.Node.Flow() {
+	case FlowRefine:
+		return s.refineDone()
+	case FlowComments:
+		return s.commentsComplete(ev, data)
+	case FlowCI:
+		return s.ciComplete(ev, data)
+	case FlowConflict:
+		return s.finish("conflict_done", "Rebased; watching the new head.")
+	}
+	return Action{}, fmt.Errorf("statemachine: %s completes nothing in flow %s (a bug)", ev, s.pos.Node.Flow())
+}
+
+// onOutcome routes a server-side outcome to the flow that asked for it.
+func (s *step) onOutcome() (Action, error) {
+	o := *s.in.Outcome
+	if s.pos.Server == nil || s.pos.Server.Kind != o.Kind {
+		want := "none"
+		if s.pos.Server != nil {
+			want = string(s.pos.Server.Kind)
+		}
+		return Action{}, fmt.Errorf("%w: got %s, pending %s", ErrUnexpectedOutcome, o.Kind, want)
+	}
+	if o.Kind == ServerFetchHead {
+		return Action{}, fmt.Errorf("%w: fetch_head answers with a head input", ErrUnexpectedOutcome)
+	}
+	req := *s.pos.Server
+	s.pos.Server = nil
+	switch s.pos.Node.Flow() {
+	case FlowNone:
+		return s.catchUpDone(req, o)
+	case FlowComments:
+		return s.commentsOutcome(req, o)
+	case FlowCI:
+		return s.ciOutcome(req, o)
+	case FlowReady:
+		return s.readyOutcome(req, o)
+	case FlowStale:
+		return s.staleOutcome(req, o)
+	}
+	return Action{}, fmt.Errorf("statemachine: outcome %s in flow %s has no handler (a bug)", o.Kind, s.pos.Node.Flow())
+}

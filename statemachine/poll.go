@@ -1,0 +1,187 @@
+package statemachine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// onPoll turns a fresh poll result into at most one flow entry. Only a watching monitor (idle,
+// polling, or waiting to re-run CI) takes polls; anywhere else a poll changes nothing.
+func (s *step) onPoll() (Action, error) {
+	f := s.in.Facts
+	if st := s.pos.Node.State(); st != StatePolling && st != StateIdle {
+		return s.pending(""), nil
+	}
+	s.observe(f)
+	if s.pos.Node == NodeIdle {
+		if err := s.move("start"); err != nil {
+			return Action{}, err
+		}
+	}
+	if s.pos.Node == NodeCIWait {
+		if act, handled, err := s.ciWaitPoll(f); handled || err != nil {
+			return act, err
+		}
+	}
+	if f.State == prstatus.StateMerged || f.State == prstatus.StateClosed {
+		return s.ended(f)
+	}
+	if act, ok, err := s.catchUp(f); ok || err != nil {
+		return act, err
+	}
+	for _, att := range f.Attentions {
+		if s.pos.Memory.acked(att.Key) {
+			continue
+		}
+		act, handled, err := s.enter(f, att)
+		if handled || err != nil {
+			return act, err
+		}
+	}
+	return s.polling(waitingFor(f), false), nil
+}
+
+// observe records what the poll says about the PR's identity and head.
+func (s *step) observe(f *prstatus.Facts) {
+	m := &s.pos.Monitor
+	m.Title, m.URL, m.HeadRef, m.BaseRef = f.Title, f.URL, f.HeadRef, f.BaseRef
+	m.Author, m.Viewer = f.Author, f.Viewer
+	m.PendingReviews = slices.Clone(f.Reviews.PendingRequests)
+	if w := s.pos.Memory.Wait; w != nil && w.Head != f.HeadSHA {
+		s.pos.Memory.Wait = nil
+	}
+	s.pos.Head = f.HeadSHA
+}
+
+// ended stops on a merged or closed PR, from polling or from a waiting re-run.
+func (s *step) ended(f *prstatus.Facts) (Action, error) {
+	if s.pos.Node == NodeCIWait {
+		if err := s.move("ci_cancel_rerun"); err != nil {
+			return Action{}, err
+		}
+	}
+	s.clearFlow()
+	if f.State == prstatus.StateMerged {
+		if err := s.move("merged"); err != nil {
+			return Action{}, err
+		}
+		return Action{Kind: ActionMerged, Message: fmt.Sprintf("%s was merged.", s.pos.Monitor.Ref)}, nil
+	}
+	if err := s.move("closed"); err != nil {
+		return Action{}, err
+	}
+	return Action{Kind: ActionStop, Message: fmt.Sprintf("%s was closed without merging; monitoring stopped.", s.pos.Monitor.Ref)}, nil
+}
+
+// enter starts the flow for one attention. handled is false when the attention needs nothing
+// now (acknowledged threads, a suppressed ready question) and the next one should be looked at.
+func (s *step) enter(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
+	var act Action
+	var err error
+	switch att.Kind {
+	case prstatus.AttentionChangesRequested:
+		act, err = s.enterRefine(f, att)
+	case prstatus.AttentionNewComments, prstatus.AttentionReviewerReplied:
+		var handled bool
+		act, handled, err = s.enterComments(f, att)
+		if !handled {
+			return Action{}, false, err
+		}
+	case prstatus.AttentionMergeConflict:
+		act, err = s.enterConflict(f, att)
+	case prstatus.AttentionCIFailed:
+		act, err = s.enterCIFailed(f, att)
+	case prstatus.AttentionCICancelled:
+		act, err = s.enterCICancelled(f, att)
+	case prstatus.AttentionReadyToMerge:
+		if w := s.pos.Memory.Wait; w != nil && len(f.Reviews.Approvals) <= w.Approvals {
+			return Action{}, false, nil
+		}
+		act, err = s.enterReady(f, att)
+	case prstatus.AttentionStaleApproval:
+		act, err = s.enterStale(f, att)
+	default: // ci_pending, none, and anything newer than this machine: keep watching
+		return s.polling(waitingFor(f), false), true, nil
+	}
+	return act, true, err
+}
+
+// catchUp does GitHub work the server owes whatever the flow: ask reviewers whose requested
+// changes were answered to review again, and resolve bot threads it already answered (bots never
+// reply). Each is tried once per state, so a request GitHub drops silently is not repeated.
+func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
+	if s.pos.Node != NodePolling {
+		return Action{}, false, nil
+	}
+	var reviewers []string
+	for _, r := range f.Reviews.AwaitingReRequest {
+		if key := "rereq:" + r; !s.pos.Memory.tried(key, f.HeadSHA) && !s.isUs(r) {
+			reviewers = append(reviewers, r)
+		}
+	}
+	if len(reviewers) > 0 {
+		for _, r := range reviewers {
+			s.pos.Memory.markTried("rereq:"+r, f.HeadSHA)
+		}
+		if err := s.move("catch_up"); err != nil {
+			return Action{}, false, err
+		}
+		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
+			Describe: "ask " + strings.Join(reviewers, ", ") + " to review again (their requested changes were answered)"}), true, nil
+	}
+	for _, t := range f.Threads.Waiting {
+		key := "resolve:" + t.ID
+		if !t.ReviewerIsBot || s.pos.Memory.tried(key, t.Last.ID) {
+			continue
+		}
+		if _, ours := prstatus.ParseMarker(t.Last.Body); !ours {
+			continue // someone else answered the bot; leave it to them
+		}
+		s.pos.Memory.markTried(key, t.Last.ID)
+		if err := s.move("catch_up"); err != nil {
+			return Action{}, false, err
+		}
+		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
+			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, where(t.Path, t.Line))}), true, nil
+	}
+	return Action{}, false, nil
+}
+
+// catchUpDone goes back to watching whatever the outcome: catch-up work is best effort, tried once.
+func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
+	if err := s.move("catch_up_done"); err != nil {
+		return Action{}, err
+	}
+	msg := "Done: " + req.Describe + "."
+	if !o.OK {
+		msg = fmt.Sprintf("Could not %s: %s. Not retrying for this head.", req.Describe, o.Error)
+	}
+	return s.polling(msg, true), nil
+}
+
+// isUs reports whether a login is the PR's side (its author or the token's user).
+func (s *step) isUs(login string) bool {
+	return login != "" && (strings.EqualFold(login, s.pos.Monitor.Author) || strings.EqualFold(login, s.pos.Monitor.Viewer))
+}
+
+// waitingFor says in a few words what the monitor is waiting for.
+func waitingFor(f *prstatus.Facts) string {
+	if f.CI.Pending > 0 {
+		return fmt.Sprintf("Waiting for CI: %d of %d checks still running.", f.CI.Pending, f.CI.Total)
+	}
+	return f.Attention.Reason
+}
+
+func where(path string, line int) string {
+	switch {
+	case path == "":
+		return "the PR"
+	case line > 0:
+		return fmt.Sprintf("%s:%d", path, line)
+	default:
+		return path
+	}
+}

@@ -1,0 +1,329 @@
+package statemachine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// PositionVersion is the schema version of Position. Bump it on an incompatible change.
+const PositionVersion = 1
+
+// Monitor identifies the monitored pull request.
+type Monitor struct {
+	ID      string         `json:"id"`
+	Ref     prstatus.PRRef `json:"ref"`
+	Title   string         `json:"title,omitempty"`
+	URL     string         `json:"url,omitempty"`
+	HeadRef string         `json:"head_ref,omitempty"`
+	BaseRef string         `json:"base_ref,omitempty"`
+	Author  string         `json:"author,omitempty"`
+	Viewer  string         `json:"viewer,omitempty"`
+	// PendingReviews are the review requests pending at the last poll.
+	PendingReviews []string `json:"pending_reviews,omitempty"`
+}
+
+// Position is the machine's full position: the node, the flow in progress, the pending question,
+// task or server action, and the little it must remember that GitHub cannot tell it. It marshals
+// to and from JSON exactly; every Step works on a JSON copy, so what is persisted is what runs.
+type Position struct {
+	Version int     `json:"version"`
+	Monitor Monitor `json:"monitor"`
+	Node    Node    `json:"node"`
+	// Head is the last head SHA the machine saw.
+	Head string `json:"head,omitempty"`
+
+	// Question is the pending question (awaiting_user nodes); QuestionContext is shown with it.
+	Question        *elicitation.Question `json:"question,omitempty"`
+	QuestionContext *TaskContext          `json:"question_context,omitempty"`
+	// Seq numbers questions; the next question gets Seq+1.
+	Seq int `json:"seq"`
+
+	// Task is the agent's current task; Server the server-side action awaiting its outcome.
+	Task   *Task          `json:"task,omitempty"`
+	Server *ServerRequest `json:"server,omitempty"`
+	// Retry is a failed server-side action the user may retry (action_failed question).
+	Retry *ServerRequest `json:"retry,omitempty"`
+
+	// FlowKey is the key of the attention the current flow answers; "resume" and "handle it
+	// myself" acknowledge it.
+	FlowKey string `json:"flow_key,omitempty"`
+
+	Refine   *RefineState   `json:"refine,omitempty"`
+	Comments *CommentsState `json:"comments,omitempty"`
+	CI       *CIState       `json:"ci,omitempty"`
+	Conflict *ConflictState `json:"conflict,omitempty"`
+	Ready    *ReadyState    `json:"ready,omitempty"`
+	Stale    *StaleState    `json:"stale,omitempty"`
+
+	// Freeform holds the question a free-text answer interrupted; it comes back afterwards.
+	Freeform *FreeformState `json:"freeform,omitempty"`
+	// Recovery explains a recovery in progress (an unexpected event mid-task).
+	Recovery *RecoveryState `json:"recovery,omitempty"`
+
+	Memory Memory `json:"memory"`
+}
+
+// Task is an agent task in progress.
+type Task struct {
+	Name     TaskName `json:"name"`
+	Expected []Event  `json:"expected"`
+	// HeadSnapshot is the head when a push-capable task began (compose_reply keeps the snapshot of
+	// the task that pushed).
+	HeadSnapshot string    `json:"head_snapshot,omitempty"`
+	StartedAt    time.Time `json:"started_at"`
+	// ReplyKind is the completion compose_reply stands in for.
+	ReplyKind prstatus.ReplyKind `json:"reply_kind,omitempty"`
+	// Emitted is the execute action as handed out, re-emitted on "go back to the task".
+	Emitted Action `json:"emitted"`
+}
+
+// expects reports whether e completes the task.
+func (t *Task) expects(e Event) bool { return t != nil && slices.Contains(t.Expected, e) }
+
+// RefineState is the refine flow: one review round being answered.
+type RefineState struct {
+	Round     string          `json:"round"`
+	Reviewers []string        `json:"reviewers"`
+	Reviews   []ReviewContext `json:"reviews,omitempty"`
+	Threads   []ThreadContext `json:"threads,omitempty"`
+}
+
+// CommentMode is the step of the comment flow.
+type CommentMode string
+
+// Comment flow modes.
+const (
+	ModeSingle     CommentMode = "single"      // one thread: auto-explain, then ask
+	ModeMulti      CommentMode = "multi"       // several threads: ask how to proceed
+	ModeAddressAll CommentMode = "address_all" // iterate: address / skip / done
+	ModeExplainAll CommentMode = "explain_all" // iterate: explain, then apply / skip / done
+	ModePick       CommentMode = "pick"        // the user picks one thread
+	ModeRemaining  CommentMode = "remaining"   // one done, others remain
+	ModeManual     CommentMode = "manual"      // the user handles them
+	ModeFollowUp   CommentMode = "follow_up"   // after a refine: reply to each of its threads
+)
+
+// Thread outcomes recorded in CommentsState.Handled.
+const (
+	handledAddressed = "addressed"
+	handledReplied   = "replied"
+	handledSkipped   = "skipped"
+	handledResolved  = "resolved"
+)
+
+// CommentsState is the comment flow.
+type CommentsState struct {
+	Mode    CommentMode     `json:"mode"`
+	Threads []ThreadContext `json:"threads"`
+	Index   int             `json:"index"`
+	// Picked: the current single thread was picked from a list, so others may remain.
+	Picked bool `json:"picked,omitempty"`
+	// Recommendation is the current thread's explanation.
+	Recommendation string `json:"recommendation,omitempty"`
+	// Handled maps thread id to addressed, replied, skipped or resolved.
+	Handled map[string]string `json:"handled,omitempty"`
+	// Round is set in follow-up mode: the refine round whose threads these are.
+	Round string `json:"round,omitempty"`
+}
+
+// CIState is the CI flow for one head.
+type CIState struct {
+	Head      string               `json:"head"`
+	Failed    []prstatus.CheckFact `json:"failed,omitempty"`
+	Cancelled []prstatus.CheckFact `json:"cancelled,omitempty"`
+	Logs      []CheckLog           `json:"logs,omitempty"`
+	Findings  string               `json:"findings,omitempty"`
+	Fix       string               `json:"suggested_fix,omitempty"`
+	IssueType string               `json:"issue_type,omitempty"`
+	// Rerun is the re-run waiting for in-flight checks to finish (ci_wait).
+	Rerun ServerActionKind `json:"rerun,omitempty"`
+}
+
+// ConflictState is the conflict flow.
+type ConflictState struct {
+	Head    string `json:"head"`
+	BaseRef string `json:"base_ref"`
+}
+
+// ReadyState is the ready-to-merge flow.
+type ReadyState struct {
+	Head      string   `json:"head"`
+	Approvers []string `json:"approvers"`
+	Refusal   string   `json:"refusal,omitempty"`
+}
+
+// StaleState is the stale-approval flow.
+type StaleState struct {
+	Head      string   `json:"head"`
+	Reviewers []string `json:"reviewers"`
+}
+
+// FreeformState is a question interrupted by a free-text answer.
+type FreeformState struct {
+	Question        elicitation.Question `json:"question"`
+	QuestionContext *TaskContext         `json:"question_context,omitempty"`
+	Answer          FreeformAnswer       `json:"answer"`
+}
+
+// RecoveryState is an unexpected event mid-task being sorted out. Task is the interrupted task,
+// kept whole so the user can go back to it.
+type RecoveryState struct {
+	Event  Event     `json:"event"`
+	Data   EventData `json:"data,omitzero"`
+	Reason string    `json:"reason,omitempty"`
+	Task   Task      `json:"task"`
+}
+
+// RoundRecord remembers one refine round's dispatches.
+type RoundRecord struct {
+	LastDispatched time.Time `json:"last_dispatched"`
+	Dispatches     int       `json:"dispatches"`
+	Completed      bool      `json:"completed,omitempty"`
+	ThreadIDs      []string  `json:"thread_ids,omitempty"`
+}
+
+// WaitApprover suppresses the ready question until more approvals arrive on this head.
+type WaitApprover struct {
+	Head      string `json:"head"`
+	Approvals int    `json:"approvals"`
+}
+
+// Memory is what the machine keeps across flows: only what GitHub cannot tell it.
+type Memory struct {
+	// Acks are acknowledged attention keys and thread keys (id@last comment), oldest first.
+	Acks []string `json:"acks,omitempty"`
+	// Rounds are refine rounds by round id.
+	Rounds map[string]RoundRecord `json:"rounds,omitempty"`
+	// Wait is "wait for another approver".
+	Wait *WaitApprover `json:"wait,omitempty"`
+	// Tried records catch-up actions already attempted (key → the state they were tried in), so a
+	// request GitHub drops silently is not repeated every poll.
+	Tried map[string]string `json:"tried,omitempty"`
+}
+
+// maxAcks bounds Memory.Acks; keys embed head SHAs and comment ids, so old ones are dead weight.
+const maxAcks = 256
+
+func (m *Memory) ack(key string) {
+	if key == "" || slices.Contains(m.Acks, key) {
+		return
+	}
+	m.Acks = append(m.Acks, key)
+	if len(m.Acks) > maxAcks {
+		m.Acks = slices.Clone(m.Acks[len(m.Acks)-maxAcks:])
+	}
+}
+
+func (m *Memory) acked(key string) bool { return key != "" && slices.Contains(m.Acks, key) }
+
+// maxRounds bounds Memory.Rounds; the oldest rounds are forgotten.
+const maxRounds = 32
+
+func (m *Memory) round(id string) RoundRecord { return m.Rounds[id] }
+
+func (m *Memory) setRound(id string, r RoundRecord) {
+	if m.Rounds == nil {
+		m.Rounds = map[string]RoundRecord{}
+	}
+	m.Rounds[id] = r
+	for len(m.Rounds) > maxRounds {
+		var oldest string
+		for k, v := range m.Rounds {
+			if oldest == "" || v.LastDispatched.Before(m.Rounds[oldest].LastDispatched) {
+				oldest = k
+			}
+		}
+		delete(m.Rounds, oldest)
+	}
+}
+
+func (m *Memory) tried(key, at string) bool { return m.Tried[key] == at }
+
+func (m *Memory) markTried(key, at string) {
+	if m.Tried == nil {
+		m.Tried = map[string]string{}
+	}
+	m.Tried[key] = at
+	if len(m.Tried) > maxAcks {
+		for k := range m.Tried {
+			delete(m.Tried, k)
+			if len(m.Tried) <= maxAcks {
+				break
+			}
+		}
+	}
+}
+
+// clone deep-copies the position through JSON, the same path persistence takes.
+func (p Position) clone() (Position, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return Position{}, fmt.Errorf("statemachine: marshal position: %w", err)
+	}
+	var out Position
+	if err := json.Unmarshal(b, &out); err != nil {
+		return Position{}, fmt.Errorf("statemachine: unmarshal position: %w", err)
+	}
+	return out, nil
+}
+
+// check verifies that a restored position is one the machine can be in.
+func (p Position) check() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrCorruptPosition}, args...)...)
+	}
+	if p.Version != PositionVersion {
+		return bad("version %d, want %d", p.Version, PositionVersion)
+	}
+	if !p.Node.Valid() {
+		return bad("unknown node %q", p.Node)
+	}
+	switch p.Node.State() {
+	case StateAwaitingUser:
+		if p.Question == nil || len(p.Question.Choices) == 0 {
+			return bad("%s without a pending question", p.Node)
+		}
+	case StateExecutingTask:
+		if p.Task == nil && p.Server == nil {
+			return bad("%s with neither a task nor a server action", p.Node)
+		}
+		if p.Task != nil && len(p.Task.Expected) == 0 {
+			return bad("task %s expects no event", p.Task.Name)
+		}
+	}
+	switch p.Node.Flow() {
+	case FlowRefine:
+		if p.Refine == nil {
+			return bad("%s without refine context", p.Node)
+		}
+	case FlowComments:
+		if p.Comments == nil || len(p.Comments.Threads) == 0 {
+			return bad("%s without comment context", p.Node)
+		}
+		if p.Comments.Index < 0 || p.Comments.Index >= len(p.Comments.Threads) {
+			return bad("comment index %d out of %d", p.Comments.Index, len(p.Comments.Threads))
+		}
+	case FlowCI:
+		if p.CI == nil {
+			return bad("%s without CI context", p.Node)
+		}
+	case FlowConflict:
+		if p.Conflict == nil {
+			return bad("%s without conflict context", p.Node)
+		}
+	case FlowReady:
+		if p.Ready == nil {
+			return bad("%s without ready context", p.Node)
+		}
+	case FlowStale:
+		if p.Stale == nil {
+			return bad("%s without stale-approval context", p.Node)
+		}
+	}
+	return nil
+}

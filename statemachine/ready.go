@@ -1,0 +1,82 @@
+package statemachine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// enterReady asks whether to merge an approved, green pull request. This question is the only way
+// a merge can come about.
+func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals)}
+	s.pos.FlowKey = att.Key
+	if err := s.toAsk(FlowReady); err != nil {
+		return Action{}, err
+	}
+	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, att.Reason)
+	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
+		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
+}
+
+// readyAnswer handles every choice of the ready and merge-refused questions. It is the one
+// handler that may produce a merge, and only from the user's explicit merge choice.
+func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
+	switch v {
+	case elicitation.Merge, elicitation.MergeAdmin:
+		return s.mergeRequest(v == elicitation.MergeAdmin)
+	case elicitation.WaitForApprover:
+		s.pos.Memory.Wait = &WaitApprover{Head: s.pos.Ready.Head, Approvals: len(s.pos.Ready.Approvers)}
+		return s.finish("ready_done", "Waiting for another approval before asking again.")
+	case elicitation.Resume:
+		return s.acknowledge("Resuming; this will not be asked again for this head and these approvals.")
+	case elicitation.HandleMyself:
+		return s.acknowledge("Leaving the merge to you.")
+	}
+	return Action{}, fmt.Errorf("statemachine: ready flow has no handler for %q (a bug)", v)
+}
+
+// mergeRequest is the only place a merge request is built. It pins the head the user saw.
+func (s *step) mergeRequest(admin bool) (Action, error) {
+	r := s.pos.Ready
+	if err := s.work(FlowReady); err != nil {
+		return Action{}, err
+	}
+	what := fmt.Sprintf("%s-merge %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, short(r.Head))
+	if admin {
+		what += " with administrator bypass"
+	}
+	return s.server(ServerRequest{Kind: ServerMerge, MergeMethod: s.cfg.MergeMethod, ExpectedHeadSHA: r.Head, Admin: admin, Describe: what}), nil
+}
+
+// readyOutcome reports the merge.
+func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
+	switch {
+	case o.OK:
+		if err := s.move("merged"); err != nil {
+			return Action{}, err
+		}
+		s.clearFlow()
+		msg := fmt.Sprintf("%s merged.", s.pos.Monitor.Ref)
+		if o.SHA != "" {
+			msg = fmt.Sprintf("%s merged as %s.", s.pos.Monitor.Ref, short(o.SHA))
+		}
+		return Action{Kind: ActionMerged, Message: msg}, nil
+	case o.HeadMoved:
+		return s.finish("ready_done", "The head moved since you chose to merge; nothing was merged. Watching the new head.")
+	case o.Refused:
+		s.pos.Ready.Refusal = o.Error
+		if err := s.toAsk(FlowReady); err != nil {
+			return Action{}, err
+		}
+		values := []elicitation.Value{}
+		if s.cfg.AllowAdminMerge && !req.Admin {
+			values = append(values, elicitation.MergeAdmin)
+		}
+		values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
+		return s.ask(elicitation.QMergeRefused, "GitHub refused the merge: "+o.Error, values, nil)
+	}
+	return s.actionFailed(FlowReady, req, o, false)
+}

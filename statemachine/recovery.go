@@ -1,0 +1,144 @@
+package statemachine
+
+import (
+	"fmt"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// beginRecovery handles an event the current task does not expect (a post-push hook's ready, a
+// wrong completion event). The flow is never wiped: the server re-reads the head first.
+func (s *step) beginRecovery(ev Event, data EventData) (Action, error) {
+	s.pos.Recovery = &RecoveryState{Event: ev, Data: data, Task: *s.pos.Task}
+	if err := s.move(string(s.pos.Node.Flow()) + "_work"); err != nil {
+		return Action{}, err
+	}
+	return s.server(ServerRequest{Kind: ServerFetchHead,
+		Describe: fmt.Sprintf("re-read the head: the agent sent %s during %s", ev, s.pos.Recovery.Task.Name)}), nil
+}
+
+// pushCompletion is the completion a pushed head implies for a task, when it is unambiguous.
+func pushCompletion(t TaskName, f Flow) (Event, bool) {
+	switch t {
+	case TaskRefine, TaskApplyFix, TaskRebase, TaskInvestigateCIFailure:
+		return EventPushCompleted, true
+	case TaskAddressComment:
+		return EventCommentAddressed, true
+	case TaskInterpretFreeform:
+		if f == FlowCI || f == FlowRefine || f == FlowConflict {
+			return EventPushCompleted, true
+		}
+	}
+	return "", false
+}
+
+// onHead settles a recovery once the head is re-read: a push that unambiguously completes the task
+// completes it; anything else asks the user with choices that fit the flow.
+func (s *step) onHead() (Action, error) {
+	if s.pos.Server == nil || s.pos.Server.Kind != ServerFetchHead || s.pos.Recovery == nil {
+		return Action{}, fmt.Errorf("%w: no head refresh was pending", ErrUnexpectedOutcome)
+	}
+	h, rec := *s.in.Head, s.pos.Recovery
+	s.pos.Server = nil
+	task := rec.Task
+	if h.OK && h.SHA != "" {
+		s.pos.Head = h.SHA
+	}
+	advanced := h.OK && h.SHA != "" && task.HeadSnapshot != "" && h.SHA != task.HeadSnapshot
+	var reason string
+	switch {
+	case !h.OK:
+		reason = fmt.Sprintf("I couldn't check whether a commit was pushed (%s)", h.Error)
+	case task.HeadSnapshot == "" && task.Name.pushCapable():
+		reason = "I have no record of the head when the task began"
+	case advanced:
+		if ev, ok := pushCompletion(task.Name, s.pos.Node.Flow()); ok {
+			s.pos.Task, s.pos.Recovery = &task, nil
+			return s.complete(ev, rec.Data)
+		}
+		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered", short(h.SHA))
+	case task.Name.pushCapable():
+		reason = fmt.Sprintf("The agent sent %s, but no new commit was pushed", rec.Event)
+	default:
+		reason = fmt.Sprintf("The agent sent %s, which does not finish %s", rec.Event, task.Name)
+	}
+	rec.Reason = reason
+	if err := s.toAsk(s.pos.Node.Flow()); err != nil {
+		return Action{}, err
+	}
+	return s.askRecovery()
+}
+
+func (s *step) askRecovery() (Action, error) {
+	rec := s.pos.Recovery
+	var values []elicitation.Value
+	switch {
+	case s.pos.Node.Flow() == FlowComments:
+		if rec.Task.Name != TaskExplainComment {
+			values = append(values, elicitation.TreatAsAddressed, elicitation.TreatAsReplied)
+		}
+		values = append(values, elicitation.Skip)
+	case rec.Task.Name.pushCapable() || rec.Task.Name == TaskInvestigateCIFailure:
+		values = append(values, elicitation.TreatAsPushed)
+	}
+	values = append(values, elicitation.BackToTask, elicitation.Resume, elicitation.Stop)
+	text := fmt.Sprintf("%s while working on %s. If the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Reason, rec.Task.Name)
+	ctx := rec.Task.Emitted.Context
+	return s.ask(elicitation.QRecovery, text, values, ctx)
+}
+
+// recoveryAnswer handles the recovery question's choices.
+func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
+	rec := s.pos.Recovery
+	task := rec.Task
+	restore := func() error {
+		if err := s.work(s.pos.Node.Flow()); err != nil {
+			return err
+		}
+		s.pos.Task, s.pos.Recovery = &task, nil
+		return nil
+	}
+	switch v {
+	case elicitation.TreatAsAddressed:
+		if err := restore(); err != nil {
+			return Action{}, err
+		}
+		if task.Name == TaskComposeReply {
+			s.pos.Task.ReplyKind = prstatus.ReplyAddressed
+		}
+		return s.commentsCompleteAs(prstatus.ReplyAddressed, rec.Data)
+	case elicitation.TreatAsReplied:
+		// The user answered on GitHub themselves: post nothing, resolve nothing, move on.
+		s.pos.Recovery = nil
+		s.pos.Comments.Handled[s.current().ID] = handledReplied
+		return s.advance("Counted as replied on GitHub.")
+	case elicitation.TreatAsPushed:
+		if err := restore(); err != nil {
+			return Action{}, err
+		}
+		return s.complete(EventPushCompleted, rec.Data)
+	case elicitation.Skip:
+		s.pos.Recovery = nil
+		s.pos.Comments.Handled[s.current().ID] = handledSkipped
+		return s.advance("Skipped.")
+	case elicitation.BackToTask:
+		if err := restore(); err != nil {
+			return Action{}, err
+		}
+		act := task.Emitted
+		act.Message = "Back to the task."
+		return act, nil
+	case elicitation.Resume:
+		return s.acknowledge("Resuming monitoring; the interrupted task is dropped.")
+	}
+	return Action{}, fmt.Errorf("statemachine: recovery has no handler for %q (a bug)", v)
+}
+
+// commentsCompleteAs completes the current comment task as addressed or replied.
+func (s *step) commentsCompleteAs(kind prstatus.ReplyKind, data EventData) (Action, error) {
+	if data.ReplyText == "" {
+		return s.composeReply(kind, data)
+	}
+	return s.postReply(kind, data.ReplyText)
+}

@@ -1,0 +1,102 @@
+package statemachine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// enterRefine answers changes requested (needs_refine). A round is dispatched automatically at
+// most MaxAutoRefines times and never twice within RefineCooldown; a round whose refine already
+// ended without answering it goes to the user instead of firing again.
+func (s *step) enterRefine(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	round := f.Refine.Round
+	rec := s.pos.Memory.round(round)
+	s.pos.Refine = refineState(f)
+	s.pos.FlowKey = att.Key
+	switch {
+	case rec.Completed || rec.Dispatches >= s.cfg.MaxAutoRefines:
+		if err := s.move("refine_begin_ask"); err != nil {
+			return Action{}, err
+		}
+		return s.askRefineStalled(f.Refine.Reason)
+	case rec.Dispatches > 0 && s.now.Before(rec.LastDispatched.Add(s.cfg.RefineCooldown)):
+		s.pos.Refine, s.pos.FlowKey = nil, ""
+		return s.polling(fmt.Sprintf("The refine of this review round was handed out at %s; cooling down until %s.",
+			rec.LastDispatched.Format("15:04:05"), rec.LastDispatched.Add(s.cfg.RefineCooldown).Format("15:04:05")), false), nil
+	}
+	if err := s.move("refine_begin_work"); err != nil {
+		return Action{}, err
+	}
+	return s.dispatchRefine(), nil
+}
+
+func refineState(f *prstatus.Facts) *RefineState {
+	st := &RefineState{Round: f.Refine.Round, Reviewers: slices.Clone(f.Reviews.ChangesRequestedBy)}
+	for _, v := range f.Reviews.Latest {
+		if v.State == prstatus.ReviewChangesRequested {
+			st.Reviews = append(st.Reviews, ReviewContext{ID: v.ReviewID, Reviewer: v.Reviewer, State: string(v.State),
+				SubmittedAt: v.SubmittedAt.UTC().Format("2006-01-02T15:04:05Z"), Body: Untrusted(v.Body)})
+		}
+	}
+	for _, t := range openThreads(f) {
+		if slices.Contains(st.Reviewers, t.Reviewer) {
+			st.Threads = append(st.Threads, threadContext(t))
+		}
+	}
+	return st
+}
+
+// openThreads lists the threads that still need the PR's side, in Derive's order.
+func openThreads(f *prstatus.Facts) []prstatus.ThreadFact {
+	return append(slices.Clone(f.Threads.NeedsAction), f.Threads.ReviewerReplied...)
+}
+
+func (s *step) dispatchRefine() Action {
+	r := s.pos.Refine
+	rec := s.pos.Memory.round(r.Round)
+	rec.LastDispatched, rec.Dispatches, rec.Completed = s.now, rec.Dispatches+1, false
+	rec.ThreadIDs = nil
+	for _, t := range r.Threads {
+		rec.ThreadIDs = append(rec.ThreadIDs, t.ID)
+	}
+	s.pos.Memory.setRound(r.Round, rec)
+	return s.execute(TaskRefine, []Event{EventPushCompleted, EventTaskComplete}, TaskContext{
+		Round: r.Round, Reviews: r.Reviews, Threads: r.Threads,
+	}, "")
+}
+
+// refineDone: the agent finished the refine. The next poll shows whether a substantive commit
+// answered the review; if not, the user is asked rather than the refine fired again.
+func (s *step) refineDone() (Action, error) {
+	r := s.pos.Refine
+	rec := s.pos.Memory.round(r.Round)
+	rec.Completed = true
+	s.pos.Memory.setRound(r.Round, rec)
+	return s.finish("refine_done", "Refine finished; checking that a new commit answers the review.")
+}
+
+func (s *step) askRefineStalled(reason string) (Action, error) {
+	who := strings.Join(s.pos.Refine.Reviewers, ", ")
+	text := fmt.Sprintf("The changes %s requested still look unanswered: %s. A refine of this round already ran without a new substantive commit.", who, reason)
+	return s.ask(elicitation.QRefineStalled, text, []elicitation.Value{elicitation.RefineAgain, elicitation.TreatAsAnswered,
+		elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Round: s.pos.Refine.Round, Reviews: s.pos.Refine.Reviews})
+}
+
+func (s *step) refineAnswer(v elicitation.Value) (Action, error) {
+	switch v {
+	case elicitation.RefineAgain:
+		if err := s.move("refine_work"); err != nil {
+			return Action{}, err
+		}
+		return s.dispatchRefine(), nil
+	case elicitation.TreatAsAnswered:
+		return s.acknowledge("Marked this review round as answered; it will not be raised again unless it changes.")
+	case elicitation.HandleMyself:
+		return s.acknowledge("Leaving this review round to you.")
+	}
+	return Action{}, fmt.Errorf("statemachine: refine has no handler for %q (a bug)", v)
+}

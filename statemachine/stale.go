@@ -1,0 +1,44 @@
+package statemachine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// enterStale offers to ask approvers whose approval is on an older commit to review again.
+func (s *step) enterStale(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	s.pos.Stale = &StaleState{Head: f.HeadSHA, Reviewers: slices.Clone(f.Reviews.StaleApprovals)}
+	s.pos.FlowKey = att.Key
+	if err := s.toAsk(FlowStale); err != nil {
+		return Action{}, err
+	}
+	text := fmt.Sprintf("CI is green on %s, but the approval of %s is on an older commit.", short(f.HeadSHA), joinNames(s.pos.Stale.Reviewers))
+	return s.ask(elicitation.QStaleApproval, text, []elicitation.Value{elicitation.RequestReReview, elicitation.SkipReminder,
+		elicitation.HandleMyself, elicitation.Stop}, nil)
+}
+
+func (s *step) staleAnswer(v elicitation.Value) (Action, error) {
+	switch v {
+	case elicitation.RequestReReview:
+		r := s.pos.Stale.Reviewers
+		if err := s.work(FlowStale); err != nil {
+			return Action{}, err
+		}
+		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: slices.Clone(r),
+			Describe: "ask " + joinNames(r) + " to review the new commits"}), nil
+	case elicitation.SkipReminder, elicitation.HandleMyself:
+		return s.acknowledge("No reminder for this head.")
+	}
+	return Action{}, fmt.Errorf("statemachine: stale-approval flow has no handler for %q (a bug)", v)
+}
+
+func (s *step) staleOutcome(req ServerRequest, o Outcome) (Action, error) {
+	if !o.OK {
+		return s.actionFailed(FlowStale, req, o, false)
+	}
+	s.pos.Memory.ack(s.pos.FlowKey)
+	return s.finish("stale_done", "Asked "+joinNames(req.Reviewers)+" to review again.")
+}

@@ -1,0 +1,49 @@
+package statemachine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// threadContext turns a thread fact into the context handed to tasks and questions.
+func threadContext(t prstatus.ThreadFact) ThreadContext {
+	tc := ThreadContext{
+		ID: t.ID, Reviewer: t.Reviewer, ReviewerIsBot: t.ReviewerIsBot, Path: t.Path, Line: t.Line,
+		Outdated: t.IsOutdated, URL: t.First.URL, Comment: Untrusted(t.First.Body),
+		ReviewerReplied: t.Status == prstatus.ThreadReviewerReplied, ReplyToID: t.ReplyToID, LastCommentID: t.Last.ID,
+	}
+	for _, c := range t.Comments {
+		if c.ID == t.First.ID {
+			continue
+		}
+		tc.Replies = append(tc.Replies, CommentContext{Author: c.Author.Login, At: c.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), Body: Untrusted(c.Body)})
+	}
+	return tc
+}
+
+// threadKey identifies a thread in its current state: acknowledging it lasts until someone writes
+// in it again.
+func threadKey(id, lastCommentID string) string { return "thread:" + id + "@" + lastCommentID }
+
+// roundID is a short stable id for a batch of feedback, carried in every reply's marker.
+func roundID(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return "r" + hex.EncodeToString(h[:5])
+}
+
+// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user.
+func excerpt(u Untrusted, max int) string {
+	s := strings.Join(strings.Fields(string(u)), " ")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func describeThread(t ThreadContext) string {
+	return fmt.Sprintf("%s on %s", t.Reviewer, where(t.Path, t.Line))
+}

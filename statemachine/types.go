@@ -1,0 +1,178 @@
+package statemachine
+
+// State is the monitor's top-level state.
+type State string
+
+// The five top-level states.
+const (
+	StateIdle          State = "idle"
+	StatePolling       State = "polling"
+	StateAwaitingUser  State = "awaiting_user"
+	StateExecutingTask State = "executing_task"
+	StateStopped       State = "stopped"
+)
+
+// Flow is the piece of work a monitor is in the middle of.
+type Flow string
+
+// Flows. FlowNone means the monitor is only watching.
+const (
+	FlowNone     Flow = "none"
+	FlowRefine   Flow = "refine"
+	FlowComments Flow = "comments"
+	FlowCI       Flow = "ci"
+	FlowConflict Flow = "conflict"
+	FlowReady    Flow = "ready"
+	FlowStale    Flow = "stale"
+)
+
+// Node is a position in the transition table: a top-level state within a flow. The step inside a
+// flow (which question, which thread, which task) lives in the flow's context, not in the node.
+type Node string
+
+// Every node of the table.
+const (
+	NodeIdle    Node = "idle"
+	NodePolling Node = "polling"
+	NodeStopped Node = "stopped"
+	NodeAct     Node = "monitor_task" // catch-up server actions between polls
+
+	NodeRefineTask Node = "refine_task"
+	NodeRefineAsk  Node = "refine_ask"
+
+	NodeCommentsAsk  Node = "comments_ask"
+	NodeCommentsTask Node = "comments_task"
+
+	NodeCITask Node = "ci_task"
+	NodeCIAsk  Node = "ci_ask"
+	NodeCIWait Node = "ci_wait" // a re-run deferred until in-flight checks finish
+
+	NodeConflictAsk  Node = "conflict_ask"
+	NodeConflictTask Node = "conflict_task"
+
+	NodeReadyAsk  Node = "ready_ask"
+	NodeReadyTask Node = "ready_task"
+
+	NodeStaleAsk  Node = "stale_ask"
+	NodeStaleTask Node = "stale_task"
+)
+
+type nodeInfo struct {
+	state State
+	flow  Flow
+}
+
+var nodes = map[Node]nodeInfo{
+	NodeIdle:         {StateIdle, FlowNone},
+	NodePolling:      {StatePolling, FlowNone},
+	NodeStopped:      {StateStopped, FlowNone},
+	NodeAct:          {StateExecutingTask, FlowNone},
+	NodeRefineTask:   {StateExecutingTask, FlowRefine},
+	NodeRefineAsk:    {StateAwaitingUser, FlowRefine},
+	NodeCommentsAsk:  {StateAwaitingUser, FlowComments},
+	NodeCommentsTask: {StateExecutingTask, FlowComments},
+	NodeCITask:       {StateExecutingTask, FlowCI},
+	NodeCIAsk:        {StateAwaitingUser, FlowCI},
+	NodeCIWait:       {StatePolling, FlowCI},
+	NodeConflictAsk:  {StateAwaitingUser, FlowConflict},
+	NodeConflictTask: {StateExecutingTask, FlowConflict},
+	NodeReadyAsk:     {StateAwaitingUser, FlowReady},
+	NodeReadyTask:    {StateExecutingTask, FlowReady},
+	NodeStaleAsk:     {StateAwaitingUser, FlowStale},
+	NodeStaleTask:    {StateExecutingTask, FlowStale},
+}
+
+// State is the top-level state of the node.
+func (n Node) State() State { return nodes[n].state }
+
+// Flow is the flow the node belongs to.
+func (n Node) Flow() Flow { return nodes[n].flow }
+
+// Valid reports whether n is a node of the table.
+func (n Node) Valid() bool { _, ok := nodes[n]; return ok }
+
+// askNode and taskNode give a flow's question and task nodes.
+func askNode(f Flow) Node  { return flowNodes[f][0] }
+func taskNode(f Flow) Node { return flowNodes[f][1] }
+
+// Event is what the agent reports to pr_monitor_next_step.
+type Event string
+
+// The agent events.
+const (
+	EventReady                 Event = "ready"
+	EventUserChose             Event = "user_chose"
+	EventCommentAddressed      Event = "comment_addressed"
+	EventCommentReplied        Event = "comment_replied"
+	EventInvestigationComplete Event = "investigation_complete"
+	EventPushCompleted         Event = "push_completed"
+	EventTaskComplete          Event = "task_complete"
+)
+
+// Events lists every agent event.
+var Events = []Event{EventReady, EventUserChose, EventCommentAddressed, EventCommentReplied,
+	EventInvestigationComplete, EventPushCompleted, EventTaskComplete}
+
+// Valid reports whether e is a known event.
+func (e Event) Valid() bool {
+	for _, k := range Events {
+		if e == k {
+			return true
+		}
+	}
+	return false
+}
+
+// TaskName names work handed to the agent.
+type TaskName string
+
+// The agent tasks.
+const (
+	TaskRefine               TaskName = "refine"
+	TaskAddressComment       TaskName = "address_comment"
+	TaskApplyRecommendation  TaskName = "apply_recommendation"
+	TaskExplainComment       TaskName = "explain_comment"
+	TaskComposeReply         TaskName = "compose_reply"
+	TaskInvestigateCIFailure TaskName = "investigate_ci_failure"
+	TaskApplyFix             TaskName = "apply_fix"
+	TaskRebase               TaskName = "rebase"
+	TaskInterpretFreeform    TaskName = "interpret_freeform"
+)
+
+// pushCapable tasks may push commits: entering one snapshots the head.
+func (t TaskName) pushCapable() bool {
+	switch t {
+	case TaskRefine, TaskAddressComment, TaskApplyRecommendation, TaskApplyFix, TaskRebase, TaskInterpretFreeform:
+		return true
+	}
+	return false
+}
+
+// ActionKind is what the caller of Step must do next.
+type ActionKind string
+
+// Action kinds. ActionServer never reaches the agent: the MCP server performs it and feeds the
+// outcome back.
+const (
+	ActionExecute ActionKind = "execute"
+	ActionAskUser ActionKind = "ask_user"
+	ActionPolling ActionKind = "polling"
+	ActionStop    ActionKind = "stop"
+	ActionMerged  ActionKind = "merged"
+	ActionServer  ActionKind = "server"
+)
+
+// ServerActionKind names GitHub work the server does itself.
+type ServerActionKind string
+
+// Server-side actions.
+const (
+	ServerPostReply     ServerActionKind = "post_reply"
+	ServerResolveThread ServerActionKind = "resolve_thread"
+	ServerRequestReview ServerActionKind = "request_review"
+	ServerRerunFailed   ServerActionKind = "rerun_failed_jobs"
+	ServerRerunAll      ServerActionKind = "rerun_workflows"
+	ServerMerge         ServerActionKind = "merge"
+	ServerFetchHead     ServerActionKind = "fetch_head"
+	ServerFetchCILogs   ServerActionKind = "fetch_ci_logs"
+)
