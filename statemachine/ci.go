@@ -193,7 +193,9 @@ func checkContexts(cs []prstatus.CheckFact) []CheckContext {
 	return out
 }
 
-func anyActions(cs []prstatus.CheckFact) bool { return slices.ContainsFunc(cs, prstatus.CheckFact.IsActions) }
+func anyActions(cs []prstatus.CheckFact) bool {
+	return slices.ContainsFunc(cs, prstatus.CheckFact.IsActions)
+}
 
 func external(cs []prstatus.CheckFact) []prstatus.CheckFact {
 	var out []prstatus.CheckFact
