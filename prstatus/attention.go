@@ -133,6 +133,7 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		!f.IsDraft &&
 		f.Mergeable == MergeableYes &&
 		f.CI.Green() &&
+		len(f.Threads.NeedsAction)+len(f.Threads.ReviewerReplied) == 0 &&
 		len(f.Reviews.ChangesRequestedBy) == 0 &&
 		len(f.Reviews.Approvals) > 0 &&
 		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED")
@@ -142,9 +143,6 @@ func readyToMerge(f *Facts) (Attention, bool) {
 	reason := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
 		joinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
 	var warn []string
-	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
-		warn = append(warn, plural(n, "thread still needs", "threads still need")+" an answer")
-	}
 	if n := len(f.Threads.Waiting); n > 0 {
 		warn = append(warn, plural(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
 	}
@@ -165,6 +163,7 @@ func readyToMerge(f *Facts) (Attention, bool) {
 
 func staleApproval(f *Facts) (Attention, bool) {
 	ok := f.CI.Green() &&
+		!f.IsDraft &&
 		f.Mergeable != MergeableConflict &&
 		len(f.Reviews.ChangesRequestedBy) == 0 &&
 		len(f.Reviews.Approvals) == 0 &&

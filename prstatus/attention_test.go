@@ -131,10 +131,16 @@ func TestAttentionOrder(t *testing.T) {
 			reason: "but 1 thread waits for a reviewer's reply (the repository may require resolved conversations), and a review is still requested from erin",
 		},
 		{
-			name:   "ready comes after open threads, and warns about them",
+			name:   "open threads block ready: nothing may be open (DESIGN §4)",
 			pr:     green().review("bob", approved, "10:00").thread("T1", say{who: "carol", when: "10:00"}),
-			want:   []AttentionKind{AttentionNewComments, AttentionReadyToMerge},
+			want:   []AttentionKind{AttentionNewComments},
 			reason: "needs action",
+		},
+		{
+			name:   "a stale approval on a draft is no reminder",
+			pr:     green().review("bob", approved, "10:00").with(func(s *Snapshot) { s.HeadOID = oid("newer") }).draft(),
+			want:   []AttentionKind{AttentionNone},
+			reason: "draft",
 		},
 		{
 			name:   "approved but a draft",

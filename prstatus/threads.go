@@ -9,16 +9,19 @@ import (
 const markerPrefix = "<!-- prmonitor:v1 "
 
 // ours reports whether a comment speaks for the PR's side: written by the PR author or by the
-// token's user, or posted by prmonitor (its hidden marker) from any account.
+// token's user. prmonitor posts with the user's token, so its replies are covered; its marker alone
+// proves nothing, because anyone can paste it into a comment.
 func ours(c Comment, author, viewer string) bool {
-	if sameLogin(c.Author.Login, author) || sameLogin(c.Author.Login, viewer) {
-		return true
+	return sameLogin(c.Author.Login, author) || sameLogin(c.Author.Login, viewer)
+}
+
+// OurMarker returns prmonitor's marker from a comment written by the PR's side (the PR author or
+// the token's user). A marker in anybody else's comment is ignored: it could be forged.
+func OurMarker(c Comment, author, viewer string) (Marker, bool) {
+	if !ours(c, author, viewer) || !strings.Contains(c.Body, markerPrefix) {
+		return Marker{}, false
 	}
-	if !strings.Contains(c.Body, markerPrefix) {
-		return false
-	}
-	_, ok := ParseMarker(c.Body)
-	return ok
+	return ParseMarker(c.Body)
 }
 
 // threadStatus says where an unresolved or resolved thread stands. Outdated threads are judged like

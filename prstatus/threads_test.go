@@ -37,9 +37,9 @@ func TestThreadStatus(t *testing.T) {
 			want: ThreadWaiting,
 		},
 		{
-			name: "prmonitor answered from another account (marker)",
-			pr:   aPR().with(func(s *Snapshot) { s.Viewer = "" }).thread("T1", say{who: "bob", when: "10:00"}, say{who: "ci-token", when: "10:30", body: marker}),
-			want: ThreadWaiting,
+			name: "a marker pasted by someone else proves nothing (it could be forged)",
+			pr:   aPR().with(func(s *Snapshot) { s.Viewer = "" }).thread("T1", say{who: "bob", when: "10:00"}, say{who: "mallory", when: "10:30", body: marker}),
+			want: ThreadNeedsAction,
 		},
 		{
 			name: "a marker without a thread id is no marker",

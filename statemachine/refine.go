@@ -43,7 +43,7 @@ func refineState(f *prstatus.Facts) *RefineState {
 		}
 	}
 	for _, t := range openThreads(f) {
-		if slices.Contains(st.Reviewers, t.Reviewer) {
+		if slices.ContainsFunc(st.Reviewers, func(r string) bool { return strings.EqualFold(r, t.Reviewer) }) {
 			st.Threads = append(st.Threads, threadContext(t))
 		}
 	}
