@@ -68,11 +68,12 @@ func (s *step) ask(id elicitation.QuestionID, text string, values []elicitation.
 	return Action{Kind: ActionAskUser, Question: &q, Context: ctx}, nil
 }
 
-// execute hands the agent a task at the current (executing_task) node. A push-capable task
-// snapshots the head; keepSnapshot carries the snapshot of the task that pushed (compose_reply).
+// execute hands the agent a task at the current (executing_task) node. Every task snapshots the
+// head it starts on, so recovery can tell whether it pushed; keepSnapshot carries the snapshot of
+// the task that pushed instead (compose_reply).
 func (s *step) execute(task TaskName, expected []Event, ctx TaskContext, keepSnapshot string) Action {
 	snapshot := keepSnapshot
-	if snapshot == "" && task.pushCapable() {
+	if snapshot == "" {
 		snapshot = s.pos.Head
 	}
 	ctx.PR = s.prContext()

@@ -99,7 +99,7 @@ func (s *step) addressTask() Action {
 		ctx.Round = s.pos.Comments.Round
 		ctx.Note = "This thread was part of the review you just refined. If your pushed changes already handle it, reply with what changed; do not change the code again."
 	}
-	return s.execute(TaskAddressComment, []Event{EventCommentAddressed}, ctx, "")
+	return s.execute(TaskAddressComment, []Event{EventCommentAddressed, EventCommentReplied}, ctx, "")
 }
 
 func (s *step) applyTask() Action {
@@ -215,7 +215,7 @@ func (s *step) commentsAnswer(v elicitation.Value) (Action, error) {
 		}
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID, Describe: "resolve " + describeThread(t)}), nil
 	case elicitation.Skip:
-		cs.Handled[s.current().ID] = handledSkipped
+		cs.mark(s.current().ID, handledSkipped)
 		return s.advance("Skipped.")
 	case elicitation.Continue:
 		next := s.unhandled()
@@ -295,7 +295,7 @@ func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 	switch req.Kind {
 	case ServerPostReply:
 		t := s.current()
-		cs.Handled[t.ID] = string(req.Marker.Kind)
+		cs.mark(t.ID, string(req.Marker.Kind))
 		// An addressed thread is resolved; a reply to a bot too (bots never answer). A reply to a
 		// human leaves the thread open and waiting for them.
 		if req.Marker.Kind == prstatus.ReplyAddressed || t.ReviewerIsBot {
@@ -305,7 +305,7 @@ func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 	case ServerResolveThread:
 		t := s.current()
 		if cs.Handled[t.ID] == "" {
-			cs.Handled[t.ID] = handledResolved
+			cs.mark(t.ID, handledResolved)
 		}
 		return s.advance(fmt.Sprintf("Resolved %s's thread.", t.Reviewer))
 	case ServerRequestReview:

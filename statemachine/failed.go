@@ -43,12 +43,12 @@ func (s *step) failedAnswer(v elicitation.Value) (Action, error) {
 		return s.server(*req), nil
 	case elicitation.Skip:
 		s.pos.Retry = nil
-		s.pos.Comments.Handled[s.current().ID] = handledSkipped
+		s.pos.Comments.mark(s.current().ID, handledSkipped)
 		return s.advance("Skipped.")
 	case elicitation.HandleMyself:
 		if s.pos.Node.Flow() == FlowComments {
 			s.pos.Retry = nil
-			s.pos.Comments.Handled[s.current().ID] = handledSkipped
+			s.pos.Comments.mark(s.current().ID, handledSkipped)
 			return s.advance("Leaving that comment to you.")
 		}
 		return s.acknowledge("Leaving it to you.")

@@ -131,6 +131,14 @@ type CommentsState struct {
 	Round string `json:"round,omitempty"`
 }
 
+// mark records how a thread was handled.
+func (cs *CommentsState) mark(id, how string) {
+	if cs.Handled == nil {
+		cs.Handled = map[string]string{}
+	}
+	cs.Handled[id] = how
+}
+
 // CIState is the CI flow for one head.
 type CIState struct {
 	Head      string               `json:"head"`

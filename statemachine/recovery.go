@@ -111,7 +111,7 @@ func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 	case elicitation.TreatAsReplied:
 		// The user answered on GitHub themselves: post nothing, resolve nothing, move on.
 		s.pos.Recovery = nil
-		s.pos.Comments.Handled[s.current().ID] = handledReplied
+		s.pos.Comments.mark(s.current().ID, handledReplied)
 		return s.advance("Counted as replied on GitHub.")
 	case elicitation.TreatAsPushed:
 		if err := restore(); err != nil {
@@ -120,7 +120,7 @@ func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 		return s.complete(EventPushCompleted, rec.Data)
 	case elicitation.Skip:
 		s.pos.Recovery = nil
-		s.pos.Comments.Handled[s.current().ID] = handledSkipped
+		s.pos.Comments.mark(s.current().ID, handledSkipped)
 		return s.advance("Skipped.")
 	case elicitation.BackToTask:
 		if err := restore(); err != nil {
