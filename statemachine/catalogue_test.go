@@ -39,7 +39,12 @@ func reachers() []reacher {
 			d.ev(EventTaskComplete, EventData{Recommendation: "agree"})
 			return d
 		}},
-		{elicitation.QCommentPick, "pick", func(t *testing.T) *drv { d := start(t); d.poll(threePR()); d.choose(elicitation.AddressSpecific); return d }},
+		{elicitation.QCommentPick, "pick", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(threePR())
+			d.choose(elicitation.AddressSpecific)
+			return d
+		}},
 		{elicitation.QCommentsRemaining, "remaining", func(t *testing.T) *drv {
 			d := start(t)
 			d.poll(threePR())
@@ -49,7 +54,12 @@ func reachers() []reacher {
 			d.choose(elicitation.Skip)
 			return d
 		}},
-		{elicitation.QCommentsManual, "manual", func(t *testing.T) *drv { d := start(t); d.poll(threePR()); d.choose(elicitation.HandleMyself); return d }},
+		{elicitation.QCommentsManual, "manual", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(threePR())
+			d.choose(elicitation.HandleMyself)
+			return d
+		}},
 		{elicitation.QRefineStalled, "stalled", func(t *testing.T) *drv {
 			d := start(t)
 			d.poll(crPR())

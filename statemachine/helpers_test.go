@@ -137,7 +137,7 @@ func (d *drv) send(in Input) Action {
 	return act
 }
 
-func (d *drv) poll(p *pr) Action             { d.t.Helper(); return d.send(PollInput(p.facts())) }
+func (d *drv) poll(p *pr) Action                 { d.t.Helper(); return d.send(PollInput(p.facts())) }
 func (d *drv) choose(v elicitation.Value) Action { d.t.Helper(); return d.send(ChoiceInput(v)) }
 func (d *drv) ev(e Event, data EventData) Action {
 	d.t.Helper()

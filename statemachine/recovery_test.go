@@ -31,9 +31,15 @@ func TestReadyMidTaskRereadsTheHeadAndNeverWipesTheFlow(t *testing.T) {
 		reason  string
 	}{
 		{
-			name:  "address_comment pushed: unambiguous, treated as addressed (reply composed)",
-			reach: func(t *testing.T) *drv { d := start(t); d.poll(newPR().thread("T1", "bob", "a.go", 1, "x")); d.ev(EventTaskComplete, EventData{}); d.choose(elicitation.Address); return d },
-			head:  HeadRefresh{OK: true, SHA: sha("c2")}, want: TaskComposeReply,
+			name: "address_comment pushed: unambiguous, treated as addressed (reply composed)",
+			reach: func(t *testing.T) *drv {
+				d := start(t)
+				d.poll(newPR().thread("T1", "bob", "a.go", 1, "x"))
+				d.ev(EventTaskComplete, EventData{})
+				d.choose(elicitation.Address)
+				return d
+			},
+			head: HeadRefresh{OK: true, SHA: sha("c2")}, want: TaskComposeReply,
 		},
 		{
 			name: "apply_recommendation pushed: ambiguous, asks", reach: toApply, head: HeadRefresh{OK: true, SHA: sha("c2")},
