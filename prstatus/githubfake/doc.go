@@ -1,0 +1,94 @@
+// Package githubfake is an in-memory, scenario-driven GitHub for prmonitor's tests and demo.
+//
+// It serves GitHub's GraphQL API (POST /graphql and /api/graphql) and the REST endpoints
+// prmonitor uses (at / and under /api/v3), from plain Go data (Repository, PullRequest, Commit,
+// Review, Thread, CheckRun, ...) that scenarios change over a fake clock. Everything is
+// deterministic: ids, oids and times depend only on what was done, in what order.
+//
+// # Starting it
+//
+//	f, err := githubfake.New(githubfake.WithViewer("dev"), githubfake.WithToken("t"))
+//	base := f.Start()              // loopback server; GraphQL at base+"/graphql"; f.Close() stops it
+//	client := f.HTTPClient()       // or: in-process transport, no sockets (any base URL, e.g. InProcessURL)
+//	handler := f.Handler()         // or: mount it yourself
+//
+// Requests need "Authorization: Bearer <token>" (or "token <token>"); any non-empty token works
+// unless WithToken names one. Otherwise: 401 {"message":"Bad credentials"}.
+//
+// # GraphQL
+//
+// Every document is validated against GitHub's public schema (package ghschema); an invalid one
+// gets HTTP 200 {"errors":[{message, locations}]} as on GitHub. Valid documents are executed
+// generically: aliases, variables, fragments and inline fragments, @skip/@include, __typename,
+// nested connections with first/last/after/before (first or last required, 1..100, as GitHub
+// enforces), nodes, edges{node cursor}, pageInfo and totalCount. A valid field the fake does not
+// model is a loud GraphQL error "githubfake: PullRequest.foo is not implemented", never a silent
+// null. Missing repositories and pull requests give GitHub's NOT_FOUND errors.
+//
+// Modelled roots: repository(owner,name){pullRequest(number), pullRequests}, node(id),
+// nodes(ids), viewer, user(login), rateLimit (GitHub's cost formula; remaining goes down).
+// Mutations: resolveReviewThread, unresolveReviewThread, addPullRequestReviewThreadReply (with
+// WithPendingReplies the reply lands in a PENDING review, invisible in the thread: GitHub's
+// pitfall), submitPullRequestReview, requestReviews, mergePullRequest, updatePullRequest.
+//
+// Logins are faithful: in GraphQL a bot's login has no "[bot]" suffix and its __typename is Bot;
+// in REST the login ends in "[bot]" and type is "Bot". The fake never normalises for you.
+//
+// # REST
+//
+//	GET    /user, /rate_limit
+//	GET    /repos/{o}/{r}/pulls/{n}                    PATCH: title/body; state=closed is refused (403)
+//	PATCH  /repos/{o}/{r}/issues/{n}                   state=closed on a PR is refused (403)
+//	GET    /repos/{o}/{r}/pulls/{n}/comments, /reviews
+//	POST   /repos/{o}/{r}/pulls/{n}/comments/{id}/replies        201, appended to that thread
+//	GET|POST|DELETE /repos/{o}/{r}/pulls/{n}/requested_reviewers
+//	GET|PUT /repos/{o}/{r}/pulls/{n}/merge             405 not mergeable or refused by policy, 409 stale sha
+//	DELETE /repos/{o}/{r}/git/refs/{ref}               refused (403)
+//	GET    /repos/{o}/{r}/actions/jobs/{id}[/logs]     logs: 302 to a URL valid 1 minute of fake time
+//	POST   /repos/{o}/{r}/actions/jobs/{id}/rerun
+//	GET    /repos/{o}/{r}/actions/runs/{id}[/jobs]
+//	POST   /repos/{o}/{r}/actions/runs/{id}/rerun-failed-jobs, /rerun    201
+//
+// Anything else is 404 {"message":"Not Found"}. Responses carry x-ratelimit-* headers.
+//
+// Re-runs replace the affected check runs with new ones (new database ids, QUEUED); a RerunHook
+// (WithRerunHook) decides how they finish and after how much fake time.
+//
+// Closing a pull request or deleting a branch, by any route, is refused and recorded: Forbidden()
+// must stay empty in prmonitor's tests. Every merge attempt is recorded (Merges()) and passed to
+// the merge hook (WithMergeHook), so a test can fail on a merge it did not expect.
+//
+// # Scenarios
+//
+// A Scenario is a story on the fake clock: steps, each a short list of Events with a one-line
+// Describe(). Events are plain values (OpenPR, Push, MergeBase, Rebase, Amend, ReviewSubmitted
+// and its shorthands Approve/RequestChanges/CommentReview, ReviewDismissed, ThreadReply,
+// ThreadResolved, ChecksQueued, CheckStarted, CheckCompleted, StatusReported, MergeConflict,
+// MergeableUnknown, Merged, Closed, ...); a step's events apply atomically.
+//
+//	sc := githubfake.Scenario{PR: ref, Steps: []githubfake.Step{
+//		{Events: []githubfake.Event{githubfake.OpenPR{Title: "Add widgets"},
+//			githubfake.ChecksQueued{Jobs: []string{"build", "test"}}}},
+//		{After: 5 * time.Minute, Events: []githubfake.Event{
+//			githubfake.CheckCompleted{Name: "test", Conclusion: githubfake.ConclusionFailure}}},
+//		{After: time.Hour, Events: []githubfake.Event{githubfake.RequestChanges(githubfake.User("alice"),
+//			"Please fix", githubfake.NewThread{Path: "a.go", Line: 3, Body: "nil?"})}},
+//	}}
+//	p := f.Play(sc)
+//	for !p.Done() { step, err := p.Next(); fmt.Println(step.Describe()) }
+//
+// Tests can also apply events directly (f.Apply(ref, events...), f.PR(ref).Apply(...)), read ids
+// back (f.PR(ref).Thread(0), .Check("test")), or change the data under the lock (f.Do, f.View).
+// Commits(n,…), Threads(n,…) and JobNames(n,…) make long pull requests easy.
+//
+// # Faults and recording
+//
+// InjectFault answers matching requests (GraphQL query or mutation by name, REST method and path
+// pattern) N times or forever with an HTTP status, a secondary rate limit (403/429, Retry-After,
+// x-ratelimit-remaining: 0), a typed GraphQL error, a delay that honours the request context, or
+// a dropped connection. Every request is recorded (Requests, GraphQLQueries, GraphQLMutations,
+// MutationCalls, RESTCalls, Documents, ResetRecording).
+//
+// The fake is safe for concurrent use and has no global mutable state. Because it imports
+// prstatus, tests inside package prstatus itself cannot import it (use package prstatus_test).
+package githubfake

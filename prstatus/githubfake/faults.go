@@ -1,0 +1,285 @@
+package githubfake
+
+import (
+	"fmt"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Match selects the requests a fault applies to. Zero fields match anything.
+type Match struct {
+	Kind RequestKind
+	// Operation is "query" or "mutation" (GraphQL).
+	Operation string
+	// Mutation is a top-level mutation field name, e.g. "resolveReviewThread" (GraphQL).
+	Mutation string
+	// Method is the HTTP method (REST).
+	Method string
+	// Path is a path.Match pattern over the REST path without any /api/v3 prefix, e.g.
+	// "/repos/*/*/pulls/*/merge" (each * is one path segment).
+	Path string
+}
+
+// MatchGraphQLQuery matches every GraphQL query (not mutations).
+func MatchGraphQLQuery() Match { return Match{Kind: KindGraphQL, Operation: OpQuery} }
+
+// MatchMutation matches GraphQL mutations; name "" matches every mutation.
+func MatchMutation(name string) Match {
+	return Match{Kind: KindGraphQL, Operation: OpMutation, Mutation: name}
+}
+
+// MatchREST matches REST calls by method ("" for any) and path pattern ("" for any).
+func MatchREST(method, pattern string) Match {
+	return Match{Kind: KindREST, Method: method, Path: pattern}
+}
+
+func (m Match) matches(r *Request) bool {
+	if m.Kind != "" && m.Kind != r.Kind {
+		return false
+	}
+	if m.Operation != "" && m.Operation != r.Operation {
+		return false
+	}
+	if m.Mutation != "" && m.Mutation != r.Mutation {
+		return false
+	}
+	if m.Method != "" && !strings.EqualFold(m.Method, r.Method) {
+		return false
+	}
+	if m.Path != "" {
+		ok, err := path.Match(m.Path, strings.TrimPrefix(r.Path, enterpriseRESTPrefix))
+		if err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// GraphQL error types GitHub uses.
+const (
+	ErrTypeRateLimited   = "RATE_LIMITED"
+	ErrTypeNotFound      = "NOT_FOUND"
+	ErrTypeForbidden     = "FORBIDDEN"
+	ErrTypeInternal      = "INTERNAL"
+	ErrTypeUnprocessable = "UNPROCESSABLE"
+)
+
+// Fault is an injected failure. The effects combine: a Delay is waited first (honouring the
+// request's context), then the connection is dropped, or the response is an HTTP error (Status),
+// or a GraphQL error (GraphQLError). A fault with only a Delay lets the request through after it.
+type Fault struct {
+	Match Match
+	// Times is how many matching requests the fault answers; 0 means every one.
+	Times int
+
+	// Delay is real time waited before anything else.
+	Delay time.Duration
+	// Drop closes the connection without a response.
+	Drop bool
+	// Status is an HTTP error status: 500, 502, 503, 504, or 403/429 for a secondary limit.
+	Status int
+	// RetryAfter sets a Retry-After header (whole seconds).
+	RetryAfter time.Duration
+	// RateLimited sets x-ratelimit-remaining: 0 and an x-ratelimit-reset RetryAfter (or one
+	// minute) from now in fake time.
+	RateLimited bool
+	// GraphQLError answers HTTP 200 with a GraphQL error of this type (RATE_LIMITED, NOT_FOUND,
+	// FORBIDDEN, INTERNAL, ...).
+	GraphQLError string
+	// Message replaces the default error message.
+	Message string
+}
+
+func (ft Fault) String() string {
+	var parts []string
+	if ft.Delay > 0 {
+		parts = append(parts, "delay "+ft.Delay.String())
+	}
+	if ft.Drop {
+		parts = append(parts, "drop")
+	}
+	if ft.Status != 0 {
+		parts = append(parts, "HTTP "+strconv.Itoa(ft.Status))
+	}
+	if ft.GraphQLError != "" {
+		parts = append(parts, "GraphQL "+ft.GraphQLError)
+	}
+	if ft.RateLimited {
+		parts = append(parts, "rate limited")
+	}
+	if ft.RetryAfter > 0 {
+		parts = append(parts, "retry after "+ft.RetryAfter.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+type faultState struct {
+	Fault
+	hits int
+}
+
+// FaultHandle reports on one injected fault.
+type FaultHandle struct {
+	f  *Fake
+	st *faultState
+}
+
+// Hits is how many requests the fault has answered so far.
+func (h *FaultHandle) Hits() int {
+	h.f.mu.Lock()
+	defer h.f.mu.Unlock()
+	return h.st.hits
+}
+
+// Remove stops the fault.
+func (h *FaultHandle) Remove() {
+	h.f.mu.Lock()
+	defer h.f.mu.Unlock()
+	for i, st := range h.f.faults {
+		if st == h.st {
+			h.f.faults = append(h.f.faults[:i], h.f.faults[i+1:]...)
+			return
+		}
+	}
+}
+
+// InjectFault adds a fault. Faults are tried in the order added; the first that matches and has
+// uses left answers the request.
+func (f *Fake) InjectFault(ft Fault) *FaultHandle {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st := &faultState{Fault: ft}
+	f.faults = append(f.faults, st)
+	return &FaultHandle{f: f, st: st}
+}
+
+// ClearFaults removes every fault.
+func (f *Fake) ClearFaults() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.faults = nil
+}
+
+func (f *Fake) takeFault(rec *Request) (Fault, time.Time, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, st := range f.faults {
+		if st.Times > 0 && st.hits >= st.Times {
+			continue
+		}
+		if !st.Match.matches(rec) {
+			continue
+		}
+		st.hits++
+		return st.Fault, f.clock.now(), true
+	}
+	return Fault{}, time.Time{}, false
+}
+
+// applyFault answers the request with a matching fault, if any. It reports whether the request
+// is finished (false: carry on, possibly after a delay).
+func (f *Fake) applyFault(w *statusWriter, r *http.Request, rec *Request) bool {
+	ft, now, ok := f.takeFault(rec)
+	if !ok {
+		return false
+	}
+	rec.Fault = ft.String()
+	if ft.Delay > 0 {
+		t := time.NewTimer(ft.Delay)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return true
+		}
+	}
+	if ft.Drop {
+		w.drop()
+		return true
+	}
+	if ft.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((ft.RetryAfter+time.Second-1)/time.Second)))
+	}
+	if ft.RateLimited {
+		wait := ft.RetryAfter
+		if wait <= 0 {
+			wait = time.Minute
+		}
+		limit := f.limitFor(rec.Kind)
+		rateHeaders{limit: limit, remaining: 0, used: limit, reset: now.Add(wait).Unix(), resource: resourceFor(rec.Kind)}.set(w)
+	}
+	switch {
+	case ft.Status != 0:
+		writeMessage(w, ft.Status, faultMessage(ft))
+		return true
+	case ft.GraphQLError != "":
+		writeJSON(w, http.StatusOK, map[string]any{
+			"data":   nil,
+			"errors": []any{map[string]any{"type": ft.GraphQLError, "message": faultMessage(ft)}},
+		})
+		return true
+	case ft.RateLimited && rec.Kind == KindGraphQL:
+		writeJSON(w, http.StatusOK, map[string]any{
+			"data":   nil,
+			"errors": []any{map[string]any{"type": ErrTypeRateLimited, "message": faultMessage(Fault{GraphQLError: ErrTypeRateLimited, Message: ft.Message})}},
+		})
+		return true
+	case ft.RateLimited:
+		msg := ft.Message
+		if msg == "" {
+			msg = "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID."
+		}
+		writeMessage(w, http.StatusForbidden, msg)
+		return true
+	}
+	return false // only a delay (and maybe a Retry-After header): carry on
+}
+
+func (f *Fake) limitFor(kind RequestKind) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if kind == KindGraphQL {
+		return f.graphqlRate.limit
+	}
+	return f.restRate.limit
+}
+
+func resourceFor(kind RequestKind) string {
+	if kind == KindGraphQL {
+		return "graphql"
+	}
+	return "core"
+}
+
+func faultMessage(ft Fault) string {
+	if ft.Message != "" {
+		return ft.Message
+	}
+	switch ft.GraphQLError {
+	case ErrTypeRateLimited:
+		return "API rate limit exceeded for user ID 1."
+	case ErrTypeNotFound:
+		return "Could not resolve to a node."
+	case ErrTypeForbidden:
+		return "Resource not accessible by integration"
+	case ErrTypeInternal:
+		return "Something went wrong while executing your query. Please include `0000:0000:0000000:0000000:00000000` when reporting this issue."
+	case "":
+	default:
+		return fmt.Sprintf("githubfake: injected %s error", ft.GraphQLError)
+	}
+	switch ft.Status {
+	case http.StatusForbidden, http.StatusTooManyRequests:
+		return "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+	case http.StatusBadGateway:
+		return "Server Error"
+	case http.StatusServiceUnavailable:
+		return "Service Unavailable"
+	case http.StatusGatewayTimeout:
+		return "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request and contact us if the problem persists."
+	}
+	return http.StatusText(ft.Status)
+}

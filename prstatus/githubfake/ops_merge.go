@@ -1,0 +1,90 @@
+package githubfake
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// mergeRefusal is why a merge was refused, with the REST status GitHub answers.
+type mergeRefusal struct {
+	status  int
+	message string
+}
+
+// mergeLocked merges the pull request the way GitHub's merge button does, or refuses. It records
+// the attempt and returns the merge hook call to make once the lock is released.
+func (f *Fake) mergeLocked(pr *PullRequest, method, sha, title string, via RequestKind) (Merge, *mergeRefusal, func()) {
+	m := Merge{At: f.clock.now(), Ref: pr.Ref(), Via: via, Method: method, SHA: sha}
+	if m.Method == "" {
+		m.Method = "merge"
+	}
+	refusal := f.mergeCheckLocked(pr, m.Method, sha)
+	if refusal != nil {
+		m.Refusal = refusal.message
+		return m, refusal, f.recordMergeLocked(m)
+	}
+	now := f.clock.now()
+	pr.State = prstatus.StateMerged
+	pr.MergedAt = now
+	pr.ClosedAt = now
+	pr.MergedBy = f.viewer
+	if title == "" {
+		title = fmt.Sprintf("Merge pull request #%d from %s", pr.Number, pr.HeadRef)
+	}
+	pr.MergeCommitOID = f.ids.oid(title)
+	pr.UpdatedAt = now
+	pr.ReviewRequests = nil
+	m.Merged = true
+	return m, nil, f.recordMergeLocked(m)
+}
+
+func (f *Fake) mergeCheckLocked(pr *PullRequest, method, sha string) *mergeRefusal {
+	switch {
+	case pr.State != prstatus.StateOpen:
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is not mergeable"}
+	case method != "merge" && method != "squash" && method != "rebase":
+		return &mergeRefusal{http.StatusUnprocessableEntity, fmt.Sprintf("Invalid merge_method %q: want merge, squash or rebase", method)}
+	case sha != "" && sha != pr.HeadOID():
+		return &mergeRefusal{http.StatusConflict, "Head branch was modified. Review and try the merge again."}
+	case pr.IsDraft:
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is still a draft"}
+	case pr.MergeRefusal != "":
+		return &mergeRefusal{http.StatusMethodNotAllowed, pr.MergeRefusal}
+	case pr.Mergeable != prstatus.MergeableYes:
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is not mergeable"}
+	}
+	if d, ok := reviewDecision(pr); ok && d != "APPROVED" {
+		n := max(pr.RequiredApprovals, 1)
+		return &mergeRefusal{http.StatusMethodNotAllowed, fmt.Sprintf(
+			"Repository rule violations found\n\nAt least %d approving review%s required by reviewers with write access.", n, plural(n, " is", "s are"))}
+	}
+	if head := pr.Head(); head != nil {
+		var failing []string
+		for _, cr := range head.CheckRuns {
+			if cr.IsRequired && cr.outcome() != outcomeSuccess {
+				failing = append(failing, cr.Name)
+			}
+		}
+		for _, s := range head.Statuses {
+			if s.IsRequired && s.outcome() != outcomeSuccess {
+				failing = append(failing, s.Context)
+			}
+		}
+		if len(failing) > 0 {
+			return &mergeRefusal{http.StatusMethodNotAllowed, fmt.Sprintf(
+				"Repository rule violations found\n\nRequired status check%s %q %s not successful.", plural(len(failing), "", "s"),
+				strings.Join(failing, ", "), plural(len(failing), "is", "are"))}
+		}
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

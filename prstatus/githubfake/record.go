@@ -1,0 +1,170 @@
+package githubfake
+
+import (
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// RequestKind tells GraphQL from REST requests.
+type RequestKind string
+
+// Request kinds. A download is a request to a short-lived URL a REST call redirected to (a job
+// log); on GitHub it goes to another host and does not count against the API.
+const (
+	KindGraphQL  RequestKind = "graphql"
+	KindREST     RequestKind = "rest"
+	KindDownload RequestKind = "download"
+)
+
+// GraphQL operation types, as Request.Operation spells them.
+const (
+	OpQuery    = "query"
+	OpMutation = "mutation"
+)
+
+// Request is one recorded request.
+type Request struct {
+	At     time.Time // fake time
+	Method string
+	Path   string
+	Query  string // raw URL query
+	Kind   RequestKind
+	// Operation is "query" or "mutation" for GraphQL ("" when the document did not parse).
+	Operation     string
+	OperationName string
+	// Mutation is the first top-level field of a mutation (e.g. "resolveReviewThread").
+	Mutation  string
+	Document  string
+	Variables map[string]any
+	// Body is a REST request's body.
+	Body   string
+	Status int // 0 when the connection was dropped or the client went away
+	// Fault describes the injected fault that answered the request, if one did.
+	Fault string
+}
+
+// ForbiddenCall is a request the fake refused because prmonitor must never make it: closing a
+// pull request or deleting a branch.
+type ForbiddenCall struct {
+	At     time.Time
+	Kind   RequestKind
+	Method string
+	Path   string
+	// What is "close pull request" or "delete branch".
+	What string
+	// Detail is the mutation name or the ref, when known.
+	Detail string
+}
+
+// Merge is one merge attempt, through REST or GraphQL, successful or not.
+type Merge struct {
+	At     time.Time
+	Ref    prstatus.PRRef
+	Via    RequestKind
+	Method string // merge, squash or rebase
+	SHA    string // the head the caller expected ("" when not given)
+	Merged bool
+	// Refusal is why GitHub refused it (HTTP 405/409 message), when it did.
+	Refusal string
+}
+
+func (f *Fake) record(r Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = append(f.requests, r)
+}
+
+// Requests returns every recorded request, oldest first.
+func (f *Fake) Requests() []Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Request(nil), f.requests...)
+}
+
+// ResetRecording forgets the recorded requests, forbidden calls and merges.
+func (f *Fake) ResetRecording() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = nil
+	f.forbidden = nil
+	f.merges = nil
+}
+
+func (f *Fake) count(keep func(Request) bool) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, r := range f.requests {
+		if keep(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// GraphQLQueries counts recorded GraphQL query operations.
+func (f *Fake) GraphQLQueries() int {
+	return f.count(func(r Request) bool { return r.Kind == KindGraphQL && r.Operation == OpQuery })
+}
+
+// GraphQLMutations counts recorded GraphQL mutation operations.
+func (f *Fake) GraphQLMutations() int {
+	return f.count(func(r Request) bool { return r.Kind == KindGraphQL && r.Operation == OpMutation })
+}
+
+// MutationCalls counts recorded GraphQL mutations whose top-level field is name.
+func (f *Fake) MutationCalls(name string) int {
+	return f.count(func(r Request) bool { return r.Kind == KindGraphQL && r.Mutation == name })
+}
+
+// RESTCalls counts recorded REST API calls (log downloads excluded).
+func (f *Fake) RESTCalls() int {
+	return f.count(func(r Request) bool { return r.Kind == KindREST })
+}
+
+// Documents lists every distinct GraphQL document received, in the order first seen.
+func (f *Fake) Documents() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range f.requests {
+		if r.Kind != KindGraphQL || r.Document == "" || seen[r.Document] {
+			continue
+		}
+		seen[r.Document] = true
+		out = append(out, r.Document)
+	}
+	return out
+}
+
+// Forbidden returns the refused close-PR and delete-branch calls. prmonitor's tests assert it is
+// empty.
+func (f *Fake) Forbidden() []ForbiddenCall {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]ForbiddenCall(nil), f.forbidden...)
+}
+
+// Merges returns every merge attempt.
+func (f *Fake) Merges() []Merge {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Merge(nil), f.merges...)
+}
+
+func (f *Fake) forbidLocked(kind RequestKind, method, path, what, detail string) {
+	f.forbidden = append(f.forbidden, ForbiddenCall{
+		At: f.clock.now(), Kind: kind, Method: method, Path: path, What: what, Detail: detail,
+	})
+}
+
+// recordMergeLocked stores a merge attempt and returns the hook to call once the lock is released.
+func (f *Fake) recordMergeLocked(m Merge) func() {
+	f.merges = append(f.merges, m)
+	if hook := f.mergeHook; hook != nil {
+		return func() { hook(m) }
+	}
+	return func() {}
+}
