@@ -290,7 +290,9 @@ func (tx *Tx) update(fn func(pr *PullRequest)) error {
 type MergeConflict struct{}
 
 // Describe implements Event.
-func (MergeConflict) Describe() string { return "the base branch moves on and now conflicts with the head" }
+func (MergeConflict) Describe() string {
+	return "the base branch moves on and now conflicts with the head"
+}
 
 // Apply implements Event.
 func (MergeConflict) Apply(tx *Tx) error {
@@ -386,7 +388,9 @@ func (e Merged) Apply(tx *Tx) error {
 type Closed struct{ By Actor }
 
 // Describe implements Event.
-func (e Closed) Describe() string { return who(e.By, "a maintainer") + " closes the pull request without merging" }
+func (e Closed) Describe() string {
+	return who(e.By, "a maintainer") + " closes the pull request without merging"
+}
 
 // Apply implements Event.
 func (e Closed) Apply(tx *Tx) error {

@@ -69,15 +69,15 @@ type snapshot struct {
 	}
 	Repository struct {
 		PullRequest struct {
-			ID, Title, URL, Body, State                             string
-			Number                                                  int
-			Merged, Closed, IsDraft                                 bool
-			Author                                                  author
-			HeadRefName, HeadRefOid, BaseRefName, Mergeable         string
-			MergeStateStatus                                        string
-			ReviewDecision                                          *string
-			LatestOpinionatedReviews                                struct{ Nodes []struct{ State string } }
-			Reviews                                                 struct {
+			ID, Title, URL, Body, State                     string
+			Number                                          int
+			Merged, Closed, IsDraft                         bool
+			Author                                          author
+			HeadRefName, HeadRefOid, BaseRefName, Mergeable string
+			MergeStateStatus                                string
+			ReviewDecision                                  *string
+			LatestOpinionatedReviews                        struct{ Nodes []struct{ State string } }
+			Reviews                                         struct {
 				TotalCount int
 				Nodes      []struct {
 					ID, State, Body string
@@ -102,10 +102,10 @@ type snapshot struct {
 					EndCursor   string
 				}
 				Nodes []struct {
-					ID, Path             string
-					IsResolved           bool
-					Line, OriginalLine   *int
-					First                struct {
+					ID, Path           string
+					IsResolved         bool
+					Line, OriginalLine *int
+					First              struct {
 						TotalCount int
 						Nodes      []struct {
 							ID, Body, URL string

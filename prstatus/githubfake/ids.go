@@ -100,8 +100,8 @@ func (g *ids) token() string {
 	return hex.EncodeToString(sum[:12])
 }
 
-func itoa(n int) string       { return strconv.Itoa(n) }
-func i64toa(n int64) string   { return strconv.FormatInt(n, 10) }
+func itoa(n int) string     { return strconv.Itoa(n) }
+func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
 func shortOID(oid string) string {
 	if len(oid) > 7 {
 		return oid[:7]
