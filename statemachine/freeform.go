@@ -25,7 +25,8 @@ func freeformEvents(f Flow) []Event {
 // act on it without the chat history that never saw the prompt.
 func (s *step) beginFreeform(a FreeformAnswer) (Action, error) {
 	q, flow := *s.pos.Question, s.pos.Node.Flow()
-	s.pos.Freeform = &FreeformState{Question: q, QuestionContext: s.pos.QuestionContext, Answer: a}
+	s.pos.Freeform = &FreeformState{Question: q, QuestionContext: s.pos.QuestionContext, Answer: a, Recovery: s.pos.Recovery}
+	s.pos.Recovery = nil
 	fc := &FreeformContext{
 		Flow:        flow,
 		Reason:      elicitation.ReasonFor(a.Classification),
@@ -62,7 +63,7 @@ func (s *step) freeformChoice(v elicitation.Value) (Action, error) {
 		return Action{}, err
 	}
 	q := ff.Question
-	s.pos.Question, s.pos.QuestionContext = &q, ff.QuestionContext
+	s.pos.Question, s.pos.QuestionContext, s.pos.Recovery = &q, ff.QuestionContext, ff.Recovery
 	s.pos.Task, s.pos.Freeform = nil, nil
 	return s.answer(v)
 }
@@ -98,7 +99,7 @@ func (s *step) freeformDone(ev Event, data EventData) (Action, error) {
 // reaskAfterFreeform shows the interrupted question again, refreshed with any new analysis.
 func (s *step) reaskAfterFreeform(data EventData) (Action, error) {
 	ff := s.pos.Freeform
-	s.pos.Freeform = nil
+	s.pos.Freeform, s.pos.Recovery = nil, ff.Recovery
 	if err := s.toAsk(s.pos.Node.Flow()); err != nil {
 		return Action{}, err
 	}

@@ -223,3 +223,8 @@ func assertConsistent(t *testing.T, m *Machine, act Action) {
 		t.Fatalf("unknown action kind %q", act.Kind)
 	}
 }
+
+func jsonMarshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}

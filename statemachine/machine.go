@@ -35,6 +35,8 @@ type Machine struct {
 	cfg Config
 	pos Position
 	f   *fsm.FSM
+	// fired lists the transitions the last successful Step took, in order.
+	fired []string
 }
 
 // New starts a machine for a pull request, idle.
@@ -99,17 +101,21 @@ func (m *Machine) Step(now time.Time, in Input) (Action, error) {
 		m.f.SetState(string(m.pos.Node))
 		return Action{}, fmt.Errorf("statemachine: execute %s without expected events (a bug)", act.Task)
 	}
-	m.pos = s.pos
+	m.pos, m.fired = s.pos, s.fired
 	return act, nil
 }
 
+// Fired returns the transitions the last successful Step took, in order (for logs and tests).
+func (m *Machine) Fired() []string { return append([]string(nil), m.fired...) }
+
 // step is one Step in progress: the working position, the input, and the clock reading.
 type step struct {
-	cfg Config
-	now time.Time
-	in  Input
-	pos Position
-	m   *Machine
+	cfg   Config
+	now   time.Time
+	in    Input
+	pos   Position
+	m     *Machine
+	fired []string
 }
 
 // move fires a named transition of the table. The table decides whether it is legal.
@@ -120,6 +126,7 @@ func (s *step) move(name string) error {
 		return fmt.Errorf("statemachine: transition %q from %s: %w", name, s.pos.Node, err)
 	}
 	s.pos.Node = Node(s.m.f.Current())
+	s.fired = append(s.fired, name)
 	return nil
 }
 

@@ -176,6 +176,8 @@ type FreeformState struct {
 	Question        elicitation.Question `json:"question"`
 	QuestionContext *TaskContext         `json:"question_context,omitempty"`
 	Answer          FreeformAnswer       `json:"answer"`
+	// Recovery is the recovery the question belonged to, restored with it.
+	Recovery *RecoveryState `json:"recovery,omitempty"`
 }
 
 // RecoveryState is an unexpected event mid-task being sorted out. Task is the interrupted task,
@@ -185,6 +187,8 @@ type RecoveryState struct {
 	Data   EventData `json:"data,omitzero"`
 	Reason string    `json:"reason,omitempty"`
 	Task   Task      `json:"task"`
+	// Freeform belongs to Task when the interrupted task is interpret_freeform.
+	Freeform *FreeformState `json:"freeform,omitempty"`
 }
 
 // RoundRecord remembers one refine round's dispatches.
@@ -296,12 +300,25 @@ func (p Position) check() error {
 		if p.Question == nil || len(p.Question.Choices) == 0 {
 			return bad("%s without a pending question", p.Node)
 		}
+		switch p.Question.ID {
+		case elicitation.QRecovery:
+			if p.Recovery == nil {
+				return bad("a recovery question without the task it recovers")
+			}
+		case elicitation.QActionFailed:
+			if p.Retry == nil {
+				return bad("a failed-action question without the action")
+			}
+		}
 	case StateExecutingTask:
 		if p.Task == nil && p.Server == nil {
 			return bad("%s with neither a task nor a server action", p.Node)
 		}
 		if p.Task != nil && len(p.Task.Expected) == 0 {
 			return bad("task %s expects no event", p.Task.Name)
+		}
+		if p.Task != nil && p.Task.Name == TaskInterpretFreeform && p.Freeform == nil {
+			return bad("interpret_freeform without the question it interrupted")
 		}
 	}
 	switch p.Node.Flow() {

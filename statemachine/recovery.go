@@ -2,6 +2,7 @@ package statemachine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -10,7 +11,8 @@ import (
 // beginRecovery handles an event the current task does not expect (a post-push hook's ready, a
 // wrong completion event). The flow is never wiped: the server re-reads the head first.
 func (s *step) beginRecovery(ev Event, data EventData) (Action, error) {
-	s.pos.Recovery = &RecoveryState{Event: ev, Data: data, Task: *s.pos.Task}
+	s.pos.Recovery = &RecoveryState{Event: ev, Data: data, Task: *s.pos.Task, Freeform: s.pos.Freeform}
+	s.pos.Freeform = nil
 	if err := s.move(string(s.pos.Node.Flow()) + "_work"); err != nil {
 		return Action{}, err
 	}
@@ -54,7 +56,7 @@ func (s *step) onHead() (Action, error) {
 		reason = "I have no record of the head when the task began"
 	case advanced:
 		if ev, ok := pushCompletion(task.Name, s.pos.Node.Flow()); ok {
-			s.pos.Task, s.pos.Recovery = &task, nil
+			s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil
 			return s.complete(ev, rec.Data)
 		}
 		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered", short(h.SHA))
@@ -79,7 +81,8 @@ func (s *step) askRecovery() (Action, error) {
 			values = append(values, elicitation.TreatAsAddressed, elicitation.TreatAsReplied)
 		}
 		values = append(values, elicitation.Skip)
-	case rec.Task.Name.pushCapable() || rec.Task.Name == TaskInvestigateCIFailure:
+	case slices.Contains(rec.Task.Expected, EventPushCompleted) || rec.Task.Name == TaskInvestigateCIFailure:
+		// Only where a push completes the task: never for, say, a freeform answer in the ready flow.
 		values = append(values, elicitation.TreatAsPushed)
 	}
 	values = append(values, elicitation.BackToTask, elicitation.Resume, elicitation.Stop)
@@ -96,7 +99,7 @@ func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 		if err := s.work(s.pos.Node.Flow()); err != nil {
 			return err
 		}
-		s.pos.Task, s.pos.Recovery = &task, nil
+		s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil
 		return nil
 	}
 	switch v {

@@ -31,6 +31,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "prmonitor %s\n", version)
 		return exitOK
+	case "fsm":
+		return runFSM(args[1:], stdout, stderr)
 	case "help", "--help", "-h":
 		usage(stdout)
 		return exitOK
