@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -55,7 +55,9 @@ var situations = []func() *pr{
 	func() *pr { return crPR().push("fix") },
 	threePR,
 	func() *pr { return newPR().thread("T1", "bob", "a.go", 1, "x") },
-	func() *pr { return newPR().thread("T1", "bob", "a.go", 1, "x").reply("T1", "dev", "y").reply("T1", "bob", "z") },
+	func() *pr {
+		return newPR().thread("T1", "bob", "a.go", 1, "x").reply("T1", "dev", "y").reply("T1", "bob", "z")
+	},
 	approvedPR,
 	func() *pr { return approvedPR().push("c2") },
 	func() *pr { return approvedPR().review("bob", prstatus.ReviewChangesRequested, "no") },
