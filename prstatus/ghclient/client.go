@@ -1,0 +1,148 @@
+package ghclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/shurcooL/githubv4"
+)
+
+// Config configures a Client. Only Token is required.
+type Config struct {
+	// RESTURL is the REST API root (--github-url / GITHUB_API_URL); empty means
+	// https://api.github.com.
+	RESTURL string
+	// GraphQLURL is the GraphQL endpoint; empty means derived from RESTURL (GraphQLURLFor).
+	GraphQLURL string
+	// Token authenticates every request to the two endpoints' hosts, and no other host.
+	Token Token
+	// Transport is the base round tripper; nil means a clone of http.DefaultTransport.
+	Transport http.RoundTripper
+	// Version goes into the User-Agent: prmonitor/<Version>. Empty means "dev".
+	Version string
+	// Retry bounds retries of idempotent requests; zero fields take DefaultRetryPolicy's values.
+	Retry RetryPolicy
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Sleep waits between attempts and must return early with an error when ctx is done
+	// (default: a timer).
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Jitter returns a random duration in [0, d) to spread retries (default math/rand/v2).
+	Jitter func(d time.Duration) time.Duration
+	// Logger receives retry warnings and debug lines; nil discards them. The token is never
+	// logged.
+	Logger *slog.Logger
+}
+
+// Client reads pull requests from GitHub. It is safe for concurrent use.
+type Client struct {
+	endpoints Endpoints
+	transport *transport
+	http      *http.Client
+	gql       *githubv4.Client
+	log       *slog.Logger
+}
+
+// New validates cfg and builds a Client. It fails with ErrNoToken when cfg.Token is empty and
+// with ErrBadURL when an endpoint is not a valid URL.
+func New(cfg Config) (*Client, error) {
+	if cfg.Token.IsZero() {
+		return nil, ErrNoToken
+	}
+	if !validToken(cfg.Token.reveal()) {
+		return nil, fmt.Errorf("%w: the token contains characters a token cannot contain", ErrNoToken)
+	}
+	rest := cfg.RESTURL
+	if rest == "" {
+		rest = DefaultRESTURL
+	}
+	rest, err := validURL("REST URL", rest)
+	if err != nil {
+		return nil, err
+	}
+	gql := cfg.GraphQLURL
+	if gql == "" {
+		gql = GraphQLURLFor(rest)
+	}
+	gql, err = validURL("GraphQL URL", gql)
+	if err != nil {
+		return nil, err
+	}
+	ep := Endpoints{REST: rest, GraphQL: gql}
+
+	base := cfg.Transport
+	if base == nil {
+		base = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	t := &transport{
+		base:      base,
+		token:     cfg.Token,
+		userAgent: "prmonitor/" + version,
+		authHosts: map[string]bool{},
+		retry:     cfg.Retry.withDefaults(),
+		now:       cfg.Now,
+		sleep:     cfg.Sleep,
+		jitter:    cfg.Jitter,
+		log:       logger,
+	}
+	if t.now == nil {
+		t.now = time.Now
+	}
+	if t.sleep == nil {
+		t.sleep = sleepContext
+	}
+	if t.jitter == nil {
+		t.jitter = defaultJitter
+	}
+	for _, raw := range []string{ep.REST, ep.GraphQL} {
+		u, _ := url.Parse(raw) // validated above
+		t.authHosts[u.Scheme+"://"+strings.ToLower(u.Host)] = true
+		if raw == ep.GraphQL {
+			t.graphQL = u
+		}
+	}
+	hc := &http.Client{Transport: t}
+	return &Client{
+		endpoints: ep,
+		transport: t,
+		http:      hc,
+		gql:       githubv4.NewEnterpriseClient(ep.GraphQL, hc),
+		log:       logger,
+	}, nil
+}
+
+// HTTPClient returns the client's *http.Client: authenticated, rate-limit aware, retrying
+// idempotent requests, with typed errors. A REST client (go-github) built on it shares all that.
+func (c *Client) HTTPClient() *http.Client { return c.http }
+
+// Endpoints returns the REST root and GraphQL endpoint the client calls.
+func (c *Client) Endpoints() Endpoints { return c.endpoints }
+
+// LastRateLimit returns the rate-limit headers of the newest response, and false before the first
+// response that carried them.
+func (c *Client) LastRateLimit() (RateLimitInfo, bool) { return c.transport.lastRateLimit() }
+
+// callError makes an error from githubv4 or net/http fit to return: the typed error the transport
+// produced is unwrapped from net/http's *url.Error (whose "Post URL:" prefix adds nothing), and the
+// message is one line without the token.
+func (c *Client) callError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		err = ue.Err
+	}
+	return scrubError(c.transport.token, err)
+}

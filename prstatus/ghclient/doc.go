@@ -1,0 +1,14 @@
+// Package ghclient talks to GitHub for prmonitor: the one-request GraphQL snapshot of a pull
+// request (Client.Snapshot), and the HTTP plumbing that every GitHub call shares (Transport).
+//
+// Transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
+// User-Agent, records the rate-limit headers, turns failures into typed errors (ErrUnauthorized,
+// ErrForbidden, ErrNotFound, ErrUnavailable, *RateLimitError) and retries idempotent requests
+// (GraphQL queries, REST GET and HEAD) with exponential backoff. Mutations are never retried here:
+// the layer that issues them checks whether a first attempt landed before trying again.
+//
+// Every error the package returns is one line and never contains the token. Untrusted text from
+// GitHub passes through package sanitize before it lands in a prstatus.Snapshot.
+//
+// Time and sleeping are injected (Config.Now, Config.Sleep) so tests run instantly.
+package ghclient
