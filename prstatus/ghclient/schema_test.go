@@ -1,0 +1,139 @@
+package ghclient_test
+
+// Every GraphQL document prmonitor can send is validated against GitHub's public schema.
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shurcooL/githubv4"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/ghschema"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// sendable is one way prmonitor talks to GitHub's GraphQL API: a pull request set up on the fake,
+// and a call that makes the client send its documents. wantDocs is how many requests the call
+// costs on that pull request.
+type sendable struct {
+	name     string
+	setup    []githubfake.Event
+	send     func(ctx context.Context, c *ghclient.Client) error
+	wantDocs int
+}
+
+func snapshotCall(ctx context.Context, c *ghclient.Client) error {
+	_, err := c.Snapshot(ctx, ref)
+	return err
+}
+
+// documentsPrmonitorCanSend is the table of every GraphQL document the client can send. Add a row
+// for each new query or mutation (drive the client so that it goes out); the test validates
+// whatever the row sends.
+var documentsPrmonitorCanSend = []sendable{
+	{
+		name:     "snapshot",
+		setup:    []githubfake.Event{githubfake.OpenPR{Title: "t"}},
+		send:     snapshotCall,
+		wantDocs: 1,
+	},
+	{
+		name:     "snapshot + review threads page",
+		setup:    []githubfake.Event{githubfake.OpenPR{Title: "t"}, githubfake.CommentReview(copilot, "", githubfake.Threads(101, "a.go")...)},
+		send:     snapshotCall,
+		wantDocs: 2,
+	},
+	{
+		name:     "snapshot + check contexts page",
+		setup:    []githubfake.Event{githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: githubfake.JobNames(101, "job")}},
+		send:     snapshotCall,
+		wantDocs: 2,
+	},
+	{
+		name: "snapshot + older commits page",
+		setup: []githubfake.Event{
+			githubfake.OpenPR{Title: "t"},
+			githubfake.Push{Commits: func() []githubfake.NewCommit {
+				out := make([]githubfake.NewCommit, 100)
+				for i := range out {
+					out[i].Merge = true
+				}
+				return out
+			}()},
+		},
+		send:     snapshotCall,
+		wantDocs: 2,
+	},
+}
+
+func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
+	distinct := map[string]bool{}
+	for _, row := range documentsPrmonitorCanSend {
+		t.Run(row.name, func(t *testing.T) {
+			e := newFakeEnv(t)
+			e.apply(t, row.setup...)
+			e.rec.reset()
+			require.NoError(t, row.send(t.Context(), e.c))
+			docs := e.rec.documents()
+			require.Len(t, docs, row.wantDocs)
+			for _, d := range docs {
+				distinct[d.Query] = true
+				require.NoError(t, ghschema.Validate(d.Query, d.Variables), "document:\n%s\nvariables: %v", d.Query, d.Variables)
+			}
+		})
+	}
+	// The snapshot query and the three page queries.
+	assert.Len(t, distinct, 4)
+}
+
+func TestSchemaValidationCatchesABadField(t *testing.T) {
+	var bad struct {
+		Repository struct {
+			PullRequest struct {
+				Numbr int `graphql:"numbr"`
+			} `graphql:"pullRequest(number: $number)"`
+		} `graphql:"repository(owner: $owner, name: $name)"`
+	}
+	rec := &recorder{next: roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: http.NoBody}, nil
+	})}
+	_ = githubv4.NewEnterpriseClient("https://ghe.invalid/api/graphql", &http.Client{Transport: rec}).Query(
+		t.Context(), &bad, map[string]any{"owner": githubv4.String("o"), "name": githubv4.String("r"), "number": githubv4.Int(1)})
+	docs := rec.documents()
+	require.Len(t, docs, 1)
+	err := ghschema.Validate(docs[0].Query, docs[0].Variables)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `Cannot query field "numbr" on type "PullRequest"`)
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestSnapshotDocumentIsStable pins the exact snapshot document: the one-request contract is
+// reviewed, never changed by accident. Set PRMONITOR_UPDATE_GOLDEN=1 to rewrite the file.
+func TestSnapshotDocumentIsStable(t *testing.T) {
+	e := newFakeEnv(t)
+	e.apply(t, githubfake.OpenPR{Title: "t"})
+	e.rec.reset()
+	require.NoError(t, snapshotCall(t.Context(), e.c))
+	docs := e.rec.documents()
+	require.Len(t, docs, 1)
+	got := docs[0].Query + "\n"
+
+	golden := filepath.Join("testdata", "snapshot_query.graphql")
+	if os.Getenv("PRMONITOR_UPDATE_GOLDEN") != "" {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run with PRMONITOR_UPDATE_GOLDEN=1 to create %s", golden)
+	assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(got))
+}
