@@ -96,9 +96,9 @@ func newFakeEnv(t *testing.T, tweak ...func(*ghclient.Config)) *fakeEnv {
 	e.config = ghclient.Config{
 		RESTURL:   base,
 		Transport: e.rec,
-		Token:   ghclient.NewToken(fakeToken),
-		Version: "test",
-		Now:     f.Now,
+		Token:     ghclient.NewToken(fakeToken),
+		Version:   "test",
+		Now:       f.Now,
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			e.mu.Lock()
 			e.waits = append(e.waits, d)
