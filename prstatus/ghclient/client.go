@@ -78,7 +78,10 @@ func New(cfg Config) (*Client, error) {
 
 	base := cfg.Transport
 	if base == nil {
-		base = http.DefaultTransport.(*http.Transport).Clone()
+		base = http.DefaultTransport
+		if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+			base = dt.Clone()
+		}
 	}
 	version := cfg.Version
 	if version == "" {

@@ -1,7 +1,8 @@
 // Package ghclient talks to GitHub for prmonitor: the one-request GraphQL snapshot of a pull
-// request (Client.Snapshot), and the HTTP plumbing that every GitHub call shares (Transport).
+// request (Client.Snapshot), and the HTTP plumbing that every GitHub call shares
+// (Client.HTTPClient, which a REST client such as go-github can be built on).
 //
-// Transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
+// The transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
 // User-Agent, records the rate-limit headers, turns failures into typed errors (ErrUnauthorized,
 // ErrForbidden, ErrNotFound, ErrUnavailable, *RateLimitError) and retries idempotent requests
 // (GraphQL queries, REST GET and HEAD) with exponential backoff. Mutations are never retried here:

@@ -15,7 +15,8 @@ import (
 //
 // A missing repository or pull request, or one the token cannot see, gives ErrNotFound; a
 // refused token ErrUnauthorized; a network failure or GitHub outage (after retries)
-// ErrUnavailable; a rate limit longer than the configured patience a *RateLimitError.
+// ErrUnavailable; a rate limit longer than the configured patience a *RateLimitError. Any other
+// GraphQL error fails the snapshot too: partial data is never returned as if it were whole.
 func (c *Client) Snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Snapshot, error) {
 	if ref.Owner == "" || ref.Repo == "" || ref.Number <= 0 || ref.Number > 1<<31-1 {
 		return nil, fmt.Errorf("snapshot: %w: %q", prstatus.ErrBadRef, ref.String())
