@@ -103,6 +103,9 @@ func classify(rec *Request) {
 		}
 	}
 	rec.Operation = string(op.Operation)
+	if rec.OperationName == "" {
+		rec.OperationName = op.Name
+	}
 	if op.Operation != ast.Mutation {
 		return
 	}

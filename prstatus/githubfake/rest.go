@@ -22,6 +22,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", f.restPatchPull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{number}", f.restPatchIssue)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/comments", f.restListComments)
+	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{number}/comments", f.restCreateComment)
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{number}/comments/{comment_id}/replies", f.restReply)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/reviews", f.restListReviews)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", f.restGetRequested)

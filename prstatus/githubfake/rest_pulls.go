@@ -121,6 +121,27 @@ func (f *Fake) restReply(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, ok := pathInt64(r, "comment_id")
+	f.replyREST(w, r, id, ok, in.Body)
+}
+
+// restCreateComment supports the older way to reply (POST .../comments with in_reply_to, which
+// go-github's CreateCommentInReplyTo uses). New top-level review comments are not modelled.
+func (f *Fake) restCreateComment(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Body      string `json:"body"`
+		InReplyTo int64  `json:"in_reply_to"`
+	}
+	if !decodeBody(w, r, &in) {
+		return
+	}
+	if in.InReplyTo == 0 {
+		writeMessage(w, http.StatusUnprocessableEntity, "githubfake: only replies (in_reply_to) are modelled on this endpoint")
+		return
+	}
+	f.replyREST(w, r, in.InReplyTo, true, in.Body)
+}
+
+func (f *Fake) replyREST(w http.ResponseWriter, r *http.Request, id int64, ok bool, body string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	pr := f.pullLocked(r)
@@ -129,11 +150,11 @@ func (f *Fake) restReply(w http.ResponseWriter, r *http.Request) {
 		writeNotFound(w)
 		return
 	}
-	if strings.TrimSpace(in.Body) == "" {
+	if strings.TrimSpace(body) == "" {
 		validationFailed(w, "PullRequestReviewComment", "body", "missing_field")
 		return
 	}
-	reply := f.replyLocked(c.thread, f.viewer, in.Body, false)
+	reply := f.replyLocked(c.thread, f.viewer, body, false)
 	writeJSON(w, http.StatusCreated, f.restCommentLocked(reply))
 }
 

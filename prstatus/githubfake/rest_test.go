@@ -74,6 +74,13 @@ func TestRESTReply(t *testing.T) {
 	require.Equal(t, 201, resp.StatusCode)
 	assert.Len(t, mustThread(t, f, 0).Comments, 3)
 
+	// The older form, POST .../comments with in_reply_to (go-github's CreateCommentInReplyTo).
+	resp, raw = doREST(t, f, "POST", "/repos/octo/widgets/pulls/7/comments", map[string]any{"body": "Older API.", "in_reply_to": first.DatabaseID})
+	require.Equal(t, 201, resp.StatusCode, string(raw))
+	assert.Len(t, mustThread(t, f, 0).Comments, 4)
+	resp, _ = doREST(t, f, "POST", "/repos/octo/widgets/pulls/7/comments", map[string]any{"body": "New thread", "path": "a.go"})
+	assert.Equal(t, 422, resp.StatusCode)
+
 	resp, _ = doREST(t, f, "POST", path, map[string]any{"body": " "})
 	assert.Equal(t, 422, resp.StatusCode)
 	resp, _ = doREST(t, f, "POST", "/repos/octo/widgets/pulls/7/comments/1/replies", map[string]any{"body": "x"})
