@@ -93,25 +93,51 @@ type objectField struct {
 
 func (o object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(f.key)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(f.val)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
+	if err := encodeJSON(&b, o); err != nil {
+		return nil, err
 	}
-	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// encodeJSON writes a response tree in one pass. Nested objects are written directly rather
+// than through MarshalJSON, which encoding/json would re-validate at every level.
+func encodeJSON(b *bytes.Buffer, v any) error {
+	switch v := v.(type) {
+	case object:
+		b.WriteByte('{')
+		for i, f := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := encodeJSON(b, f.key); err != nil {
+				return err
+			}
+			b.WriteByte(':')
+			if err := encodeJSON(b, f.val); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	case []any:
+		b.WriteByte('[')
+		for i, it := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := encodeJSON(b, it); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %T: %w", v, err)
+	}
+	b.Write(raw)
+	return nil
 }
 
 type fieldGroup struct {
@@ -266,9 +292,13 @@ func (x *execution) fail(f *ast.Field, path []any, err error) {
 
 // resolve finds the value of one field: connection plumbing and static objects first, then the
 // type's resolver.
-func (x *execution) resolve(typeName string, obj any, field string, args map[string]any) (any, error) {
-	var v any
-	var err error
+func (x *execution) resolve(typeName string, obj any, field string, args map[string]any) (v any, err error) {
+	defer func() {
+		// A resolver bug must not take the test process down: report it as a GraphQL error.
+		if r := recover(); r != nil {
+			v, err = nil, newFieldError(ErrTypeInternal, "githubfake: internal error resolving %s.%s: %v", typeName, field, r)
+		}
+	}()
 	switch o := obj.(type) {
 	case *connPage:
 		v, err = o.field(x, field)

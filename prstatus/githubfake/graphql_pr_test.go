@@ -2,7 +2,9 @@ package githubfake_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -299,4 +301,25 @@ func TestReviewDecisionWithRequiredApprovals(t *testing.T) {
 	require.NoError(t, f.Apply(ref, githubfake.ReviewDismissed{Reviewer: alice}))
 	d, _ = decision()
 	assert.Equal(t, "REVIEW_REQUIRED", d)
+}
+
+func BenchmarkSnapshotQuery(b *testing.B) {
+	f, err := githubfake.New(githubfake.WithViewer("dev"), githubfake.WithRateLimit(1<<30))
+	require.NoError(b, err)
+	require.NoError(b, f.Apply(ref,
+		githubfake.OpenPR{Title: "Big", Commits: githubfake.Commits(100, "Step")},
+		githubfake.RequestChanges(alice, "Fix these", githubfake.Threads(100, "big.go")...),
+		githubfake.ChecksQueued{Jobs: githubfake.JobNames(100, "job")},
+	))
+	h := f.Handler()
+	body := `{"query":` + quote(snapshotQuery) + `,"variables":{"owner":"octo","name":"widgets","number":7}}`
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "/graphql", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer x")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
 }
