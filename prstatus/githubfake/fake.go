@@ -85,7 +85,8 @@ func WithToken(token string) Option { return func(f *Fake) { f.token = token } }
 func WithViewer(login string) Option { return func(f *Fake) { f.viewer = User(login) } }
 
 // WithClock bases the fake's time on now instead of its own clock starting at DefaultStart.
-// Advance still moves the fake's time forward, on top of now.
+// Advance still moves the fake's time forward, on top of now. now is called with the fake locked:
+// it must not call the fake.
 func WithClock(now func() time.Time) Option { return func(f *Fake) { f.clock.base = now } }
 
 // WithStart starts the fake's own clock at t instead of DefaultStart.
@@ -100,10 +101,11 @@ func WithRateLimit(limit int) Option {
 }
 
 // WithMergeHook calls hook for every merge attempt, through REST or GraphQL, successful or
-// refused. A test that expects no merge can fail from it.
+// refused. A test that expects no merge can fail from it. It runs after the fake is unlocked.
 func WithMergeHook(hook func(Merge)) Option { return func(f *Fake) { f.mergeHook = hook } }
 
-// WithRerunHook decides how re-run check runs finish; see RerunHook.
+// WithRerunHook decides how re-run check runs finish; see RerunHook. The hook runs with the fake
+// locked: it must not call the fake.
 func WithRerunHook(hook RerunHook) Option { return func(f *Fake) { f.rerunHook = hook } }
 
 // WithPendingReplies makes GraphQL addPullRequestReviewThreadReply land in the viewer's pending

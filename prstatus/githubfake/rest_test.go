@@ -311,3 +311,75 @@ func TestRerunWithoutHookStaysQueued(t *testing.T) {
 	now, _ = f.PR(ref).Check("test")
 	assert.Equal(t, githubfake.ConclusionFailure, now.Conclusion)
 }
+
+func TestRESTNeighbours(t *testing.T) {
+	f := newFake(t)
+	openPR(t, f)
+	job, err := f.PR(ref).Check("test")
+	require.NoError(t, err)
+	jobPath := "/repos/octo/widgets/actions/jobs/" + strconv.FormatInt(job.JobID, 10)
+	runPath := "/repos/octo/widgets/actions/runs/" + strconv.FormatInt(job.RunID, 10)
+
+	tests := []struct {
+		name, method, path string
+		body               any
+		status             int
+		check              func(t *testing.T, m map[string]any, raw []byte)
+	}{
+		{name: "job", method: "GET", path: jobPath, status: 200, check: func(t *testing.T, m map[string]any, _ []byte) {
+			assert.Equal(t, "failure", m["conclusion"])
+			assert.EqualValues(t, job.RunID, m["run_id"])
+		}},
+		{name: "run", method: "GET", path: runPath, status: 200, check: func(t *testing.T, m map[string]any, _ []byte) {
+			assert.Equal(t, "CI", m["name"])
+			assert.Equal(t, "failure", m["conclusion"])
+		}},
+		{name: "reviews", method: "GET", path: "/repos/octo/widgets/pulls/7/reviews", status: 200, check: func(t *testing.T, _ map[string]any, raw []byte) {
+			var reviews []struct {
+				State string
+				User  struct{ Login string }
+			}
+			require.NoError(t, json.Unmarshal(raw, &reviews))
+			require.Len(t, reviews, 2)
+			assert.Equal(t, "CHANGES_REQUESTED", reviews[0].State)
+			assert.Equal(t, "copilot-pull-request-reviewer[bot]", reviews[1].User.Login)
+		}},
+		{name: "remove a requested reviewer", method: "DELETE", path: "/repos/octo/widgets/pulls/7/requested_reviewers",
+			body: map[string]any{"reviewers": []string{"bob"}, "team_reviewers": []string{"core"}}, status: 200,
+			check: func(t *testing.T, m map[string]any, _ []byte) {
+				assert.Empty(t, m["requested_reviewers"])
+				assert.Empty(t, m["requested_teams"])
+			}},
+		{name: "re-run one job", method: "POST", path: jobPath + "/rerun", status: 201},
+		{name: "rate limit", method: "GET", path: "/rate_limit", status: 200, check: func(t *testing.T, m map[string]any, _ []byte) {
+			assert.EqualValues(t, 5000, m["rate"].(map[string]any)["limit"])
+		}},
+		{name: "not merged yet", method: "GET", path: "/repos/octo/widgets/pulls/7/merge", status: 404},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, raw := doREST(t, f, tt.method, tt.path, tt.body)
+			require.Equal(t, tt.status, resp.StatusCode, string(raw))
+			if tt.check != nil {
+				var m map[string]any
+				_ = json.Unmarshal(raw, &m)
+				tt.check(t, m, raw)
+			}
+		})
+	}
+	now, _ := f.PR(ref).Check("test")
+	assert.Equal(t, githubfake.StatusQueued, now.Status, "the single-job re-run replaced it")
+}
+
+func TestClockOptions(t *testing.T) {
+	base := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	f := newFake(t, githubfake.WithClock(func() time.Time { return base }))
+	assert.Equal(t, base, f.Now())
+	f.Advance(90 * time.Second)
+	assert.Equal(t, base.Add(90*time.Second), f.Now())
+
+	g := newFake(t, githubfake.WithStart(base))
+	require.NoError(t, g.Apply(ref, githubfake.OpenPR{Title: "T"}))
+	resp := doGraphQL(t, g, `{ repository(owner: "octo", name: "widgets") { pullRequest(number: 7) { createdAt } } }`, nil)
+	assert.JSONEq(t, `{"repository":{"pullRequest":{"createdAt":"2030-01-01T00:00:00Z"}}}`, string(resp.Data))
+}

@@ -199,3 +199,20 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	assert.Equal(t, 40, len(f.Requests()))
 }
+
+func TestThreadEvents(t *testing.T) {
+	f := newFake(t)
+	openPR(t, f)
+	require.NoError(t, f.Apply(ref,
+		githubfake.ThreadOutdated{Thread: 0},
+		githubfake.ThreadResolved{Thread: -1, By: alice},
+		githubfake.ThreadReply{Thread: 1, By: bob, Body: "+1"},
+	))
+	resp := doGraphQL(t, f, `{ repository(owner: "octo", name: "widgets") { pullRequest(number: 7) {
+  reviewThreads(first: 10) { nodes { isOutdated isResolved line originalLine resolvedBy { login } comments(first: 10) { totalCount } } } } } }`, nil)
+	require.Empty(t, resp.Errors)
+	assert.JSONEq(t, `{"repository":{"pullRequest":{"reviewThreads":{"nodes":[
+  {"isOutdated":true,"isResolved":false,"line":null,"originalLine":10,"resolvedBy":null,"comments":{"totalCount":1}},
+  {"isOutdated":false,"isResolved":false,"line":20,"originalLine":20,"resolvedBy":null,"comments":{"totalCount":2}},
+  {"isOutdated":false,"isResolved":true,"line":3,"originalLine":3,"resolvedBy":{"login":"alice"},"comments":{"totalCount":1}}]}}}}`, string(resp.Data))
+}
