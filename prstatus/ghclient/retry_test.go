@@ -191,9 +191,10 @@ func TestRetryAttemptTimeout(t *testing.T) {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body)
 		if calls.Add(1) == 1 {
-			select { // hang until the client gives up on this attempt
+			select { // hang until the client gives up on this attempt (bounded: a test must never hang CI)
 			case <-r.Context().Done():
 			case <-release:
+			case <-time.After(10 * time.Second):
 			}
 			return
 		}

@@ -44,6 +44,7 @@ type Fake struct {
 	restRate    rateWindow
 
 	faults    []*faultState
+	recMu     sync.Mutex // guards requests only; never held while taking mu
 	requests  []Request
 	forbidden []ForbiddenCall
 	merges    []Merge

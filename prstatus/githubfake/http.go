@@ -15,8 +15,10 @@ const (
 
 // serveHTTP routes a request: GraphQL, a log download, or REST (at / or under /api/v3).
 func (f *Fake) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	sw := &statusWriter{ResponseWriter: w}
 	rec := &Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery}
+	// The request is recorded when its status is written, before the body reaches the client, so
+	// a caller that counts requests right after one returns never sees it missing.
+	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) { rec.Status = status; f.record(*rec) }}
 	f.mu.Lock()
 	rec.At = f.clock.now()
 	f.settleLocked()
@@ -33,8 +35,9 @@ func (f *Fake) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.Kind = KindREST
 		f.serveREST(sw, r, rec)
 	}
-	rec.Status = sw.status
-	f.record(*rec)
+	if sw.status == 0 { // nothing was written (a dropped connection)
+		f.record(*rec)
+	}
 }
 
 // authorized checks the Authorization header: "Bearer <token>" or "token <token>".
@@ -91,20 +94,26 @@ func writeNotFound(w http.ResponseWriter) { writeMessage(w, http.StatusNotFound,
 // statusWriter remembers the status code for the request record and passes hijacking through.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
+	status   int
+	onStatus func(int)
+}
+
+func (w *statusWriter) setStatus(status int) {
+	if w.status == 0 {
+		w.status = status
+		if w.onStatus != nil {
+			w.onStatus(status)
+		}
+	}
 }
 
 func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
+	w.setStatus(status)
 	w.ResponseWriter.WriteHeader(status)
 }
 
 func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
+	w.setStatus(http.StatusOK)
 	return w.ResponseWriter.Write(p)
 }
 

@@ -69,16 +69,18 @@ type Merge struct {
 	Refusal string
 }
 
+// record appends to the request log. The log has its own lock: a request is recorded when its
+// status is written, which may happen while a handler holds the model's lock.
 func (f *Fake) record(r Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.recMu.Lock()
+	defer f.recMu.Unlock()
 	f.requests = append(f.requests, r)
 }
 
 // Requests returns every recorded request, oldest first.
 func (f *Fake) Requests() []Request {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.recMu.Lock()
+	defer f.recMu.Unlock()
 	return append([]Request(nil), f.requests...)
 }
 
@@ -86,14 +88,16 @@ func (f *Fake) Requests() []Request {
 func (f *Fake) ResetRecording() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.recMu.Lock()
+	defer f.recMu.Unlock()
 	f.requests = nil
 	f.forbidden = nil
 	f.merges = nil
 }
 
 func (f *Fake) count(keep func(Request) bool) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.recMu.Lock()
+	defer f.recMu.Unlock()
 	n := 0
 	for _, r := range f.requests {
 		if keep(r) {
@@ -125,8 +129,8 @@ func (f *Fake) RESTCalls() int {
 
 // Documents lists every distinct GraphQL document received, in the order first seen.
 func (f *Fake) Documents() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.recMu.Lock()
+	defer f.recMu.Unlock()
 	seen := map[string]bool{}
 	var out []string
 	for _, r := range f.requests {
