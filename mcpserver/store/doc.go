@@ -1,0 +1,26 @@
+// Package store keeps what a monitor must remember across restarts of the server: one record
+// file per monitor (the state machine's position and a little about the monitor), written
+// atomically after every transition, and an append-only event log beside it for debugging.
+//
+// GitHub is the source of truth for everything it knows; a record holds only what it cannot
+// tell us. A record that cannot be read back (corrupt, truncated, written by a newer build) is
+// set aside under a new name with a warning and the monitor starts fresh: the server never
+// crashes on its own state.
+//
+// One process writes a monitor at a time. Claim takes a cross-process lock on the monitor;
+// every write (Save, SetAside, Append) and Load need it, so two servers sharing one state
+// directory can watch different pull requests, and the same pull request in two servers is
+// refused with a clear error naming the other process.
+//
+// Layout of the directory, for a monitor "acme/widgets#7" (name "acme.widgets.7-1a2b3c4d"):
+//
+//	acme.widgets.7-1a2b3c4d.json                            the record (0600)
+//	acme.widgets.7-1a2b3c4d.lock                            the claim's lock; holds the owner's PID
+//	acme.widgets.7-1a2b3c4d.events.jsonl                    the event log, one JSON object a line
+//	acme.widgets.7-1a2b3c4d.events.jsonl.1                  the previous event log, after rotation
+//	acme.widgets.7-1a2b3c4d.json.corrupt-20261120T090000Z   a record set aside
+//	.acme.widgets.7-1a2b3c4d.json.tmp-123456                a save in progress (or interrupted)
+//
+// Events are written as given: callers must never put secrets in them. A ghclient.Token
+// redacts itself when marshalled, so an event that holds one by mistake still does not leak it.
+package store
