@@ -3,24 +3,29 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
+var fsmCommand = command{
+	name:     "fsm",
+	synopsis: "fsm (--mermaid | --markdown) [--out FILE]",
+	about:    "Print the monitor's state machine, drawn from its transition table.",
+}
+
 // runFSM prints the monitor's state machine, drawn from its transition table.
-func runFSM(args []string, stdout, stderr io.Writer) int {
+func runFSM(args []string, e env) int {
 	fs := flag.NewFlagSet("fsm", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	mermaid := fs.Bool("mermaid", false, "print the Mermaid state diagram")
 	markdown := fs.Bool("markdown", false, "print docs/state-machine.md: the diagram, transitions, questions and tasks")
-	out := fs.String("out", "", "write to this file instead of stdout")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	out := fs.String("out", "", "write to this `file` instead of stdout")
+	rest, code, ok := parseFlags(fs, fsmCommand, args, e)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 || *mermaid == *markdown {
-		fmt.Fprintln(stderr, "prmonitor fsm: choose exactly one of --mermaid or --markdown")
+	if len(rest) > 0 || *mermaid == *markdown {
+		fmt.Fprintln(e.Stderr, "prmonitor fsm: choose exactly one of --mermaid or --markdown")
 		return exitUsage
 	}
 	render := statemachine.Mermaid
@@ -29,15 +34,15 @@ func runFSM(args []string, stdout, stderr io.Writer) int {
 	}
 	text, err := render()
 	if err != nil {
-		fmt.Fprintf(stderr, "prmonitor fsm: %v\n", err)
+		fmt.Fprintf(e.Stderr, "prmonitor fsm: %v\n", err)
 		return exitFailure
 	}
 	if *out == "" {
-		fmt.Fprint(stdout, text)
+		fmt.Fprint(e.Stdout, text)
 		return exitOK
 	}
 	if err := os.WriteFile(*out, []byte(text), 0o644); err != nil {
-		fmt.Fprintf(stderr, "prmonitor fsm: %v\n", err)
+		fmt.Fprintf(e.Stderr, "prmonitor fsm: %v\n", err)
 		return exitFailure
 	}
 	return exitOK

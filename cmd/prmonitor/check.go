@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+var checkCommand = command{
+	name:     "check",
+	synopsis: "check [--json] [--github-url URL] OWNER/REPO#N|PR-URL",
+	about: `Fetch the pull request once, derive what it needs now (the same decision the MCP server
+makes) and print the facts with the reason for each. Nothing on GitHub is changed.
+
+The token comes from GITHUB_TOKEN, GH_TOKEN or 'gh auth token'. Exit status: 0 printed,
+2 usage, 3 no token, 4 token refused, 5 no such pull request, 6 GitHub unreachable,
+7 rate limited, 1 anything else.`,
+}
+
+// runCheck is `prmonitor check`: one snapshot, Derive, print.
+func runCheck(ctx context.Context, args []string, e env) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
+	var gh githubFlags
+	gh.register(fs)
+	rest, code, ok := parseFlags(fs, checkCommand, args, e)
+	if !ok {
+		return code
+	}
+	sec := &secrets{}
+	fail := func(code int, err error) int {
+		fmt.Fprintf(e.Stderr, "prmonitor check: %s\n", sec.scrub(oneLine(err.Error())))
+		return code
+	}
+	if len(rest) != 1 {
+		return fail(exitUsage, fmt.Errorf("want one pull request (OWNER/REPO#N or a pull request URL), got %d arguments (see 'prmonitor check --help')", len(rest)))
+	}
+	ref, err := prstatus.ParsePRRef(rest[0])
+	if err != nil {
+		return fail(exitCode(err), err)
+	}
+
+	facts, err := fetchFacts(ctx, e, &gh, sec, ref)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(exitFailure, fmt.Errorf("interrupted: %w", context.Cause(ctx)))
+		}
+		return fail(exitCode(err), err)
+	}
+
+	report := newCheckReport(facts)
+	var out bytes.Buffer
+	render := renderCheckText
+	if *asJSON {
+		render = renderCheckJSON
+	}
+	if err := render(&out, report); err != nil {
+		return fail(exitFailure, fmt.Errorf("render: %w", err))
+	}
+	if _, err := e.Stdout.Write([]byte(sec.scrub(out.String()))); err != nil {
+		return fail(exitFailure, fmt.Errorf("write the report: %w", err))
+	}
+	return exitOK
+}
+
+// fetchFacts reads one snapshot of ref and derives its facts at the current time.
+func fetchFacts(ctx context.Context, e env, gh *githubFlags, sec *secrets, ref prstatus.PRRef) (prstatus.Facts, error) {
+	client, err := gh.client(ctx, e, sec)
+	if err != nil {
+		return prstatus.Facts{}, err
+	}
+	snap, err := client.Snapshot(ctx, ref)
+	if err != nil {
+		return prstatus.Facts{}, err
+	}
+	if snap == nil {
+		return prstatus.Facts{}, errors.New("GitHub returned no pull request data")
+	}
+	return prstatus.Derive(snap, e.Now()), nil
+}

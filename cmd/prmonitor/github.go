@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// githubFlags are the flags of every command that talks to GitHub.
+type githubFlags struct {
+	url     string
+	verbose bool
+}
+
+func (g *githubFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.url, "github-url", "", "the GitHub REST API root `URL` (default $GITHUB_API_URL, else https://api.github.com); GraphQL is called beside it")
+	fs.BoolVar(&g.verbose, "verbose", false, "log GitHub requests and retries to stderr")
+}
+
+// oneShotRetry is how patient a one-shot command is: a few quick retries of a network failure or
+// an outage, and a short rate-limit wait. Anything longer is reported for the user to decide.
+func oneShotRetry() ghclient.RetryPolicy {
+	return ghclient.RetryPolicy{
+		MaxAttempts:      3,
+		BaseDelay:        500 * time.Millisecond,
+		MaxDelay:         4 * time.Second,
+		MaxRateLimitWait: 10 * time.Second,
+		AttemptTimeout:   20 * time.Second,
+	}
+}
+
+// client resolves the endpoints and the token and builds a GitHub client. Every secret it finds is
+// remembered in sec, so that nothing the command prints can carry it.
+func (g *githubFlags) client(ctx context.Context, e env, sec *secrets) (*ghclient.Client, error) {
+	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
+		sec.add(e.Getenv(name))
+	}
+	ep, err := ghclient.ResolveEndpoints(e.Getenv, g.url)
+	if err != nil {
+		return nil, err
+	}
+	var runner ghclient.CommandRunner
+	if e.RunCommand != nil {
+		runner = func(ctx context.Context, name string, args ...string) ([]byte, error) {
+			out, err := e.RunCommand(ctx, name, args...)
+			for line := range strings.Lines(string(out)) {
+				sec.add(line)
+			}
+			return out, err
+		}
+	}
+	token, err := ghclient.ResolveToken(ctx, e.Getenv, ep.Host(), runner)
+	if err != nil {
+		return nil, err
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if g.verbose {
+		logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	c, err := ghclient.New(ghclient.Config{
+		RESTURL:    ep.REST,
+		GraphQLURL: ep.GraphQL,
+		Token:      token,
+		Transport:  e.Transport,
+		Version:    version,
+		Retry:      oneShotRetry(),
+		Now:        e.Now,
+		Sleep:      e.Sleep,
+		Logger:     logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("set up the GitHub client: %w", err)
+	}
+	return c, nil
+}
+
+// secrets are the token candidates a command has seen. scrub removes them from text it is about
+// to print: ghclient already keeps the token out of its errors, this is the second lock.
+type secrets struct {
+	mu     sync.Mutex
+	values []string
+}
+
+// minSecret keeps scrub from mangling output over a value too short to be a token.
+const minSecret = 8
+
+func (s *secrets) add(v string) {
+	v = strings.TrimSpace(v)
+	if len(v) < minSecret {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.values = append(s.values, v)
+}
+
+func (s *secrets) scrub(text string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.values {
+		text = strings.ReplaceAll(text, v, "[REDACTED]")
+	}
+	return text
+}
