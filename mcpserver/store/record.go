@@ -162,24 +162,19 @@ func (s *Store) setAsideListed(name, id, problem string) {
 	s.mu.Lock()
 	c := s.claims[name]
 	s.mu.Unlock()
-	if c != nil {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if !c.released {
-			if err := c.setAside(problem); err != nil {
-				s.log.Warn("store: cannot set aside an unusable record", "monitor", id, "err", err)
-			}
+	if c == nil {
+		var err error
+		if c, err = s.claim(id, name); err != nil {
+			s.log.Warn("store: skipping an unusable record another claim holds", "monitor", id, "reason", problem, "err", err)
 			return
 		}
+		defer func() { _ = c.Release() }()
 	}
-	c, err := s.claim(id, name)
-	if err != nil {
-		s.log.Warn("store: skipping an unusable record another claim holds", "monitor", id, "reason", problem, "err", err)
-		return
-	}
-	defer func() { _ = c.Release() }()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.released {
+		return // released meanwhile: the next List or Load will see to it
+	}
 	if err := c.setAside(problem); err != nil {
 		s.log.Warn("store: cannot set aside an unusable record", "monitor", id, "err", err)
 	}
