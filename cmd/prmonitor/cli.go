@@ -63,6 +63,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return runCheck(ctx, args[1:], e)
 	case "demo":
 		return runDemo(ctx, args[1:], e)
+	case "serve":
+		return runServe(ctx, args[1:], e)
 	case "fsm":
 		return runFSM(args[1:], e)
 	case "help", "--help", "-h":

@@ -38,6 +38,11 @@ func oneShotRetry() ghclient.RetryPolicy {
 // client resolves the endpoints and the token and builds a GitHub client. Every secret it finds is
 // remembered in sec, so that nothing the command prints can carry it.
 func (g *githubFlags) client(ctx context.Context, e env, sec *secrets) (*ghclient.Client, error) {
+	return g.clientWith(ctx, e, sec, oneShotRetry(), nil)
+}
+
+// clientWith is client with a retry policy and, when logger is non-nil, that logger.
+func (g *githubFlags) clientWith(ctx context.Context, e env, sec *secrets, retry ghclient.RetryPolicy, logger *slog.Logger) (*ghclient.Client, error) {
 	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
 		sec.add(e.Getenv(name))
 	}
@@ -59,9 +64,11 @@ func (g *githubFlags) client(ctx context.Context, e env, sec *secrets) (*ghclien
 	if err != nil {
 		return nil, err
 	}
-	logger := slog.New(slog.DiscardHandler)
-	if g.verbose {
-		logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+		if g.verbose {
+			logger = slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		}
 	}
 	c, err := ghclient.New(ghclient.Config{
 		RESTURL:    ep.REST,
@@ -69,7 +76,7 @@ func (g *githubFlags) client(ctx context.Context, e env, sec *secrets) (*ghclien
 		Token:      token,
 		Transport:  e.Transport,
 		Version:    version,
-		Retry:      oneShotRetry(),
+		Retry:      retry,
 		Now:        e.Now,
 		Sleep:      e.Sleep,
 		Logger:     logger,

@@ -1,0 +1,76 @@
+package mcpserver
+
+import (
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// Form field names of an elicited question.
+const (
+	fieldChoice      = "choice"
+	fieldInstruction = "instruction"
+)
+
+// elicitParams renders a question as an MCP form: a titled single-select enum (values stay
+// machine values; people see labels), plus an optional free-text field for anything else.
+func elicitParams(q elicitation.Question, summary string) mcp.ElicitationParams {
+	oneOf := make([]map[string]any, len(q.Choices))
+	for i, c := range q.Choices {
+		oneOf[i] = map[string]any{"const": string(c.Value), "title": c.Label}
+	}
+	msg := q.Text
+	if summary != "" {
+		msg = summary + "\n\n" + q.Text
+	}
+	return mcp.ElicitationParams{
+		Mode:    "form",
+		Message: msg,
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				fieldChoice:      map[string]any{"type": "string", "title": "Choose", "oneOf": oneOf},
+				fieldInstruction: map[string]any{"type": "string", "title": "Or say what to do instead"},
+			},
+		},
+	}
+}
+
+// answer is what came back from an elicitation.
+type answer struct {
+	kind   statemachine.InputKind // event (a choice), decline, cancel or freeform
+	choice elicitation.Value
+	text   string
+}
+
+// readElicitation turns an elicitation result into an answer. A value that is not one of the
+// question's choices, or text in the instruction field, is free text; an accepted but empty form
+// counts as dismissed.
+func readElicitation(res *mcp.ElicitationResult, q elicitation.Question) answer {
+	if res == nil {
+		return answer{kind: statemachine.InputCancel}
+	}
+	switch res.Action {
+	case mcp.ElicitationResponseActionDecline:
+		return answer{kind: statemachine.InputDecline}
+	case mcp.ElicitationResponseActionCancel:
+		return answer{kind: statemachine.InputCancel}
+	}
+	content, _ := res.Content.(map[string]any)
+	text, _ := content[fieldInstruction].(string)
+	choice, _ := content[fieldChoice].(string)
+	if t := strings.TrimSpace(text); t != "" {
+		return answer{kind: statemachine.InputFreeform, text: t}
+	}
+	switch c := strings.TrimSpace(choice); {
+	case c == "":
+		return answer{kind: statemachine.InputCancel}
+	case q.Offers(elicitation.Value(c)):
+		return answer{kind: statemachine.InputEvent, choice: elicitation.Value(c)}
+	default:
+		return answer{kind: statemachine.InputFreeform, text: c}
+	}
+}

@@ -1,0 +1,183 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "ask_user", act.Action)
+	before := h.srv.monitors["acme/widgets#7"].m.Position()
+
+	tests := []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"unknown monitor", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/other#1", "event": "ready"}, "unknown monitor"},
+		{"unknown event", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "finished"}, "event"},
+		{"choice not offered", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "merge"}, "choice not offered"},
+		{"choice without user_chose", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready", "choice": "rebase"}, "user_chose only"},
+		{"user_chose without choice", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose"}, "needs choice"},
+		{"data is a string", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready", "data": "{\"reply_text\":\"x\"}"}, "data"},
+		{"data has an unknown field", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready", "data": map[string]any{"replytext": "x"}}, "replytext"},
+		{"malformed PR reference", "pr_monitor_start", map[string]any{"pr": "not a pr"}, "malformed pull request reference"},
+		{"no such PR", "pr_monitor_start", map[string]any{"pr": "acme/widgets#99"}, "404"},
+		{"stop needs an id", "pr_monitor_stop", map[string]any{}, "monitor_id is required"},
+		{"status of an unknown monitor", "pr_monitor_status", map[string]any{"monitor_id": "x/y#1"}, "unknown monitor"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errText := h.call(tt.tool, tt.args)
+			require.NotEmpty(t, errText, "want an isError result")
+			assert.Contains(t, errText, tt.want)
+			assert.NotContains(t, errText, "\n", "one line")
+			assert.NotContains(t, errText, testToken)
+		})
+	}
+	after := h.srv.monitors["acme/widgets#7"].m.Position()
+	assert.Equal(t, mustJSON(t, before), mustJSON(t, after), "no bad input moves the monitor")
+}
+
+func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		connect func(url string) Connect
+		want    string
+	}{
+		{"wrong token (401)", func(url string) Connect {
+			return func(context.Context) (GitHub, error) {
+				return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken("ghp_wrong"), Version: "test"})
+			}
+		}, "rejected the token"},
+		{"no token at all", func(string) Connect {
+			return func(context.Context) (GitHub, error) { return nil, fmt.Errorf("resolve: %w", ghclient.ErrNoToken) }
+		}, "no GitHub token"},
+		{"no client", func(string) Connect { return func(context.Context) (GitHub, error) { return nil, nil } }, "no GitHub client"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: "2025-11-25"})
+			h.apply(githubfake.OpenPR{Title: "x"})
+			h.srv.cfg.Connect = tt.connect(h.fake.URL())
+			_, errText := h.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
+			assert.Contains(t, errText, tt.want)
+			assert.NotContains(t, errText, testToken)
+			assert.Empty(t, h.srv.monitors, "no monitor without GitHub")
+		})
+	}
+}
+
+func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
+	h.start()
+	h.next("ready", "", nil)
+	call := func(state string) string {
+		params := &sdk.CallToolParams{Name: "pr_monitor_next_step", Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"},
+			RequestState: state, InputResponses: sdk.InputResponseMap{"answer": &sdk.ElicitResult{Action: "accept", Content: map[string]any{"choice": "rebase"}}}}
+		res, err := h.session.CallTool(context.Background(), params)
+		require.NoError(t, err)
+		require.True(t, res.IsError)
+		return res.Content[0].(*sdk.TextContent).Text
+	}
+	assert.Contains(t, call("forged-state"), "stale or forged")
+	// A genuine state for a question that is no longer open.
+	token, err := h.srv.seal.seal(requestState{Monitor: "acme/widgets#7", Kind: inputElicit, Seq: 99})
+	require.NoError(t, err)
+	assert.Contains(t, call(token), "no longer open")
+	// A genuine state for another monitor.
+	token, err = h.srv.seal.seal(requestState{Monitor: "acme/other#1", Kind: inputElicit, Seq: 1})
+	require.NoError(t, err)
+	assert.Contains(t, call(token), "another monitor")
+}
+
+func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 5 * time.Second }})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	h.start()
+	var wg sync.WaitGroup
+	var first ActionOutput
+	wg.Add(1)
+	go func() { defer wg.Done(); first = h.next("ready", "", nil) }()
+	time.Sleep(200 * time.Millisecond)
+	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
+	second := h.next("ready", "", nil)
+	wg.Wait()
+	assert.Contains(t, first.Message, "superseded")
+	assert.Equal(t, "ask_user", second.Action)
+}
+
+func TestOneGraphQLRequestPerPoll(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	h.start()
+	h.fake.ResetRecording()
+	h.next("ready", "", nil)
+	polls := 0
+	for _, e := range h.state.Events("acme/widgets#7") {
+		if len(e) > 5 && e[:5] == "poll:" {
+			polls++
+		}
+	}
+	require.Greater(t, polls, 3)
+	// The first poll reuses pr_monitor_start's snapshot; every other poll is one query.
+	assert.Equal(t, polls-1, h.fake.GraphQLQueries(), "one GraphQL request per poll")
+	assert.Zero(t, h.fake.RESTCalls())
+}
+
+func TestStatusStopAndResume(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "ask_user", act.Action)
+
+	raw, errText := h.call("pr_monitor_status", map[string]any{})
+	require.Empty(t, errText)
+	var st StatusOutput
+	require.NoError(t, json.Unmarshal(raw, &st))
+	require.Len(t, st.Monitors, 1)
+	assert.Equal(t, "awaiting_user", st.Monitors[0].State)
+	assert.Equal(t, "merge_conflict", st.Monitors[0].Attention)
+	require.NotNil(t, st.Monitors[0].Pending)
+	assert.Equal(t, "merge_conflict", string(st.Monitors[0].Pending.Question.ID))
+
+	// Starting again resumes at the same question.
+	out := h.start()
+	assert.True(t, out.Resumed)
+	require.NotNil(t, out.Pending)
+	assert.Equal(t, "merge_conflict", string(out.Pending.Question.ID))
+
+	raw, errText = h.call("pr_monitor_stop", map[string]any{"monitor_id": "all"})
+	require.Empty(t, errText)
+	var stop StopOutput
+	require.NoError(t, json.Unmarshal(raw, &stop))
+	assert.Equal(t, []string{"acme/widgets#7"}, stop.Stopped)
+	act = h.next("ready", "", nil)
+	assert.Equal(t, "stop", act.Action, "a stopped monitor stays stopped")
+	assert.False(t, h.start().Resumed, "a new start after stop begins afresh")
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}

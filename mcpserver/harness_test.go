@@ -1,0 +1,185 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+const testToken = "ghp_TESTTOKEN0123456789abcdefghijklmnop"
+
+// user answers elicitations; model answers sampling. Either may be nil (capability not offered).
+type harnessOpts struct {
+	protocol string
+	user     func(*sdk.ElicitParams) *sdk.ElicitResult
+	model    func(*sdk.CreateMessageParams) string
+	cfg      func(*Config)
+}
+
+type harness struct {
+	t       *testing.T
+	fake    *githubfake.Fake
+	ref     prstatus.PRRef
+	srv     *Server
+	session *sdk.ClientSession
+	state   *MemoryState
+
+	mu        sync.Mutex
+	progress  []string
+	elicited  []*sdk.ElicitParams
+	sampled   []*sdk.CreateMessageParams
+	lastStart StartOutput
+}
+
+func newHarness(t *testing.T, o harnessOpts) *harness {
+	t.Helper()
+	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken))
+	url := fake.Start()
+	t.Cleanup(fake.Close)
+	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: NewMemoryState()}
+	cfg := Config{
+		Version: "test",
+		Connect: func(context.Context) (GitHub, error) {
+			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test"})
+		},
+		State:         h.state,
+		Poll:          PollPolicy{Busy: 5 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond},
+		MaxBlock:      3 * time.Second,
+		ProgressEvery: 2 * time.Millisecond,
+	}
+	if o.cfg != nil {
+		o.cfg(&cfg)
+	}
+	srv, err := New(cfg)
+	require.NoError(t, err)
+	h.srv = srv
+
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { defer close(served); _ = srv.ServeStdio(ctx, sr, sw); _ = sw.Close() }()
+
+	opts := &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+		h.mu.Lock()
+		h.progress = append(h.progress, r.Params.Message)
+		h.mu.Unlock()
+	}}
+	if o.user != nil {
+		opts.ElicitationHandler = func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			h.mu.Lock()
+			h.elicited = append(h.elicited, r.Params)
+			h.mu.Unlock()
+			return o.user(r.Params), nil
+		}
+	}
+	if o.model != nil {
+		opts.CreateMessageHandler = func(_ context.Context, r *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			h.mu.Lock()
+			h.sampled = append(h.sampled, r.Params)
+			h.mu.Unlock()
+			return &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: o.model(r.Params)}, Model: "scripted", Role: "assistant"}, nil
+		}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "harness", Version: "1"}, opts)
+	session, err := client.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, &sdk.ClientSessionOptions{ProtocolVersion: o.protocol})
+	require.NoError(t, err)
+	h.session = session
+	t.Cleanup(func() {
+		_ = session.Close()
+		cancel()
+		_ = cw.Close()
+		<-served
+	})
+	return h
+}
+
+// call invokes a tool and returns its structured result as JSON, or the error text.
+func (h *harness) call(name string, args any) (json.RawMessage, string) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	params := &sdk.CallToolParams{Name: name, Arguments: args}
+	params.SetProgressToken("p1")
+	res, err := h.session.CallTool(ctx, params)
+	require.NoError(h.t, err, "protocol error calling %s", name)
+	if res.IsError {
+		text := ""
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text += tc.Text
+			}
+		}
+		return nil, text
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	require.NoError(h.t, err)
+	return b, ""
+}
+
+func (h *harness) start() StartOutput {
+	h.t.Helper()
+	raw, errText := h.call("pr_monitor_start", map[string]any{"pr": h.ref.String()})
+	require.Empty(h.t, errText)
+	var out StartOutput
+	require.NoError(h.t, json.Unmarshal(raw, &out))
+	h.lastStart = out
+	return out
+}
+
+func (h *harness) next(event, choice string, data map[string]any) ActionOutput {
+	h.t.Helper()
+	args := map[string]any{"monitor_id": h.ref.String(), "event": event}
+	if choice != "" {
+		args["choice"] = choice
+	}
+	if data != nil {
+		args["data"] = data
+	}
+	raw, errText := h.call("pr_monitor_next_step", args)
+	require.Empty(h.t, errText, "next_step %s %s", event, choice)
+	var out ActionOutput
+	require.NoError(h.t, json.Unmarshal(raw, &out))
+	return out
+}
+
+func (h *harness) apply(events ...githubfake.Event) {
+	h.t.Helper()
+	require.NoError(h.t, h.fake.Apply(h.ref, events...))
+}
+
+// choose answers every elicitation with the value picked by pick from the offered consts.
+func choose(pick func(message string, values []string) string) func(*sdk.ElicitParams) *sdk.ElicitResult {
+	return func(p *sdk.ElicitParams) *sdk.ElicitResult {
+		schema, _ := json.Marshal(p.RequestedSchema)
+		var s struct {
+			Properties struct {
+				Choice struct {
+					OneOf []struct {
+						Const string `json:"const"`
+					} `json:"oneOf"`
+				} `json:"choice"`
+			} `json:"properties"`
+		}
+		_ = json.Unmarshal(schema, &s)
+		var values []string
+		for _, o := range s.Properties.Choice.OneOf {
+			values = append(values, o.Const)
+		}
+		v := pick(p.Message, values)
+		if v == "" {
+			return &sdk.ElicitResult{Action: "cancel"}
+		}
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"choice": v}}
+	}
+}

@@ -1,0 +1,178 @@
+package mcpserver
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// monitor is one watched pull request: its machine, what the last poll saw, and the tool call
+// currently driving it.
+type monitor struct {
+	id      string
+	ref     prstatus.PRRef
+	created time.Time
+	state   Persister
+	log     *slog.Logger
+
+	mu      sync.Mutex // guards everything below and serialises machine steps
+	m       *statemachine.Machine
+	facts   *prstatus.Facts
+	factsAt time.Time
+	// fresh is the snapshot pr_monitor_start fetched, used once by the first poll so starting a
+	// monitor costs one GraphQL request, not two.
+	fresh      *prstatus.Facts
+	lastAction *ActionOutput
+	release    func()
+	ended      bool
+
+	callMu sync.Mutex
+	active *call
+}
+
+// call is one pr_monitor_next_step invocation driving the monitor.
+type call struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// begin makes the calling tool call the one driving the monitor. A call already driving it is
+// cancelled and awaited first: a second next_step supersedes the first cleanly.
+func (m *monitor) begin(parent context.Context) (context.Context, func()) {
+	m.callMu.Lock()
+	for m.active != nil {
+		prev := m.active
+		prev.cancel()
+		m.callMu.Unlock()
+		select {
+		case <-prev.done:
+		case <-time.After(30 * time.Second):
+			m.log.Warn("superseded call did not finish in time", "monitor", m.id)
+		}
+		m.callMu.Lock()
+		if m.active == prev {
+			m.active = nil
+		}
+	}
+	ctx, cancel := context.WithCancel(parent)
+	c := &call{cancel: cancel, done: make(chan struct{})}
+	m.active = c
+	m.callMu.Unlock()
+	return ctx, func() {
+		cancel()
+		m.callMu.Lock()
+		if m.active == c {
+			m.active = nil
+		}
+		m.callMu.Unlock()
+		close(c.done)
+	}
+}
+
+// cancelActive stops whatever call drives the monitor (pr_monitor_stop, shutdown).
+func (m *monitor) cancelActive() {
+	m.callMu.Lock()
+	defer m.callMu.Unlock()
+	if m.active != nil {
+		m.active.cancel()
+	}
+}
+
+// step feeds one input to the machine and persists the result. A machine error leaves the
+// monitor exactly as it was.
+func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Action, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	act, err := m.m.Step(now, in)
+	if err != nil {
+		m.state.Log(m.id, "error", oneLine(err), map[string]any{"input": in.Kind, "event": in.Event, "choice": in.Choice})
+		return act, err
+	}
+	if in.Kind == statemachine.InputPoll {
+		f := *in.Facts
+		m.facts, m.factsAt = &f, now
+	}
+	m.ended = act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
+	m.persistLocked()
+	m.state.Log(m.id, logKind(in), describeStep(in, act), map[string]any{"node": act.Node, "fired": m.m.Fired()})
+	return act, nil
+}
+
+func (m *monitor) persistLocked() {
+	err := m.state.Save(m.id, Saved{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created})
+	if err != nil {
+		m.log.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)
+	}
+}
+
+// pending is the action the monitor waits on, changing nothing.
+func (m *monitor) pending() statemachine.Action {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.m.Pending()
+}
+
+// takeFresh returns the start snapshot once, if it is still recent.
+func (m *monitor) takeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := m.fresh
+	m.fresh = nil
+	if f == nil || now.Sub(m.factsAt) > maxAge {
+		return nil
+	}
+	return f
+}
+
+// lastFacts is what the last poll saw.
+func (m *monitor) lastFacts() (*prstatus.Facts, time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.facts, m.factsAt
+}
+
+func (m *monitor) remember(out *ActionOutput) {
+	m.mu.Lock()
+	m.lastAction = out
+	m.mu.Unlock()
+}
+
+func logKind(in statemachine.Input) string {
+	switch in.Kind {
+	case statemachine.InputPoll:
+		return "poll"
+	case statemachine.InputOutcome, statemachine.InputHead:
+		return "github"
+	case statemachine.InputEvent:
+		if in.Event == statemachine.EventUserChose {
+			return "answer"
+		}
+		return "event"
+	case statemachine.InputDecline, statemachine.InputCancel, statemachine.InputFreeform:
+		return "answer"
+	}
+	return "lifecycle"
+}
+
+func describeStep(in statemachine.Input, act statemachine.Action) string {
+	what := string(in.Kind)
+	switch in.Kind {
+	case statemachine.InputEvent:
+		what = string(in.Event)
+		if in.Choice != "" {
+			what += " " + string(in.Choice)
+		}
+	case statemachine.InputPoll:
+		what = "poll: " + string(in.Facts.Attention.Kind)
+	case statemachine.InputOutcome:
+		what = string(in.Outcome.Kind)
+		if !in.Outcome.OK {
+			what += " failed: " + in.Outcome.Error
+		}
+	}
+	return what + " → " + string(act.Kind) + " at " + string(act.Node)
+}

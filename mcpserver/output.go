@@ -1,0 +1,105 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// output turns a machine action into what the agent sees.
+func (d *driver) output(act statemachine.Action) ActionOutput {
+	out := actionOutput(d.mon.id, act)
+	out.Summary = d.summary()
+	return out
+}
+
+func actionOutput(id string, act statemachine.Action) ActionOutput {
+	out := ActionOutput{
+		Action: string(act.Kind), MonitorID: id, State: string(act.State), Flow: string(act.Flow),
+		Task: string(act.Task), Instructions: act.Instructions, Context: act.Context, Message: act.Message,
+	}
+	if out.Flow == string(statemachine.FlowNone) {
+		out.Flow = ""
+	}
+	for _, e := range act.ExpectedEvents {
+		out.ExpectedEvents = append(out.ExpectedEvents, string(e))
+	}
+	if q := act.Question; q != nil {
+		out.Question = &QuestionOutput{ID: q.ID, Seq: q.Seq, Text: q.Text, Choices: q.Choices}
+	}
+	switch act.Kind {
+	case statemachine.ActionExecute:
+		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=<one of %s>, data={...})", id, strings.Join(out.ExpectedEvents, ", "))
+	case statemachine.ActionAskUser:
+		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"user_chose\", choice=<a choice's value>)", id)
+	case statemachine.ActionPolling:
+		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", id)
+	case statemachine.ActionServer: // never reaches an agent; shown while a monitor is mid-action
+		out.Action = string(statemachine.ActionPolling)
+		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", id)
+		out.Message = "The server is doing GitHub work: " + act.Server.Describe
+	}
+	return out
+}
+
+func (d *driver) summary() string {
+	f, _ := d.mon.lastFacts()
+	return summarize(d.mon.ref.String(), f)
+}
+
+// stillWaiting is the polling action returned when the call has blocked for MaxBlock.
+func (d *driver) stillWaiting(act statemachine.Action) ActionOutput {
+	out := d.output(act)
+	out.Message = "Still watching; nothing needs you yet. Call pr_monitor_next_step with event=ready to keep waiting."
+	return out
+}
+
+// again is returned when a call has used its round trips: the question is asked in the next call.
+func (d *driver) again(act statemachine.Action) ActionOutput {
+	out := d.output(statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Flow: act.Flow, Node: act.Node})
+	out.Message = "A question is waiting for the user; call pr_monitor_next_step with event=ready to show it."
+	return out
+}
+
+func (d *driver) result(out ActionOutput) *mcp.CallToolResult {
+	d.mon.remember(&out)
+	return structured(out)
+}
+
+// structured renders a tool result: structured content plus the same JSON as text for clients
+// that only read text.
+func structured(v any) *mcp.CallToolResult {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return toolError("could not encode the result: " + err.Error())
+	}
+	return mcp.NewToolResultStructured(v, string(b))
+}
+
+// toolError is an isError result with a one-line cause.
+func toolError(msg string) *mcp.CallToolResult {
+	return mcp.NewToolResultError(strings.Join(strings.Fields(msg), " "))
+}
+
+// progress sends the one-line summary as a progress notification, when the client asked for them.
+func (d *driver) progress() { d.progressMessage(d.summary()) }
+
+func (d *driver) progressMessage(msg string) {
+	meta := d.req.Params.Meta
+	if meta == nil || meta.ProgressToken == nil {
+		return
+	}
+	srv := server.ServerFromContext(d.ctx)
+	if srv == nil {
+		return
+	}
+	d.ticks++
+	_ = srv.SendNotificationToClient(d.ctx, string(mcp.MethodNotificationProgress), map[string]any{
+		"progressToken": meta.ProgressToken, "progress": d.ticks, "message": msg,
+	})
+}

@@ -1,0 +1,100 @@
+package mcpserver
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// Saved is what survives a restart for one monitor.
+type Saved struct {
+	Ref       prstatus.PRRef
+	Position  statemachine.Position
+	Stopped   bool
+	CreatedAt time.Time
+}
+
+// Persister keeps monitors across restarts: only what GitHub cannot tell the server (DESIGN §8).
+type Persister interface {
+	// Claim takes the exclusive right to run monitor id in this process; another process holding
+	// it is a clear error.
+	Claim(id string) (release func(), err error)
+	// Load returns the saved monitor. A corrupt record is set aside and reported as absent.
+	Load(id string) (Saved, bool, error)
+	// Save replaces the record atomically.
+	Save(id string, s Saved) error
+	// SetAside moves a record the server cannot resume out of the way.
+	SetAside(id, reason string) error
+	// Log appends to the monitor's event log (best effort).
+	Log(id string, kind, summary string, data any)
+}
+
+// ErrInUse: another process runs this monitor.
+var ErrInUse = errors.New("monitor in use by another prmonitor process")
+
+// MemoryState is a Persister that forgets everything when the process ends: for the demo and
+// for tests that do not test restarts.
+type MemoryState struct {
+	mu      sync.Mutex
+	saved   map[string]Saved
+	claimed map[string]bool
+	events  map[string][]string
+}
+
+// NewMemoryState returns an empty in-memory Persister.
+func NewMemoryState() *MemoryState {
+	return &MemoryState{saved: map[string]Saved{}, claimed: map[string]bool{}, events: map[string][]string{}}
+}
+
+// Claim implements Persister.
+func (m *MemoryState) Claim(id string) (func(), error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.claimed[id] {
+		return nil, fmt.Errorf("%w: %s", ErrInUse, id)
+	}
+	m.claimed[id] = true
+	return func() { m.mu.Lock(); delete(m.claimed, id); m.mu.Unlock() }, nil
+}
+
+// Load implements Persister.
+func (m *MemoryState) Load(id string) (Saved, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.saved[id]
+	return s, ok, nil
+}
+
+// Save implements Persister.
+func (m *MemoryState) Save(id string, s Saved) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.saved[id] = s
+	return nil
+}
+
+// SetAside implements Persister.
+func (m *MemoryState) SetAside(id, _ string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.saved, id)
+	return nil
+}
+
+// Log implements Persister.
+func (m *MemoryState) Log(id, kind, summary string, _ any) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.events[id] = append(m.events[id], kind+": "+summary)
+}
+
+// Events returns the logged events of a monitor, for tests.
+func (m *MemoryState) Events(id string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.events[id]...)
+}

@@ -1,0 +1,42 @@
+package mcpserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// summarize renders a PR's state in one line: CI counts, reviews, threads, and what is awaited.
+func summarize(ref string, f *prstatus.Facts) string {
+	if f == nil {
+		return ref + " · not polled yet"
+	}
+	parts := []string{ref}
+	if c := f.CI; c.Total > 0 {
+		parts = append(parts, fmt.Sprintf("CI %d✓ %d✗ %d⏳%s", c.Passed, c.Failed, c.Pending, cancelled(c.Cancelled)))
+	} else {
+		parts = append(parts, "no checks")
+	}
+	if len(f.Reviews.ChangesRequestedBy) > 0 {
+		parts = append(parts, "changes requested by "+strings.Join(f.Reviews.ChangesRequestedBy, ", "))
+	}
+	if len(f.Reviews.Approvals) > 0 {
+		parts = append(parts, "approved by "+strings.Join(f.Reviews.Approvals, ", "))
+	}
+	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d thread(s) need action", n))
+	}
+	if n := len(f.Threads.Waiting); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d waiting for a reviewer", n))
+	}
+	parts = append(parts, string(f.Attention.Kind))
+	return strings.Join(parts, " · ")
+}
+
+func cancelled(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %d⊘", n)
+}

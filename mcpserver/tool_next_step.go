@@ -1,0 +1,79 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+func (s *Server) nextStepTool() server.ServerTool {
+	tool := mcp.NewTool("pr_monitor_next_step",
+		mcp.WithDescription("Report what happened and get the one thing to do next. It blocks while the server watches the pull request "+
+			"(sending progress), asks the user when a choice is needed, and does the GitHub work itself. "+
+			"Send event=ready to start or continue; after an execute action send one of its expected_events with the data it names; "+
+			"after an ask_user action send event=user_chose with the choice's value. Repeat until the action is stop or merged."),
+		mcp.WithInputSchema[NextStepInput](),
+		mcp.WithOutputSchema[ActionOutput](),
+		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(true),
+	)
+	return server.ServerTool{Tool: tool, Handler: s.handleNextStep}
+}
+
+func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in NextStepInput
+	if err := req.BindArguments(&in); err != nil {
+		return toolError("bad arguments: " + err.Error()), nil
+	}
+	m, ok := s.lookup(in.MonitorID)
+	if !ok {
+		return toolError(fmt.Sprintf("unknown monitor %q: call pr_monitor_start first", in.MonitorID)), nil
+	}
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		st, err := s.seal.open(req.Params.RequestState)
+		if err != nil {
+			return toolError(err.Error()), nil
+		}
+		if st.Monitor != m.id {
+			return toolError(fmt.Sprintf("%v: it belongs to another monitor", ErrBadRequestState)), nil
+		}
+		callCtx, done := m.begin(ctx)
+		defer done()
+		return s.newDriver(callCtx, m, req, st.Rounds).resume(st)
+	}
+	input, err := machineInput(in)
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	callCtx, done := m.begin(ctx)
+	defer done()
+	return s.newDriver(callCtx, m, req, 0).run(input)
+}
+
+// machineInput validates the agent's arguments and turns them into a machine input.
+func machineInput(in NextStepInput) (statemachine.Input, error) {
+	ev := statemachine.Event(in.Event)
+	if !ev.Valid() {
+		return statemachine.Input{}, fmt.Errorf("unknown event %q; want one of %v", in.Event, statemachine.Events)
+	}
+	if ev == statemachine.EventUserChose && in.Choice == "" {
+		return statemachine.Input{}, fmt.Errorf("user_chose needs choice: the value of one of the question's choices")
+	}
+	if ev != statemachine.EventUserChose && in.Choice != "" {
+		return statemachine.Input{}, fmt.Errorf("choice goes with event=user_chose only, not %s", in.Event)
+	}
+	var data statemachine.EventData
+	if d := in.Data; d != nil {
+		data = statemachine.EventData{ReplyText: d.ReplyText, Findings: d.Findings, SuggestedFix: d.SuggestedFix,
+			IssueType: d.IssueType, Recommendation: d.Recommendation}
+	}
+	return statemachine.EventInput(ev, elicitation.Value(in.Choice), data), nil
+}

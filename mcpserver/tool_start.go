@@ -1,0 +1,65 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+func (s *Server) startTool() server.ServerTool {
+	tool := mcp.NewTool("pr_monitor_start",
+		mcp.WithDescription("Start watching a pull request until it is merged, or resume an earlier monitor of it where it left off. "+
+			"Call it right after pushing, then call pr_monitor_next_step with event=ready and follow the actions it returns."),
+		mcp.WithInputSchema[StartInput](),
+		mcp.WithOutputSchema[StartOutput](),
+		mcp.WithTitleAnnotation("Start monitoring a pull request"),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(true),
+	)
+	return server.ServerTool{Tool: tool, Handler: s.handleStart}
+}
+
+func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in StartInput
+	if err := req.BindArguments(&in); err != nil {
+		return toolError("bad arguments: " + err.Error()), nil
+	}
+	ref, err := prstatus.ParsePRRef(in.PR)
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	gh, err := s.github(ctx)
+	if err != nil {
+		return toolError(githubCause(err)), nil
+	}
+	snap, err := gh.Snapshot(ctx, ref)
+	if err != nil {
+		return toolError(fmt.Sprintf("%s: %s", ref, githubCause(err))), nil
+	}
+	m, resumed, err := s.attach(ref)
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	f := prstatus.Derive(snap, s.cfg.Now())
+	m.mu.Lock()
+	m.facts, m.factsAt, m.fresh = &f, s.cfg.Now(), &f
+	m.mu.Unlock()
+	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: f.Title, URL: f.URL,
+		Summary: summarize(ref.String(), &f),
+		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
+	if p := m.pending(); resumed && p.Kind != statemachine.ActionPolling {
+		po := actionOutput(m.id, p)
+		out.Pending = &po
+	}
+	return structured(out), nil
+}
+
+func sortMonitors(ms []*monitor) { sort.Slice(ms, func(i, j int) bool { return ms[i].id < ms[j].id }) }

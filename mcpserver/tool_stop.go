@@ -1,0 +1,58 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func (s *Server) stopTool() server.ServerTool {
+	tool := mcp.NewTool("pr_monitor_stop",
+		mcp.WithDescription("Stop monitoring a pull request (or all of them with monitor_id=all). The history is kept; "+
+			"pr_monitor_start on the same PR starts a new monitor. Nothing is done on GitHub."),
+		mcp.WithInputSchema[MonitorInput](),
+		mcp.WithOutputSchema[StopOutput](),
+		mcp.WithTitleAnnotation("Stop monitoring"),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	)
+	return server.ServerTool{Tool: tool, Handler: s.handleStop}
+}
+
+func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in MonitorInput
+	if err := req.BindArguments(&in); err != nil {
+		return toolError("bad arguments: " + err.Error()), nil
+	}
+	if in.MonitorID == "" {
+		return toolError("monitor_id is required (a monitor id, or all)"), nil
+	}
+	targets := s.all()
+	if in.MonitorID != "all" {
+		m, ok := s.lookup(in.MonitorID)
+		if !ok {
+			return toolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil
+		}
+		targets = []*monitor{m}
+	}
+	out := StopOutput{Action: "stop", Stopped: []string{}}
+	for _, m := range targets {
+		if m.isEnded() {
+			continue
+		}
+		if _, err := s.end(m); err != nil {
+			return toolError(fmt.Sprintf("stop %s: %v", m.id, err)), nil
+		}
+		out.Stopped = append(out.Stopped, m.id)
+	}
+	out.Message = "Stopped monitoring " + strings.Join(out.Stopped, ", ") + "."
+	if len(out.Stopped) == 0 {
+		out.Message = "Nothing was being monitored."
+	}
+	return structured(out), nil
+}

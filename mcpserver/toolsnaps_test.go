@@ -1,0 +1,65 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestToolSchemasMatchSnapshots pins the agent-facing contract: each tool's name, description,
+// annotations and input and output schemas. An intended change is recorded with
+// UPDATE_TOOLSNAPS=1 go test ./mcpserver; a missing snapshot fails.
+func TestToolSchemasMatchSnapshots(t *testing.T) {
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	require.NoError(t, err)
+	tools := srv.MCP().ListTools()
+	require.Len(t, tools, 4)
+	for name, tool := range tools {
+		t.Run(name, func(t *testing.T) {
+			got, err := json.MarshalIndent(tool.Tool, "", "  ")
+			require.NoError(t, err)
+			got = append(got, '\n')
+			path := filepath.Join("testdata", "toolsnaps", name+".json")
+			if os.Getenv("UPDATE_TOOLSNAPS") != "" {
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				require.NoError(t, os.WriteFile(path, got, 0o644))
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "no snapshot for %s: run UPDATE_TOOLSNAPS=1 go test ./mcpserver", name)
+			assert.Equal(t, string(want), string(got), "the %s contract changed; if intended, run UPDATE_TOOLSNAPS=1 go test ./mcpserver", name)
+
+			var decoded struct {
+				Annotations map[string]any `json:"annotations"`
+			}
+			require.NoError(t, json.Unmarshal(got, &decoded))
+			for _, hint := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+				assert.Contains(t, decoded.Annotations, hint, "%s must set %s explicitly", name, hint)
+			}
+			assert.True(t, bytes.Contains(got, []byte(`"outputSchema"`)), "typed output schema")
+		})
+	}
+}
+
+func TestNextStepDataIsAnObjectNotAString(t *testing.T) {
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	require.NoError(t, err)
+	tool := srv.MCP().GetTool("pr_monitor_next_step")
+	require.NotNil(t, tool)
+	var schema struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	raw, err := json.Marshal(tool.Tool.RawInputSchema)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(tool.Tool.RawInputSchema, &schema), string(raw))
+	assert.Contains(t, []any{"object", []any{"null", "object"}}, schema.Properties["data"].Type)
+	assert.ElementsMatch(t, []string{"monitor_id", "event"}, schema.Required)
+}
