@@ -51,6 +51,10 @@
 //
 // Anything else is 404 {"message":"Not Found"}. Responses carry x-ratelimit-* headers.
 //
+// Log URLs are pre-signed: they need no token and, on a started fake, live on a second loopback
+// server (LogURL), another host as on GitHub, so a token sent along a redirect shows in the
+// recording (Request.Auth). They honour Range requests, like blob storage.
+//
 // Re-runs replace the affected check runs with new ones (new database ids, QUEUED); a RerunHook
 // (WithRerunHook) decides how they finish and after how much fake time.
 //
@@ -86,8 +90,10 @@
 // InjectFault answers matching requests (GraphQL query or mutation by name, REST method and path
 // pattern) N times or forever with an HTTP status, a secondary rate limit (403/429, Retry-After,
 // x-ratelimit-remaining: 0), a typed GraphQL error, a delay that honours the request context, or
-// a dropped connection. Every request is recorded (Requests, GraphQLQueries, GraphQLMutations,
-// MutationCalls, RESTCalls, Documents, ResetRecording).
+// a dropped connection; with After, the request is carried out first and the fault replaces the
+// answer (the operation happened, the client never learnt it). Every request is recorded
+// (Requests, GraphQLQueries, GraphQLMutations, MutationCalls, RESTCalls, Documents,
+// ResetRecording).
 //
 // The fake is safe for concurrent use and has no global mutable state. Because it imports
 // prstatus, tests inside package prstatus itself cannot import it (use package prstatus_test).

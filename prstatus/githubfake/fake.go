@@ -58,7 +58,8 @@ type Fake struct {
 	resolvers map[string]typeResolver
 	mux       *http.ServeMux
 
-	srv *httptest.Server
+	srv    *httptest.Server
+	logSrv *httptest.Server // the log download host of a started fake
 }
 
 // account is an Actor with the ids GitHub gives it.
@@ -187,14 +188,38 @@ func (f *Fake) SetMergeHook(hook func(Merge)) {
 func (f *Fake) Handler() http.Handler { return http.HandlerFunc(f.serveHTTP) }
 
 // Start serves the fake on a loopback port and returns its base URL (REST root; GraphQL is at
-// URL + "/graphql"). Calling Start twice returns the same URL.
+// URL + "/graphql"). Calling Start twice returns the same URL. Job log downloads are served from a
+// second port, another host as on GitHub (LogURL).
 func (f *Fake) Start() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.srv == nil {
 		f.srv = httptest.NewServer(f.Handler())
+		f.logSrv = httptest.NewServer(http.HandlerFunc(f.serveLogHost))
 	}
 	return f.srv.URL
+}
+
+// LogURL is the base URL job log redirects point at: the log host of a started fake, or URL().
+func (f *Fake) LogURL() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case f.logSrv != nil:
+		return f.logSrv.URL
+	case f.srv != nil:
+		return f.srv.URL
+	}
+	return InProcessURL
+}
+
+// serveLogHost is the log host: pre-signed log URLs and nothing else.
+func (f *Fake) serveLogHost(w http.ResponseWriter, r *http.Request) {
+	if !strings.HasPrefix(r.URL.Path, logPathPrefix) {
+		http.Error(w, "githubfake: the log host serves log URLs only", http.StatusNotFound)
+		return
+	}
+	f.serveHTTP(w, r)
 }
 
 // URL is the base URL: the started server's, or InProcessURL.
@@ -210,14 +235,17 @@ func (f *Fake) URL() string {
 // GraphQLURL is URL() + "/graphql".
 func (f *Fake) GraphQLURL() string { return f.URL() + "/graphql" }
 
-// Close stops the server started by Start, if any.
+// Close stops the servers started by Start, if any.
 func (f *Fake) Close() {
 	f.mu.Lock()
-	srv := f.srv
-	f.srv = nil
+	srv, logSrv := f.srv, f.logSrv
+	f.srv, f.logSrv = nil, nil
 	f.mu.Unlock()
 	if srv != nil {
 		srv.Close()
+	}
+	if logSrv != nil {
+		logSrv.Close()
 	}
 }
 

@@ -3,6 +3,7 @@ package githubfake
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"path"
 	"strconv"
 	"strings"
@@ -35,6 +36,9 @@ func MatchMutation(name string) Match {
 func MatchREST(method, pattern string) Match {
 	return Match{Kind: KindREST, Method: method, Path: pattern}
 }
+
+// MatchDownload matches downloads from the short-lived URLs a REST call redirected to (job logs).
+func MatchDownload() Match { return Match{Kind: KindDownload} }
 
 func (m Match) matches(r *Request) bool {
 	if m.Kind != "" && m.Kind != r.Kind {
@@ -70,10 +74,16 @@ const (
 // Fault is an injected failure. The effects combine: a Delay is waited first (honouring the
 // request's context), then the connection is dropped, or the response is an HTTP error (Status),
 // or a GraphQL error (GraphQLError). A fault with only a Delay lets the request through after it.
+//
+// With After, the request is carried out first and the fault replaces GitHub's answer: the
+// operation happened, but the client never learns it (a proxy's 502 after the backend committed,
+// a connection lost on the way back). A retry must then find the work already done.
 type Fault struct {
 	Match Match
 	// Times is how many matching requests the fault answers; 0 means every one.
 	Times int
+	// After performs the request before answering with the fault (the delay, too, comes after).
+	After bool
 
 	// Delay is real time waited before anything else.
 	Delay time.Duration
@@ -95,6 +105,9 @@ type Fault struct {
 
 func (ft Fault) String() string {
 	var parts []string
+	if ft.After {
+		parts = append(parts, "after the operation")
+	}
 	if ft.Delay > 0 {
 		parts = append(parts, "delay "+ft.Delay.String())
 	}
@@ -179,14 +192,37 @@ func (f *Fake) takeFault(rec *Request) (Fault, time.Time, bool) {
 	return Fault{}, time.Time{}, false
 }
 
-// applyFault answers the request with a matching fault, if any. It reports whether the request
-// is finished (false: carry on, possibly after a delay).
-func (f *Fake) applyFault(w *statusWriter, r *http.Request, rec *Request) bool {
+// serveWithFaults runs serve, the request's real handling, unless an injected fault answers the
+// request instead. An After fault runs serve first, into a recorder, and then answers; a fault
+// that turns out to have nothing to answer with (only a delay) lets the real response through.
+func (f *Fake) serveWithFaults(w *statusWriter, r *http.Request, rec *Request, serve func(http.ResponseWriter)) {
 	ft, now, ok := f.takeFault(rec)
 	if !ok {
-		return false
+		serve(w)
+		return
 	}
 	rec.Fault = ft.String()
+	if !ft.After {
+		if !f.answerFault(w, r, rec, ft, now) {
+			serve(w)
+		}
+		return
+	}
+	done := httptest.NewRecorder()
+	serve(done)
+	if f.answerFault(w, r, rec, ft, f.Now()) {
+		return
+	}
+	for k, v := range done.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(done.Code)
+	_, _ = w.Write(done.Body.Bytes())
+}
+
+// answerFault answers the request with the fault. It reports whether the request is finished
+// (false: the fault was only a delay, carry on).
+func (f *Fake) answerFault(w *statusWriter, r *http.Request, rec *Request, ft Fault, now time.Time) bool {
 	if ft.Delay > 0 {
 		t := time.NewTimer(ft.Delay)
 		select {

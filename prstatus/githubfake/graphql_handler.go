@@ -33,15 +33,23 @@ func (f *Fake) serveGraphQL(w *statusWriter, r *http.Request, rec *Request) {
 		rec.Document, rec.Variables, rec.OperationName = req.Query, req.Variables, req.OperationName
 		classify(rec)
 	}
-	if f.applyFault(w, r, rec) {
-		return
-	}
+	f.serveWithFaults(w, r, rec, func(w http.ResponseWriter) {
+		if readErr != nil || decodeErr != nil {
+			if !f.authorized(r) {
+				writeBadCredentials(w)
+				return
+			}
+			writeMessage(w, http.StatusBadRequest, "Problems parsing JSON")
+			return
+		}
+		f.executeGraphQL(w, r, req)
+	})
+}
+
+// executeGraphQL answers an authenticated GraphQL request: rate limit, validation, execution.
+func (f *Fake) executeGraphQL(w http.ResponseWriter, r *http.Request, req graphqlRequest) {
 	if !f.authorized(r) {
 		writeBadCredentials(w)
-		return
-	}
-	if readErr != nil || decodeErr != nil {
-		writeMessage(w, http.StatusBadRequest, "Problems parsing JSON")
 		return
 	}
 

@@ -38,7 +38,9 @@ type Request struct {
 	Document  string
 	Variables map[string]any
 	// Body is a REST request's body.
-	Body   string
+	Body string
+	// Auth is true when the request carried an Authorization header (a log download must not).
+	Auth   bool
 	Status int // 0 when the connection was dropped or the client went away
 	// Fault describes the injected fault that answered the request, if one did.
 	Fault string

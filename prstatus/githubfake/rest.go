@@ -59,9 +59,11 @@ func (f *Fake) serveREST(w *statusWriter, r *http.Request, rec *Request) {
 		return
 	}
 	rec.Body = string(body)
-	if f.applyFault(w, r, rec) {
-		return
-	}
+	f.serveWithFaults(w, r, rec, func(w http.ResponseWriter) { f.serveRESTCall(w, r, p, body) })
+}
+
+// serveRESTCall answers an authenticated, rate-limited REST call at path p.
+func (f *Fake) serveRESTCall(w http.ResponseWriter, r *http.Request, p string, body []byte) {
 	if !f.authorized(r) {
 		writeBadCredentials(w)
 		return

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // REST endpoints on GitHub Actions: jobs, their logs (a redirect to a URL that expires after one
@@ -49,7 +50,9 @@ func (f *Fake) restGetJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, f.restJobLocked(cr))
 }
 
-// restJobLogs answers 302 to a short-lived URL on this server.
+// restJobLogs answers 302 to a short-lived URL. A started fake serves those URLs from a second
+// loopback server, another host as on GitHub (where they point at blob storage), so a client that
+// sends its token along on the redirect is seen doing it (Request.Auth).
 func (f *Fake) restJobLogs(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	cr := f.jobLocked(r)
@@ -57,24 +60,33 @@ func (f *Fake) restJobLogs(w http.ResponseWriter, r *http.Request) {
 	if cr != nil {
 		tok = f.newLogLinkLocked(cr)
 	}
+	base := ""
+	if f.logSrv != nil {
+		base = f.logSrv.URL
+	}
 	f.mu.Unlock()
 	if cr == nil {
 		writeNotFound(w)
 		return
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	if base == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		base = scheme + "://" + r.Host
 	}
-	w.Header().Set("Location", scheme+"://"+r.Host+logPathPrefix+tok)
+	w.Header().Set("Location", base+logPathPrefix+tok)
 	w.WriteHeader(http.StatusFound)
 }
 
-// serveLog serves a log URL: no authentication (it is pre-signed), valid for one minute.
+// serveLog serves a log URL: no authentication (it is pre-signed), valid for one minute, with
+// Range requests and Accept-Ranges like blob storage.
 func (f *Fake) serveLog(w *statusWriter, r *http.Request, rec *Request) {
-	if f.applyFault(w, r, rec) {
-		return
-	}
+	f.serveWithFaults(w, r, rec, func(w http.ResponseWriter) { f.serveLogText(w, r) })
+}
+
+func (f *Fake) serveLogText(w http.ResponseWriter, r *http.Request) {
 	tok := strings.TrimPrefix(r.URL.Path, logPathPrefix)
 	f.mu.Lock()
 	link, ok := f.logLinks[tok]
@@ -93,8 +105,7 @@ func (f *Fake) serveLog(w *statusWriter, r *http.Request, rec *Request) {
 		http.Error(w, "AuthenticationFailed: githubfake: this log URL expired (log URLs are valid for 1 minute)", http.StatusForbidden)
 	default:
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write([]byte(text))
+		http.ServeContent(w, r, "", time.Time{}, strings.NewReader(text))
 	}
 }
 
