@@ -12,14 +12,14 @@
 // directory can watch different pull requests, and the same pull request in two servers is
 // refused with a clear error naming the other process.
 //
-// Layout of the directory, for a monitor "acme/widgets#7" (name "acme.widgets.7-1a2b3c4d"):
+// Layout of the directory, for a monitor "acme/widgets#7" (name "acme.widgets.7-167330bb"):
 //
-//	acme.widgets.7-1a2b3c4d.json                            the record (0600)
-//	acme.widgets.7-1a2b3c4d.lock                            the claim's lock; holds the owner's PID
-//	acme.widgets.7-1a2b3c4d.events.jsonl                    the event log, one JSON object a line
-//	acme.widgets.7-1a2b3c4d.events.jsonl.1                  the previous event log, after rotation
-//	acme.widgets.7-1a2b3c4d.json.corrupt-20261120T090000Z   a record set aside
-//	.acme.widgets.7-1a2b3c4d.json.tmp-123456                a save in progress (or interrupted)
+//	acme.widgets.7-167330bb.json                            the record (0600)
+//	acme.widgets.7-167330bb.lock                            the claim's lock; holds the owner's PID
+//	acme.widgets.7-167330bb.events.jsonl                    the event log, one JSON object a line
+//	acme.widgets.7-167330bb.events.jsonl.1                  the previous event log, after rotation
+//	acme.widgets.7-167330bb.json.corrupt-20261120T090000Z   a record set aside
+//	.acme.widgets.7-167330bb.json.tmp-123456                a save in progress (or interrupted)
 //
 // Events are written as given: callers must never put secrets in them. A ghclient.Token
 // redacts itself when marshalled, so an event that holds one by mistake still does not leak it.
