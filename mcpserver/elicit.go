@@ -27,6 +27,7 @@ func elicitParams(q elicitation.Question, summary string) mcp.ElicitationParams 
 		msg = summary + "\n\n" + q.Text
 	}
 	return mcp.ElicitationParams{
+		Meta:    &mcp.Meta{AdditionalFields: map[string]any{"prmonitor/question": string(q.ID), "prmonitor/seq": q.Seq}},
 		Mode:    "form",
 		Message: msg,
 		RequestedSchema: map[string]any{

@@ -103,6 +103,9 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 }
 
 func (m *monitor) persistLocked() {
+	if m.release == nil { // no longer claimed: the record was finalised when the monitor ended
+		return
+	}
 	err := m.state.Save(m.id, Saved{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created})
 	if err != nil {
 		m.log.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -10,7 +11,7 @@ import (
 // attach returns the live monitor for ref, resuming a saved one or starting a new one. resumed
 // says whether an earlier monitor's place was kept.
 func (s *Server) attach(ref prstatus.PRRef) (*monitor, bool, error) {
-	id := ref.String()
+	id := monitorID(ref.String())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m, ok := s.monitors[id]; ok && !m.isEnded() {
@@ -47,11 +48,15 @@ func (s *Server) attach(ref prstatus.PRRef) (*monitor, bool, error) {
 	return m, resumed, nil
 }
 
-// lookup finds a live or ended monitor by id.
+// monitorID is the canonical id of a monitor: GitHub ignores case in owner and repository names,
+// so Acme/Widgets#7 and acme/widgets#7 are one monitor.
+func monitorID(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// lookup finds a live or ended monitor by id, in any spelling.
 func (s *Server) lookup(id string) (*monitor, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, ok := s.monitors[id]
+	m, ok := s.monitors[monitorID(id)]
 	return m, ok
 }
 

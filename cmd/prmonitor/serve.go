@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -46,7 +51,12 @@ func runServe(ctx context.Context, args []string, e env) int {
 	}
 	logger := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: level}))
 
-	state, key, err := openState(*stateDir, e, logger)
+	ep, err := ghclient.ResolveEndpoints(e.Getenv, g.url)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
+		return exitUsage
+	}
+	state, key, err := openState(*stateDir, ep.REST, e, logger)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
@@ -79,10 +89,39 @@ func runServe(ctx context.Context, args []string, e env) int {
 	return exitOK
 }
 
-// openState returns where monitors are kept, and the key that seals multi-round-trip state.
-func openState(dir string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, error) {
-	_ = dir
-	_ = e
-	logger.Warn("monitors are kept in memory only for now")
-	return mcpserver.NewMemoryState(), nil, nil
+// openState opens the state directory and the key that seals multi-round-trip request state. The
+// key is kept beside the monitors (0600) so a client's retry still opens after a restart.
+func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, error) {
+	if dir == "" {
+		d, err := store.DefaultDir(e.Getenv, runtime.GOOS)
+		if err != nil {
+			return nil, nil, fmt.Errorf("find the state directory (use --state-dir): %w", err)
+		}
+		dir = d
+	}
+	st, err := store.Open(dir, logger, store.WithNow(e.Now))
+	if err != nil {
+		return nil, nil, fmt.Errorf("open the state directory: %w", err)
+	}
+	key, err := sealKey(filepath.Join(st.Dir(), "seal.key"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return mcpserver.NewStoreState(st, api, e.Now), key, nil
+}
+
+// sealKey reads the 32-byte key, creating it on first use.
+func sealKey(path string) ([]byte, error) {
+	key, err := os.ReadFile(path)
+	if err == nil && len(key) == 32 {
+		return key, nil
+	}
+	key = make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("make the seal key: %w", err)
+	}
+	if err := os.WriteFile(path, key, 0o600); err != nil {
+		return nil, fmt.Errorf("write the seal key: %w", err)
+	}
+	return key, nil
 }

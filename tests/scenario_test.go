@@ -1,0 +1,280 @@
+package tests
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// scenario is a story: how the PR starts, what reviewers and CI do while the monitor waits, what
+// the user answers and what the agent does.
+type scenario struct {
+	name string
+	// setup is applied before the monitor starts; later comes ten fake minutes after it (a review
+	// must post-date the commits it answers).
+	setup []githubfake.Event
+	later []githubfake.Event
+	// timeline steps are applied, one each time, when the monitor has nothing for anyone to do.
+	timeline [][]githubfake.Event
+	// answers overrides the default answer per question id.
+	answers map[string]string
+	// agent overrides the default agent per task.
+	agent map[string]func(w *world, act mcpserver.ActionOutput) (string, map[string]any)
+	final string
+	check func(t *testing.T, w *world, trace []string)
+}
+
+// defaultAnswers is a cooperative user.
+var defaultAnswers = map[string]string{
+	"comments_multi": "address_all", "comment_item": "address", "comment_single": "apply_recommendation",
+	"comment_explained": "apply_recommendation", "comments_remaining": "continue", "comments_manual": "done_handling",
+	"ci_results": "apply_fix", "ci_cancelled": "rerun_failed", "merge_conflict": "rebase",
+	"ready_to_merge": "merge", "stale_approval": "request_rereview", "refine_stalled": "treat_as_answered",
+	"recovery": "back_to_task", "action_failed": "retry", "merge_refused": "handle_myself",
+}
+
+func (sc scenario) answer(q question) string {
+	if v, ok := sc.answers[q.ID]; ok {
+		return v
+	}
+	return defaultAnswers[q.ID]
+}
+
+// push is what the agent does after changing code: a commit, and CI that passes on it.
+func push(w *world, headline string) {
+	w.apply(githubfake.Push{Commits: []githubfake.NewCommit{{Headline: headline}}},
+		githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"})
+}
+
+// defaultAgent does each task the obvious way.
+func defaultAgent(w *world, act mcpserver.ActionOutput) (string, map[string]any) {
+	switch act.Task {
+	case "refine":
+		push(w, "Address review")
+		return "push_completed", nil
+	case "explain_comment":
+		return "task_complete", map[string]any{"recommendation": "Implement: do what the reviewer asks."}
+	case "address_comment", "apply_recommendation":
+		if act.Context.Round == "" { // a follow-up after a refine changes no code
+			push(w, "Fix "+act.Context.Thread.Path)
+		}
+		return "comment_addressed", map[string]any{"reply_text": "Done: " + act.Context.Thread.Path + "."}
+	case "compose_reply":
+		return act.ExpectedEvents[0], map[string]any{"reply_text": "Done."}
+	case "investigate_ci_failure":
+		return "investigation_complete", map[string]any{"findings": "TestRetry times out after 1s.", "suggested_fix": "Raise the timeout to 5s.", "issue_type": "code"}
+	case "apply_fix":
+		push(w, "Raise the timeout")
+		return "push_completed", nil
+	case "rebase":
+		w.apply(githubfake.ConflictResolved{})
+		push(w, "Rebase onto main")
+		return "push_completed", nil
+	case "interpret_freeform":
+		return "task_complete", nil
+	}
+	w.t.Fatalf("no agent behaviour for task %q", act.Task)
+	return "", nil
+}
+
+// model is the client's LLM for sampling.
+func model(p *sdk.CreateMessageParams) string {
+	switch {
+	case strings.Contains(p.SystemPrompt, "classify"):
+		return `{"choice": null, "reasoning": "an instruction"}`
+	case strings.Contains(p.SystemPrompt, "decide what to do about a code review comment"):
+		return "Implement: the reviewer is right."
+	default:
+		return "Done, thanks."
+	}
+}
+
+// play runs a scenario to its end and returns the final action and a trace of what happened.
+func play(t *testing.T, prof profile, sc scenario) (*world, mcpserver.ActionOutput, []string) {
+	t.Helper()
+	w := newWorld(t, prof)
+	w.user = sc.answer
+	w.model = model
+	w.apply(sc.setup...)
+	if len(sc.later) > 0 {
+		w.fake.Advance(10 * time.Minute)
+		w.apply(sc.later...)
+	}
+	w.launch()
+	w.start()
+	var trace []string
+	act := w.next("ready", "", nil)
+	step := 0
+	for i := 0; i < 120; i++ {
+		trace = append(trace, describe(act))
+		switch act.Action {
+		case "merged", "stop":
+			return w, act, trace
+		case "polling":
+			if !strings.Contains(act.Message, "question is waiting") {
+				if step >= len(sc.timeline) {
+					raw, _ := w.call("pr_monitor_status", map[string]any{})
+					t.Fatalf("stuck: nothing left to happen (%s)\nstatus: %s\ntrace:\n%s", act.Message, raw, strings.Join(trace, "\n"))
+				}
+				w.fake.Advance(10 * time.Minute)
+				w.apply(sc.timeline[step]...)
+				step++
+			}
+			act = w.next("ready", "", nil)
+		case "ask_user":
+			q := question{ID: string(act.Question.ID), Text: act.Question.Text}
+			for _, c := range act.Question.Choices {
+				q.Values = append(q.Values, string(c.Value))
+			}
+			v := sc.answer(q)
+			trace = append(trace, "  user (via agent): "+v)
+			act = w.next("user_chose", v, nil)
+		case "execute":
+			do := defaultAgent
+			if f, ok := sc.agent[act.Task]; ok {
+				do = f
+			}
+			ev, data := do(w, act)
+			act = w.next(ev, "", data)
+		default:
+			t.Fatalf("unknown action %q", act.Action)
+		}
+	}
+	t.Fatalf("the scenario did not end:\n%s", strings.Join(trace, "\n"))
+	return nil, act, nil
+}
+
+func describe(a mcpserver.ActionOutput) string {
+	switch a.Action {
+	case "execute":
+		return "execute " + a.Task
+	case "ask_user":
+		return fmt.Sprintf("ask_user %s", a.Question.ID)
+	}
+	return a.Action + ": " + a.Message
+}
+
+var (
+	bob   = githubfake.User("bob")
+	carol = githubfake.User("carol")
+	bot   = githubfake.Bot("copilot-pull-request-reviewer")
+)
+
+func scenarios() []scenario {
+	green := []githubfake.Event{githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}}
+	open := append([]githubfake.Event{githubfake.OpenPR{Title: "Add retries"}}, green...)
+	return []scenario{
+		{
+			name: "comments: a bot and a human comment, all addressed, then approved and merged",
+			setup: append(append([]githubfake.Event{}, open...),
+				githubfake.CommentReview(bot, "", githubfake.NewThread{Path: "retry.go", Line: 10, Body: "Consider jitter."}),
+				githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "retry.go", Line: 30, Body: "Name this constant."})),
+			timeline: [][]githubfake.Event{{githubfake.Approve(carol, "LGTM")}},
+			final:    "merged",
+			check: func(t *testing.T, w *world, _ []string) {
+				requireThreadsResolved(t, w, 2)
+				requireOneReplyPerThread(t, w)
+			},
+		},
+		{
+			name: "refine: changes requested with three threads, one pushed back, then approved and merged",
+			setup: open,
+			later: []githubfake.Event{
+				githubfake.RequestChanges(bob, "A few things.",
+					githubfake.NewThread{Path: "retry.go", Line: 5, Body: "Handle the error."},
+					githubfake.NewThread{Path: "retry.go", Line: 9, Body: "Use a ticker."},
+					githubfake.NewThread{Path: "retry_test.go", Line: 3, Body: "Add a test."})},
+			agent: map[string]func(*world, mcpserver.ActionOutput) (string, map[string]any){
+				"address_comment": func(w *world, act mcpserver.ActionOutput) (string, map[string]any) {
+					if strings.Contains(string(act.Context.Thread.Comment), "ticker") {
+						return "comment_replied", map[string]any{"reply_text": "A ticker would leak here; TestRetryStops shows why."}
+					}
+					return "comment_addressed", map[string]any{"reply_text": "Done in the last push."}
+				},
+			},
+			timeline: [][]githubfake.Event{
+				{githubfake.ThreadReply{Thread: 1, By: bob, Body: "Fair enough."}, githubfake.ThreadResolved{Thread: 1}, githubfake.Approve(bob, "Thanks!")},
+			},
+			final: "merged",
+			check: func(t *testing.T, w *world, trace []string) {
+				require.Contains(t, strings.Join(trace, "\n"), "execute refine")
+				requireOneReplyPerThread(t, w)
+				require.GreaterOrEqual(t, reviewRequests(w, "bob"), 1, "bob was asked to review again")
+			},
+		},
+		{
+			name: "CI failure: logs fetched, investigated, fix applied, green, approved and merged",
+			setup: []githubfake.Event{githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test", "lint"}},
+				githubfake.CheckCompleted{Name: "lint", Conclusion: "SUCCESS"},
+				githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "=== RUN TestRetry\n--- FAIL: TestRetry (1.00s)\n    retry_test.go:12: timeout\nFAIL"}},
+			timeline: [][]githubfake.Event{{githubfake.Approve(carol, "LGTM")}},
+			agent: map[string]func(*world, mcpserver.ActionOutput) (string, map[string]any){
+				"investigate_ci_failure": func(w *world, act mcpserver.ActionOutput) (string, map[string]any) {
+					require.NotEmpty(w.t, act.Context.Logs, "the server fetched the failing job's log")
+					require.Contains(w.t, string(act.Context.Logs[0].Tail), "--- FAIL: TestRetry")
+					return defaultAgent(w, act)
+				},
+			},
+			final: "merged",
+		},
+		{
+			name:     "conflict: rebased by the agent, approved and merged",
+			setup:    append(append([]githubfake.Event{}, open...), githubfake.MergeConflict{}),
+			timeline: [][]githubfake.Event{{githubfake.Approve(carol, "LGTM")}},
+			final:    "merged",
+		},
+		{
+			name:    "merge refused by branch policy: the user handles it, nothing is merged",
+			setup:   append(append([]githubfake.Event{}, open...), githubfake.Approve(carol, "LGTM"), githubfake.BranchPolicy{Refusal: "At least 2 approving reviews are required"}),
+			answers: map[string]string{"merge_refused": "handle_myself"},
+			timeline: [][]githubfake.Event{
+				{githubfake.Merged{By: carol}},
+			},
+			final: "merged",
+			check: func(t *testing.T, w *world, trace []string) {
+				require.Contains(t, strings.Join(append(trace, w.askedIDs()...), "\n"), "merge_refused", "the refusal was shown")
+				for _, m := range w.fake.Merges() {
+					require.False(t, m.Merged && m.Refusal == "", "prmonitor merged nothing: the refused attempt was the only one")
+				}
+			},
+		},
+	}
+}
+
+func TestScenarios(t *testing.T) {
+	for _, sc := range scenarios() {
+		for _, prof := range profiles {
+			t.Run(sc.name+"/"+prof.name, func(t *testing.T) {
+				t.Parallel()
+				w, act, trace := play(t, prof, sc)
+				require.Equal(t, sc.final, act.Action, "trace:\n%s", strings.Join(trace, "\n"))
+				require.Empty(t, w.fake.Forbidden(), "nothing closes a PR or deletes a branch")
+				merges := 0
+				for _, m := range w.fake.Merges() {
+					if m.Merged {
+						merges++
+						require.NotEmpty(t, m.SHA, "a merge is pinned to the head the user saw")
+					}
+				}
+				if sc.final == "merged" && !strings.Contains(sc.name, "refused") {
+					require.Equal(t, 1, merges, "merged once, by the user's choice")
+				}
+				if prof.elicit {
+					w.mu.Lock()
+					require.NotEmpty(t, w.elicited, "questions were elicited")
+					w.mu.Unlock()
+				}
+				if sc.check != nil {
+					sc.check(t, w, trace)
+				}
+			})
+		}
+	}
+}
