@@ -184,7 +184,7 @@ func scenarios() []scenario {
 			},
 		},
 		{
-			name: "refine: changes requested with three threads, one pushed back, then approved and merged",
+			name:  "refine: changes requested with three threads, one pushed back, then approved and merged",
 			setup: open,
 			later: []githubfake.Event{
 				githubfake.RequestChanges(bob, "A few things.",
