@@ -1,12 +1,15 @@
 // Package ghclient talks to GitHub for prmonitor: the one-request GraphQL snapshot of a pull
-// request (Client.Snapshot), and the HTTP plumbing that every GitHub call shares
-// (Client.HTTPClient, which a REST client such as go-github can be built on).
+// request (Client.Snapshot), the server-side work (HeadSHA, PostReply, ResolveThread,
+// RequestReviews, RerunFailedJobs, RerunWorkflow, JobLogTail, Merge: see work.go), and the HTTP
+// plumbing that every GitHub call shares (Client.HTTPClient).
 //
 // The transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
 // User-Agent, records the rate-limit headers, turns failures into typed errors (ErrUnauthorized,
 // ErrForbidden, ErrNotFound, ErrUnavailable, *RateLimitError) and retries idempotent requests
-// (GraphQL queries, REST GET and HEAD) with exponential backoff. Mutations are never retried here:
-// the layer that issues them checks whether a first attempt landed before trying again.
+// (GraphQL queries, REST GET and HEAD) with exponential backoff. Mutations are never retried there:
+// each work method decides, and checks whether a first attempt landed before trying again (a
+// reply is looked for before it is re-posted, a merge is never re-sent). Nothing in this package
+// can close a pull request or delete a branch.
 //
 // Every error the package returns is one line and never contains the token. Untrusted text from
 // GitHub passes through package sanitize before it lands in a prstatus.Snapshot.

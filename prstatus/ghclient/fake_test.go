@@ -43,11 +43,19 @@ type fakeEnv struct {
 	config ghclient.Config
 }
 
-// recorder is a base RoundTripper that keeps every GraphQL document sent, attempt by attempt.
+// recorder is a base RoundTripper that keeps every GraphQL document sent, attempt by attempt,
+// and every other request (REST calls and downloads) as the wire saw it.
 type recorder struct {
 	next http.RoundTripper
 	mu   sync.Mutex
 	docs []gqlDoc
+	rest []wireCall
+}
+
+// wireCall is one non-GraphQL request as it left the client.
+type wireCall struct {
+	Method, Host, Path, Range string
+	Auth                      bool // an Authorization header was sent
 }
 
 type gqlDoc struct {
@@ -70,8 +78,22 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.docs = append(r.docs, d)
 		r.mu.Unlock()
 		req.Body = io.NopCloser(bytes.NewReader(body))
+	} else {
+		r.mu.Lock()
+		r.rest = append(r.rest, wireCall{
+			Method: req.Method, Host: req.URL.Host, Path: req.URL.Path, Range: req.Header.Get("Range"),
+			Auth: req.Header.Get("Authorization") != "",
+		})
+		r.mu.Unlock()
 	}
 	return r.next.RoundTrip(req)
+}
+
+// calls returns the non-GraphQL requests sent since the last reset.
+func (r *recorder) calls() []wireCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]wireCall(nil), r.rest...)
 }
 
 // documents returns what was sent since the last reset.
@@ -83,7 +105,7 @@ func (r *recorder) documents() []gqlDoc {
 
 func (r *recorder) reset() {
 	r.mu.Lock()
-	r.docs = nil
+	r.docs, r.rest = nil, nil
 	r.mu.Unlock()
 }
 

@@ -14,22 +14,51 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/ghschema"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-// sendable is one way prmonitor talks to GitHub's GraphQL API: a pull request set up on the fake,
-// and a call that makes the client send its documents. wantDocs is how many requests the call
-// costs on that pull request.
+// sendable is one way prmonitor talks to GitHub's GraphQL API: a pull request set up on the fake
+// (with faults, for the documents only a failure sends), and a call that makes the client send its
+// documents. wantDocs is how many GraphQL requests the call costs on that pull request.
 type sendable struct {
 	name     string
 	setup    []githubfake.Event
-	send     func(ctx context.Context, c *ghclient.Client) error
+	faults   []githubfake.Fault
+	send     func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error
 	wantDocs int
 }
 
-func snapshotCall(ctx context.Context, c *ghclient.Client) error {
+// workSetup is a pull request with a review thread and an approval, ready to merge.
+var workSetup = []githubfake.Event{
+	githubfake.OpenPR{Title: "t"},
+	githubfake.RequestChanges(alice, "", githubfake.NewThread{Path: "a.go", Line: 1, Body: "nil?"}),
+	githubfake.Approve(alice, ""),
+}
+
+func replyCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+	th, err := f.PR(ref).Thread(0)
+	if err != nil {
+		return err
+	}
+	_, err = c.PostReply(ctx, ref, ghclient.ReplyRequest{
+		ThreadID: th.ID, ReplyToID: th.Comments[0].DatabaseID, Body: "Done.",
+		Marker: prstatus.Marker{Round: "1", Thread: th.ID, Kind: prstatus.ReplyAddressed},
+	})
+	return err
+}
+
+func resolveCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+	th, err := f.PR(ref).Thread(0)
+	if err != nil {
+		return err
+	}
+	return c.ResolveThread(ctx, th.ID)
+}
+
+func snapshotCall(ctx context.Context, c *ghclient.Client, _ *githubfake.Fake) error {
 	_, err := c.Snapshot(ctx, ref)
 	return err
 }
@@ -71,6 +100,41 @@ var documentsPrmonitorCanSend = []sendable{
 		send:     snapshotCall,
 		wantDocs: 2,
 	},
+	{
+		name:  "head SHA",
+		setup: []githubfake.Event{githubfake.OpenPR{Title: "t"}},
+		send: func(ctx context.Context, c *ghclient.Client, _ *githubfake.Fake) error {
+			_, err := c.HeadSHA(ctx, ref)
+			return err
+		},
+		wantDocs: 1,
+	},
+	{name: "reply: the thread read", setup: workSetup, send: replyCall, wantDocs: 1},
+	{
+		name:     "reply: the thread read again after a lost answer",
+		setup:    workSetup,
+		faults:   []githubfake.Fault{{Match: githubfake.MatchREST("POST", ""), After: true, Status: 502, Times: 1}},
+		send:     replyCall,
+		wantDocs: 2,
+	},
+	{name: "resolve a thread", setup: workSetup, send: resolveCall, wantDocs: 1},
+	{
+		name:     "resolve a thread: the state read after a final failure",
+		setup:    workSetup,
+		faults:   []githubfake.Fault{{Match: githubfake.MatchMutation("resolveReviewThread"), After: true, GraphQLError: githubfake.ErrTypeInternal, Times: 1}},
+		send:     resolveCall,
+		wantDocs: 2,
+	},
+	{
+		name:   "merge: the pull request read after a lost answer",
+		setup:  workSetup,
+		faults: []githubfake.Fault{{Match: githubfake.MatchREST("PUT", ""), After: true, Status: 502, Times: 1}},
+		send: func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+			_, err := c.Merge(ctx, ref, ghclient.MergeRequest{ExpectedHeadSHA: f.PR(ref).HeadOID()})
+			return err
+		},
+		wantDocs: 1,
+	},
 }
 
 func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
@@ -79,8 +143,11 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 		t.Run(row.name, func(t *testing.T) {
 			e := newFakeEnv(t)
 			e.apply(t, row.setup...)
+			for _, f := range row.faults {
+				e.f.InjectFault(f)
+			}
 			e.rec.reset()
-			require.NoError(t, row.send(t.Context(), e.c))
+			require.NoError(t, row.send(t.Context(), e.c, e.f))
 			docs := e.rec.documents()
 			require.Len(t, docs, row.wantDocs)
 			for _, d := range docs {
@@ -89,8 +156,9 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 			}
 		})
 	}
-	// The snapshot query and the three page queries.
-	assert.Len(t, distinct, 4)
+	// The snapshot query and the three page queries; the head, thread and merge-state queries and
+	// the resolve mutation.
+	assert.Len(t, distinct, 8)
 }
 
 func TestSchemaValidationCatchesABadField(t *testing.T) {
@@ -123,7 +191,7 @@ func TestSnapshotDocumentIsStable(t *testing.T) {
 	e := newFakeEnv(t)
 	e.apply(t, githubfake.OpenPR{Title: "t"})
 	e.rec.reset()
-	require.NoError(t, snapshotCall(t.Context(), e.c))
+	require.NoError(t, snapshotCall(t.Context(), e.c, e.f))
 	docs := e.rec.documents()
 	require.Len(t, docs, 1)
 	got := docs[0].Query + "\n"

@@ -102,7 +102,7 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 		r.ContentLength = int64(len(body))
 	}
 	r.Header.Set("User-Agent", t.userAgent)
-	if t.authHosts[r.URL.Scheme+"://"+strings.ToLower(r.URL.Host)] {
+	if !isTokenless(ctx) && t.authHosts[r.URL.Scheme+"://"+strings.ToLower(r.URL.Host)] {
 		r.Header.Set("Authorization", "Bearer "+t.token.reveal())
 	}
 
@@ -165,6 +165,20 @@ func (t *transport) lastRateLimit() (RateLimitInfo, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.last, t.seen
+}
+
+// tokenlessKey marks a request context whose requests must not carry the token.
+type tokenlessKey struct{}
+
+// withoutToken returns a context whose requests never carry the token, whatever their host: a
+// pre-signed download URL needs none, and may well be served from a GitHub host (GHES).
+func withoutToken(ctx context.Context) context.Context {
+	return context.WithValue(ctx, tokenlessKey{}, true)
+}
+
+func isTokenless(ctx context.Context) bool {
+	v, _ := ctx.Value(tokenlessKey{}).(bool)
+	return v
 }
 
 // cancelOnClose releases a per-attempt context when the caller is done with a streamed body.

@@ -1,14 +1,15 @@
 package ghclient
 
 import (
-	"context"
 	"errors"
-	"fmt"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// The server-side GitHub work (DESIGN §7, issue 5). Contract first; the bodies are being written.
+// The server-side GitHub work (DESIGN §7): the types of the contract the MCP server calls. The
+// methods live one per file: head.go (HeadSHA), reply.go (PostReply), resolve.go (ResolveThread),
+// reviewers.go (RequestReviews), rerun.go (RerunFailedJobs, RerunWorkflow), joblog.go (JobLogTail)
+// and merge.go (Merge). None of them can close a pull request or delete a branch.
 
 // ErrMergeRefused wraps every *MergeRefusedError.
 var ErrMergeRefused = errors.New("merge refused")
@@ -40,13 +41,20 @@ type ReplyResult struct {
 	Already   bool
 	CommentID int64
 	URL       string
+	// Recovered is true when this call's POST failed without a usable answer (a 5xx, a dropped
+	// connection) and the reply was then found in the thread: it landed once, and was not re-sent.
+	Recovered bool
 }
 
 // LogTail is the end of one job's log.
 type LogTail struct {
-	Text      string
+	// Text is the tail, cut at a line boundary, without ANSI escapes and Actions timestamps, and
+	// sanitised: untrusted text.
+	Text string
+	// Truncated is true when the start of the log was cut off.
 	Truncated bool
-	Bytes     int64
+	// Bytes is the size of the whole log as GitHub stores it.
+	Bytes int64
 }
 
 // MergeRequest is the user's merge, pinned to the head they saw.
@@ -56,46 +64,10 @@ type MergeRequest struct {
 }
 
 // MergeResult is a successful merge.
-type MergeResult struct{ SHA string }
-
-var errNotYet = errors.New("not implemented yet")
-
-// HeadSHA re-reads the pull request's head commit with one small GraphQL query.
-func (c *Client) HeadSHA(ctx context.Context, ref prstatus.PRRef) (string, error) {
-	return "", fmt.Errorf("head of %s: %w", ref, errNotYet)
-}
-
-// PostReply replies to a review thread through REST, at most once per marker.
-func (c *Client) PostReply(ctx context.Context, ref prstatus.PRRef, r ReplyRequest) (ReplyResult, error) {
-	return ReplyResult{}, fmt.Errorf("reply on %s: %w", ref, errNotYet)
-}
-
-// ResolveThread resolves a review thread (GraphQL). An already resolved thread is success.
-func (c *Client) ResolveThread(ctx context.Context, threadID string) error {
-	return fmt.Errorf("resolve %s: %w", threadID, errNotYet)
-}
-
-// RequestReviews asks reviewers (logins; teams as "org/slug") to review again.
-func (c *Client) RequestReviews(ctx context.Context, ref prstatus.PRRef, reviewers []string) error {
-	return fmt.Errorf("request reviews on %s: %w", ref, errNotYet)
-}
-
-// RerunFailedJobs re-runs the failed jobs of one GitHub Actions workflow run.
-func (c *Client) RerunFailedJobs(ctx context.Context, ref prstatus.PRRef, runID int64) error {
-	return fmt.Errorf("re-run %d: %w", runID, errNotYet)
-}
-
-// RerunWorkflow re-runs a whole GitHub Actions workflow run.
-func (c *Client) RerunWorkflow(ctx context.Context, ref prstatus.PRRef, runID int64) error {
-	return fmt.Errorf("re-run %d: %w", runID, errNotYet)
-}
-
-// JobLogTail fetches the last maxBytes of a job's log.
-func (c *Client) JobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64, maxBytes int) (LogTail, error) {
-	return LogTail{}, fmt.Errorf("log of job %d: %w", jobID, errNotYet)
-}
-
-// Merge merges the pull request, only at the expected head.
-func (c *Client) Merge(ctx context.Context, ref prstatus.PRRef, m MergeRequest) (MergeResult, error) {
-	return MergeResult{}, fmt.Errorf("merge %s: %w", ref, errNotYet)
+type MergeResult struct {
+	// SHA is the merge commit.
+	SHA string
+	// Recovered is true when the merge's answer was lost (a 5xx, a dropped connection) and the pull
+	// request, read again, was merged at the expected head.
+	Recovered bool
 }
