@@ -27,7 +27,7 @@ func (s *step) enterComments(f *prstatus.Facts, att prstatus.Attention) (Action,
 	}
 	cs := &CommentsState{Threads: threads, Handled: map[string]string{}}
 	s.pos.Comments, s.pos.FlowKey = cs, att.Key
-	if round := s.refinedRound(threads); round != "" {
+	if round := s.refinedRound(threads); round != "" && att.Kind == prstatus.AttentionNewComments {
 		cs.Mode, cs.Round = ModeFollowUp, round
 		if err := s.work(FlowComments); err != nil {
 			return Action{}, true, err
@@ -385,6 +385,9 @@ func (s *step) finishComments(summary string) (Action, error) {
 			reviewers = append(reviewers, r)
 		}
 	}
+	// The situation this flow answered is done with: even if GitHub somehow still shows it
+	// unchanged (a reply that did not land), it must not re-fire the same flow in a loop.
+	s.pos.Memory.ack(s.pos.FlowKey)
 	if len(reviewers) == 0 || cs.Mode == ModeManual {
 		return s.finish("comments_done", summary)
 	}

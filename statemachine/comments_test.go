@@ -249,3 +249,37 @@ func TestRefineFollowUpCollectsARepliesPerThreadWithoutAsking(t *testing.T) {
 	rr := requireServer(t, act, ServerRequestReview)
 	assert.Equal(t, []string{"bob"}, rr.Reviewers)
 }
+
+func TestAReviewersReplyAfterARefineIsExplainedNotTreatedAsFollowUp(t *testing.T) {
+	p := newPR().review("bob", prstatus.ReviewChangesRequested, "fix").thread("T1", "bob", "a.go", 1, "use a ticker")
+	d := start(t)
+	requireExecute(t, d.poll(p), TaskRefine)
+	d.ev(EventPushCompleted, EventData{})
+	requireExecute(t, d.poll(p.push("c2")), TaskAddressComment) // follow-up: reply per thread
+	d.ev(EventCommentReplied, EventData{ReplyText: "A ticker would leak."})
+	d.ok(ServerPostReply)
+	d.ok(ServerRequestReview)
+	p.reply("T1", "dev", "A ticker would leak.")
+
+	act := d.poll(p.reply("T1", "bob", "Fair point."))
+	requireExecute(t, act, TaskExplainComment)
+	assert.True(t, act.Context.Thread.ReviewerReplied)
+	assert.Equal(t, ModeSingle, d.m.pos.Comments.Mode, "bob's answer is new feedback, not part of the refine")
+}
+
+func TestAFinishedCommentFlowNeverRefiresOnAnUnchangedSituation(t *testing.T) {
+	// The reply did not land (GitHub shows the thread exactly as before): the same flow must not
+	// start again, or the monitor would loop.
+	p := newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").reply("T1", "bob", "hm")
+	d := start(t)
+	requireExecute(t, d.poll(p), TaskExplainComment)
+	d.ev(EventTaskComplete, EventData{Recommendation: "answer"})
+	d.choose(elicitation.ApplyRecommendation)
+	d.ev(EventCommentReplied, EventData{ReplyText: "see X"})
+	d.ok(ServerPostReply)
+	d.ok(ServerRequestReview)
+	for range 3 {
+		assert.Equal(t, ActionPolling, d.poll(p).Kind)
+	}
+	requireExecute(t, d.poll(p.reply("T1", "bob", "still hm")), TaskExplainComment, EventTaskComplete)
+}

@@ -5,14 +5,21 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"strings"
+
+	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
 var demoCommand = command{
 	name:     "demo",
 	synopsis: "demo",
-	about: `Play a built-in pull request story (CI fails, a bot and a human review, fixes, a merge from
-main, approval, a conflict, green CI) on a simulated GitHub on a loopback port, and print after
-each step what prmonitor derives. No token, no network, a second or two.`,
+	about: `Play a pull request from push to merge on a simulated GitHub (a loopback port, no token, no network):
+CI fails and is fixed, a reviewer requests changes with three threads, the agent refines and answers
+them (pushing back on one), the reviewer agrees and approves, and the user chooses to merge. The
+prmonitor MCP server runs for real over stdio; a scripted agent and user drive it through an MCP
+client. It takes a few seconds.`,
 }
 
 // runDemo is `prmonitor demo`.
@@ -26,48 +33,163 @@ func runDemo(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor demo: takes no arguments, got %q\n", oneLine(rest[0]))
 		return exitUsage
 	}
-	if err := playDemo(ctx, e); err != nil {
+	out := bufio.NewWriter(e.Stdout)
+	err := playDemo(ctx, e, out)
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor demo: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
 	return exitOK
 }
 
-// playDemo plays the demo scenario step by step, narrating each step and the facts after it.
-func playDemo(ctx context.Context, e env) error {
-	world, err := startDemoWorld(e)
+// playDemo runs the agent's loop against the server until the pull request is merged.
+func playDemo(ctx context.Context, e env, w io.Writer) error {
+	t := &transcript{w: w}
+	d, err := startDemo(ctx, e, t)
 	if err != nil {
 		return err
 	}
-	defer world.Close()
+	defer d.stop()
+	t.intro(d)
+	for _, ev := range demoSetup() {
+		t.line("github", "%s", ev.Describe())
+	}
+	d.apply(demoSetup()...)
 
-	out := bufio.NewWriter(e.Stdout)
-	sc := world.scenario
-	n := newDemoNarrator(out, len(sc.Steps), world.fake.Now())
-	n.Intro(sc.Name, world.ref, demoViewer, world.baseURL)
-	player := world.fake.Play(sc)
-	for i := 1; !player.Done(); i++ {
-		step, err := player.Next()
-		if err != nil {
-			return fmt.Errorf("step %d: %w", i, err)
+	var start mcpserver.StartOutput
+	t.line("agent", "pushed the branch; calls pr_monitor_start(%s)", d.ref)
+	if err := d.call(ctx, "pr_monitor_start", map[string]any{"pr": d.ref.String()}, &start); err != nil {
+		return err
+	}
+	t.line("server", "%s", start.Summary)
+
+	timeline := demoTimeline()
+	event, choice, data := "ready", "", map[string]any(nil)
+	for turn := 0; turn < 60; turn++ {
+		var act mcpserver.ActionOutput
+		t.call(event, choice)
+		args := map[string]any{"monitor_id": start.MonitorID, "event": event}
+		if choice != "" {
+			args["choice"] = choice
 		}
-		n.Step(i, world.fake.Now(), step.Describe())
-		facts, err := world.facts(ctx)
-		if err != nil {
-			return fmt.Errorf("after step %d: %w", i, err)
+		if data != nil {
+			args["data"] = data
 		}
-		n.Facts(facts)
-		// Show each step as it is played, not all at the end.
-		if err := out.Flush(); err != nil {
-			return fmt.Errorf("write: %w", err)
+		if err := d.call(ctx, "pr_monitor_next_step", args, &act); err != nil {
+			return err
+		}
+		event, choice, data = "ready", "", nil
+		switch act.Action {
+		case "merged", "stop":
+			t.line("server", "%s: %s", act.Action, act.Message)
+			t.outro(d)
+			return nil
+		case "polling":
+			if len(timeline) == 0 {
+				return fmt.Errorf("the story ran out with the monitor still waiting: %s", act.Summary)
+			}
+			t.line("server", "polling: nothing for the agent yet (%s)", act.Summary)
+			d.fake.Advance(20 * 60e9)
+			for _, ev := range timeline[0] {
+				t.line("github", "%s", ev.Describe())
+			}
+			d.apply(timeline[0]...)
+			timeline = timeline[1:]
+		case "ask_user":
+			t.line("server", "ask_user %s (this client cannot elicit): %s", act.Question.ID, act.Question.Text)
+			event, choice = "user_chose", demoAnswers[string(act.Question.ID)]
+		case "execute":
+			t.task(act)
+			var did string
+			event, data, did = d.demoAgent(act)
+			t.line("agent", "%s → %s", did, event)
 		}
 	}
-	n.Outro(player.Played(), world.fake.GraphQLQueries())
-	if err := n.Err(); err != nil {
-		return fmt.Errorf("write: %w", err)
+	return fmt.Errorf("the story did not end")
+}
+
+// transcript prints the demo as a conversation between the agent, the server, the user, the host's
+// model and GitHub.
+type transcript struct {
+	w   io.Writer
+	err error
+}
+
+func (t *transcript) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
 	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("write: %w", err)
+}
+
+func (t *transcript) line(who, format string, args ...any) {
+	t.printf("%-7s %s\n", who, oneLine(fmt.Sprintf(format, args...)))
+}
+
+func (t *transcript) intro(d *demoSession) {
+	t.printf("prmonitor demo: %s, %q, from push to merge\n", d.ref, demoTitle)
+	t.printf("GitHub is simulated on %s (no token, no network); the prmonitor MCP server runs over stdio,\n", d.base)
+	t.printf("driven by an MCP client (protocol %s) with a scripted agent, user and model.\n\n", "2026-07-28")
+}
+
+func (t *transcript) call(event, choice string) {
+	if choice != "" {
+		t.line("agent", "calls pr_monitor_next_step(event=%s, choice=%s)", event, choice)
+		return
 	}
-	return nil
+	t.line("agent", "calls pr_monitor_next_step(event=%s)", event)
+}
+
+func (t *transcript) task(act mcpserver.ActionOutput) {
+	what := act.Task
+	if c := act.Context; c != nil {
+		switch {
+		case c.Thread != nil:
+			what += fmt.Sprintf(" for %s on %s:%d %q", c.Thread.Reviewer, c.Thread.Path, c.Thread.Line, clipText(string(c.Thread.Comment), 60))
+		case len(c.Reviews) > 0:
+			what += fmt.Sprintf(" for %s's review with %d threads", c.Reviews[0].Reviewer, len(c.Threads))
+		case len(c.Logs) > 0:
+			what += fmt.Sprintf(" with the log tail of %s (%d lines)", c.Logs[0].Check, strings.Count(string(c.Logs[0].Tail), "\n")+1)
+		case c.SuggestedFix != "":
+			what += ": " + c.SuggestedFix
+		}
+	}
+	t.line("server", "execute %s (then send %s)", what, strings.Join(act.ExpectedEvents, " or "))
+}
+
+func (t *transcript) question(text string, choices []string) {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, " · ") { // skip the PR summary line
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		lines = []string{"(no text)"}
+	}
+	t.line("user", "is asked: %s", lines[0])
+	for _, l := range lines[1:] {
+		t.printf("%-7s   %s\n", "", oneLine(l))
+	}
+	t.printf("%-7s   choices: %s\n", "", strings.Join(choices, ", "))
+}
+
+func (t *transcript) outro(d *demoSession) {
+	merges, writes := 0, 0
+	for _, m := range d.fake.Merges() {
+		if m.Merged {
+			merges++
+		}
+	}
+	for _, r := range d.fake.Requests() {
+		if (r.Kind == githubfake.KindREST && r.Method != "GET") || r.Operation == githubfake.OpMutation {
+			writes++
+		}
+	}
+	t.printf("\nDone. On GitHub: %d GraphQL reads (one per poll, plus a thread read before each reply), %d writes,\n",
+		d.fake.GraphQLQueries(), writes)
+	t.printf("%d merge, chosen by the user; nothing closed, nothing deleted.\n", merges)
+	t.printf("Next: register `prmonitor serve` in your agent host (see README), or try `prmonitor check OWNER/REPO#N`.\n")
 }

@@ -1,72 +1,58 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/prmonitor/prmonitor/prstatus"
-	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-func TestDemo(t *testing.T) {
-	// No token and no gh: the demo needs neither.
-	te := &testEnv{vars: map[string]string{"GITHUB_API_URL": "https://api.github.com"}}
+// TestDemoTellsTheWholeStory runs the demo as a user would and checks every beat of the story
+// appears, in order: CI failure with the log fetched by the server, the fix the user chose, the
+// refine, the per-thread replies with one pushback, the review request, the reviewer's reply
+// explained by the host's model and resolved, and the merge on the user's choice.
+func TestDemoTellsTheWholeStory(t *testing.T) {
+	te := &testEnv{vars: map[string]string{}} // no token, no gh: the demo needs neither
 	res := runCLI(t, te, "demo")
 	require.Equal(t, exitOK, res.code, res.stderr)
 	assert.Empty(t, res.stderr)
 	assert.Empty(t, te.commands())
 
-	ref := prstatus.PRRef{Owner: demoOwner, Repo: demoRepo, Number: demoNumber}
-	sc := githubfake.DemoScenario(ref, githubfake.User(demoViewer))
-	require.NotEmpty(t, sc.Steps)
-	assert.Regexp(t, `^prmonitor demo: "a review round trip", played on a simulated GitHub at http://127\.0\.0\.1:\d+\n`, res.stdout)
-
-	// Every step is printed, in order, each followed by what prmonitor derived.
+	beats := []string{
+		"calls pr_monitor_start(octo-org/poller#42)",
+		"the server fetched a failing job's log",
+		"execute investigate_ci_failure with the log tail of test",
+		"user    chooses apply_fix",
+		"execute apply_fix",
+		"bob requests changes",
+		"execute refine for bob's review with 3 threads",
+		"the server posted a reply (with its hidden marker): \"Done in the last push.\"",
+		"the server resolved a review thread",
+		"pushes back on the Ticker comment",
+		"the server asked bob to review again",
+		"bob replies on thread 1",
+		"the host's model, asked by the server",
+		"user    chooses resolve",
+		"bob approves",
+		"is ready: approved by bob",
+		"user    chooses merge",
+		"the server merged the pull request (the user chose to)",
+		"server  merged: octo-org/poller#42 merged as",
+		"1 merge, chosen by the user; nothing closed, nothing deleted.",
+	}
 	rest := res.stdout
-	for i, step := range sc.Steps {
-		head := fmt.Sprintf("%2d/%d  ", i+1, len(sc.Steps))
-		at := strings.Index(rest, head)
-		require.GreaterOrEqual(t, at, 0, "step %d missing", i+1)
-		rest = rest[at:]
-		line, after, _ := strings.Cut(rest, "\n")
-		assert.Contains(t, line, oneLine(step.Describe()))
-		assert.Regexp(t, `^\s+attention\s+[a-z_]+: \S`, after)
-		assert.Regexp(t, `(?m)^\s+needs_refine\s+(true|false)$`, after)
-		assert.Regexp(t, `(?m)^\s+ci\s+\d+ checks?: \d+ passed, \d+ failed, \d+ cancelled, \d+ pending$`, after)
-		rest = after
+	for _, b := range beats {
+		at := strings.Index(rest, b)
+		require.GreaterOrEqual(t, at, 0, "missing or out of order: %q\n--- output ---\n%s", b, res.stdout)
+		rest = rest[at+len(b):]
 	}
-	// The story's beats, as prmonitor derives them.
-	for _, want := range []string{
-		"attention     ci_pending: ",
-		"attention     ci_failed: 1 of 3 checks",
-		"attention     new_comments: 1 unresolved thread",
-		"attention     changes_requested: alice requested changes",
-		"needs_refine  true",
-	} {
-		assert.Contains(t, res.stdout, want)
-	}
-	assert.Contains(t, res.stdout, fmt.Sprintf("%d steps, %d GraphQL queries (one per poll)", len(sc.Steps), len(sc.Steps)))
+	assert.NotContains(t, res.stdout, "prmonitor-demo-token", "the token is never printed")
+	assert.Equal(t, 1, strings.Count(res.stdout, "merged the pull request"), "exactly one merge")
 }
 
-func TestDemoNarrator(t *testing.T) {
-	var b strings.Builder
-	start := githubfake.DefaultStart()
-	n := newDemoNarrator(&b, 12, start)
-	n.Step(3, start.Add(125*60e9), "alice requests changes:\n\x1b[31m\"fix it\"")
-	n.Facts(prstatus.Facts{
-		Attention: prstatus.Attention{Kind: prstatus.AttentionChangesRequested, Reason: "alice requested changes"},
-		Refine:    prstatus.RefineFacts{NeedsRefine: true},
-		CI:        prstatus.CIFacts{Total: 1, Failed: 1},
-	})
-	require.NoError(t, n.Err())
-	assert.Equal(t, ` 3/12  +2h05m  alice requests changes: [31m"fix it"
-          attention     changes_requested: alice requested changes
-          needs_refine  true
-          ci            1 check: 0 passed, 1 failed, 0 cancelled, 0 pending
-
-`, b.String())
+func TestDemoTakesNoArguments(t *testing.T) {
+	res := runCLI(t, &testEnv{}, "demo", "extra")
+	assert.Equal(t, exitUsage, res.code)
+	assert.Contains(t, res.stderr, "takes no arguments")
 }

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// The demo's pull request, its author (who is also the token's user) and the fixed token the
+// simulated GitHub accepts. None of them exists on github.com.
+const (
+	demoOwner  = "octo-org"
+	demoRepo   = "poller"
+	demoNumber = 42
+	demoViewer = "dev"
+	demoToken  = "prmonitor-demo-token"
+)
+
+// demoSession is the whole demo world: a simulated GitHub on a loopback port, the prmonitor MCP
+// server speaking stdio over in-memory pipes, and an MCP client (mcp-go's) whose elicitation and
+// sampling handlers play the user and the host's model.
+type demoSession struct {
+	fake   *githubfake.Fake
+	ref    prstatus.PRRef
+	base   string
+	client *client.Client
+	t      *transcript
+	stop   func()
+	seen   int // GitHub requests already narrated
+}
+
+func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) {
+	fake, err := githubfake.New(githubfake.WithViewer(demoViewer), githubfake.WithToken(demoToken))
+	if err != nil {
+		return nil, fmt.Errorf("start the simulated GitHub: %w", err)
+	}
+	d := &demoSession{fake: fake, ref: prstatus.PRRef{Owner: demoOwner, Repo: demoRepo, Number: demoNumber}, t: t}
+	d.base = fake.Start()
+	srv, err := mcpserver.New(mcpserver.Config{
+		Version: version,
+		Connect: func(context.Context) (mcpserver.GitHub, error) {
+			return ghclient.New(ghclient.Config{RESTURL: d.base, Token: ghclient.NewToken(demoToken), Version: version, Retry: oneShotRetry(), Sleep: e.Sleep})
+		},
+		Poll:          mcpserver.PollPolicy{Busy: 10 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
+		MaxBlock:      250 * time.Millisecond,
+		ProgressEvery: time.Hour,
+		Logger:        slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		fake.Close()
+		return nil, err
+	}
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	sctx, cancel := context.WithCancel(ctx)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = srv.ServeStdio(sctx, serverIn, serverOut)
+		_ = serverOut.Close()
+	}()
+	d.client = client.NewClient(transport.NewIO(clientIn, clientOut, io.NopCloser(strings.NewReader(""))),
+		client.WithElicitationHandler(demoUser{d}), client.WithSamplingHandler(demoSampler{d}))
+	d.stop = func() {
+		_ = d.client.Close()
+		cancel()
+		_ = clientOut.Close()
+		<-served
+		fake.Close()
+	}
+	if err := d.client.Start(ctx); err != nil {
+		d.stop()
+		return nil, fmt.Errorf("start the MCP client: %w", err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "prmonitor-demo", Version: version}
+	if _, err := d.client.Initialize(ctx, init); err != nil {
+		d.stop()
+		return nil, fmt.Errorf("initialize the MCP session: %w", err)
+	}
+	return d, nil
+}
+
+func (d *demoSession) apply(events ...githubfake.Event) {
+	if err := d.fake.Apply(d.ref, events...); err != nil {
+		d.t.line("!", "the simulated GitHub refused an event: %v", err)
+	}
+}
+
+// call invokes a tool and decodes its structured result into out.
+func (d *demoSession) call(ctx context.Context, name string, args map[string]any, out any) error {
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = name, args
+	res, err := d.client.CallTool(ctx, req)
+	d.narrateGitHub()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if res.IsError {
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return fmt.Errorf("%s: %s", name, b.String())
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// narrateGitHub prints the GitHub work the server did since the last look: every write, and every
+// log it fetched. Polls are counted, not printed.
+func (d *demoSession) narrateGitHub() {
+	reqs := d.fake.Requests()
+	for _, r := range reqs[min(d.seen, len(reqs)):] {
+		if s := describeRequest(r); s != "" {
+			d.t.line("github", "%s", s)
+		}
+	}
+	d.seen = len(reqs)
+}
+
+func describeRequest(r githubfake.Request) string {
+	p := r.Path
+	switch {
+	case r.Kind == githubfake.KindGraphQL && r.Operation == githubfake.OpMutation:
+		if r.Mutation == "resolveReviewThread" {
+			return "the server resolved a review thread"
+		}
+		return "the server ran " + r.Mutation
+	case r.Method == "POST" && strings.HasSuffix(p, "/replies"):
+		var b struct{ Body string }
+		_ = json.Unmarshal([]byte(r.Body), &b)
+		text, _, _ := strings.Cut(b.Body, "<!--")
+		return fmt.Sprintf("the server posted a reply (with its hidden marker): %q", clipText(strings.TrimSpace(text), 90))
+	case r.Method == "POST" && strings.HasSuffix(p, "/requested_reviewers"):
+		var b struct{ Reviewers []string }
+		_ = json.Unmarshal([]byte(r.Body), &b)
+		return "the server asked " + strings.Join(b.Reviewers, ", ") + " to review again"
+	case r.Method == "PUT" && strings.HasSuffix(p, "/merge"):
+		if r.Status == 200 {
+			return "the server merged the pull request (the user chose to)"
+		}
+		return fmt.Sprintf("the server tried to merge; GitHub answered %d", r.Status)
+	case strings.HasSuffix(p, "/logs") && r.Kind == githubfake.KindREST:
+		return "the server fetched a failing job's log"
+	case strings.Contains(p, "/rerun"):
+		return "the server re-ran failed jobs"
+	}
+	return ""
+}
+
+func clipText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// demoUser answers elicitations as the user would.
+type demoUser struct{ d *demoSession }
+
+func (u demoUser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.d.narrateGitHub()
+	id := ""
+	if m := req.Params.Meta; m != nil {
+		id, _ = m.AdditionalFields["prmonitor/question"].(string)
+	}
+	u.d.t.question(req.Params.Message, choicesOf(req.Params.RequestedSchema))
+	v := demoAnswers[id]
+	if v == "" {
+		u.d.t.line("user", "dismisses the prompt")
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
+	}
+	u.d.t.line("user", "chooses %s", v)
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+		Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"choice": v}}}, nil
+}
+
+func choicesOf(schema any) []string {
+	raw, _ := json.Marshal(schema)
+	var s struct {
+		Properties struct {
+			Choice struct {
+				OneOf []struct{ Const, Title string } `json:"oneOf"`
+			} `json:"choice"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(raw, &s)
+	var out []string
+	for _, o := range s.Properties.Choice.OneOf {
+		out = append(out, o.Const+" ("+o.Title+")")
+	}
+	return out
+}
+
+// demoSampler is the host's model.
+type demoSampler struct{ d *demoSession }
+
+func (s demoSampler) CreateMessage(_ context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	s.d.narrateGitHub()
+	text := demoModel(req.SystemPrompt)
+	s.d.t.line("model", "the host's model, asked by the server: %s", text)
+	return &mcp.CreateMessageResult{SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(text)}, Model: "demo"}, nil
+}
