@@ -154,3 +154,19 @@ func TestStartedFakeServesLogsFromAnotherHost(t *testing.T) {
 	require.NoError(t, resp.Body.Close())
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "the log host serves nothing but logs")
 }
+
+func TestRequestIsMerge(t *testing.T) {
+	for _, tt := range []struct {
+		r    githubfake.Request
+		want bool
+	}{
+		{githubfake.Request{Kind: githubfake.KindREST, Method: "PUT", Path: "/repos/o/r/pulls/7/merge"}, true},
+		{githubfake.Request{Kind: githubfake.KindREST, Method: "PUT", Path: "/api/v3/repos/o/r/pulls/7/merge"}, true},
+		{githubfake.Request{Kind: githubfake.KindREST, Method: "GET", Path: "/repos/o/r/pulls/7/merge"}, false},
+		{githubfake.Request{Kind: githubfake.KindREST, Method: "PUT", Path: "/repos/o/r/pulls/7"}, false},
+		{githubfake.Request{Kind: githubfake.KindGraphQL, Operation: githubfake.OpMutation, Mutation: "mergePullRequest"}, true},
+		{githubfake.Request{Kind: githubfake.KindGraphQL, Operation: githubfake.OpMutation, Mutation: "resolveReviewThread"}, false},
+	} {
+		assert.Equal(t, tt.want, tt.r.IsMerge(), "%+v", tt.r)
+	}
+}

@@ -1,6 +1,8 @@
 package githubfake
 
 import (
+	"path"
+	"strings"
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -44,6 +46,21 @@ type Request struct {
 	Status int // 0 when the connection was dropped or the client went away
 	// Fault describes the injected fault that answered the request, if one did.
 	Fault string
+}
+
+// IsMerge reports whether the request asked to merge a pull request (REST PUT .../pulls/{n}/merge
+// or the mergePullRequest mutation), whatever the answer. Code that narrates or checks recorded
+// requests can use it instead of spelling out merge paths, which prmonitor's static safety test
+// allows only in the one merge executor.
+func (r Request) IsMerge() bool {
+	if r.Kind == KindGraphQL {
+		return r.Mutation == "mergePullRequest"
+	}
+	if r.Kind != KindREST || r.Method != "PUT" {
+		return false
+	}
+	ok, err := path.Match("/repos/*/*/pulls/*/merge", strings.TrimPrefix(r.Path, enterpriseRESTPrefix))
+	return err == nil && ok
 }
 
 // ForbiddenCall is a request the fake refused because prmonitor must never make it: closing a
