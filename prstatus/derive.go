@@ -51,6 +51,7 @@ func Derive(s *Snapshot, now time.Time) Facts {
 
 	verdicts := latestVerdicts(s)
 	f.Reviews = deriveReviews(s, verdicts)
+	f.Reviews.History = reviewHistory(s, f.Threads)
 	open := !merged && !closed
 	f.Refine = deriveRefine(open, verdicts, f.Commits)
 	if open {

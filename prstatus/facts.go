@@ -97,6 +97,10 @@ type ReviewFacts struct {
 	// Latest is each reviewer's latest opinionated review (a later COMMENTED review does not
 	// override a verdict), sorted by reviewer.
 	Latest []ReviewerVerdict `json:"latest"`
+	// History is every submitted review of the snapshot's page of them, oldest first: the
+	// verdicts, and the COMMENTED reviews that have a body or opened a thread. The PR author's own
+	// reviews are left out. VerdictsSince reads it.
+	History []ReviewerVerdict `json:"history"`
 	// ChangesRequestedBy lists reviewers whose latest opinionated review is CHANGES_REQUESTED.
 	ChangesRequestedBy []string `json:"changes_requested_by"`
 	// Approvals lists reviewers whose latest opinionated review approves the current head.
