@@ -15,7 +15,7 @@ import (
 const maxLogBytes = 12 << 10
 
 // execute performs one server-side action and turns the result into the machine's next input.
-// Merges have their own file (executor_merge.go): it is the only place a merge is performed.
+// Merges are recognised and performed in executor_merge.go alone: no other file may merge.
 func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest) statemachine.Input {
 	if req.Kind == statemachine.ServerFetchHead {
 		sha, err := gh.HeadSHA(ctx, ref)
@@ -37,9 +37,10 @@ func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachin
 		err = rerun(ctx, gh, ref, req)
 	case statemachine.ServerFetchCILogs:
 		out.Logs, err = fetchLogs(ctx, gh, ref, req.Checks)
-	case statemachine.ServerMerge:
-		return statemachine.OutcomeInput(performMerge(ctx, gh, ref, req))
 	default:
+		if o, ok := mergeAction(ctx, gh, ref, req); ok {
+			return statemachine.OutcomeInput(o)
+		}
 		err = fmt.Errorf("unknown server action %q", req.Kind)
 	}
 	out.OK = err == nil

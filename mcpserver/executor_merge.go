@@ -9,8 +9,18 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// performMerge is the only place prmonitor merges a pull request. The state machine asks for it
-// only from the user's explicit merge choice in the ready flow, pinned to the head the user saw.
+// mergeAction performs req if it is a merge. This file is the only place prmonitor merges a pull
+// request (a static test keeps it so); the state machine asks for a merge only from the user's
+// explicit merge choice in the ready flow, pinned to the head the user saw.
+func mergeAction(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest) (statemachine.Outcome, bool) {
+	if req.Kind != statemachine.ServerMerge {
+		return statemachine.Outcome{}, false
+	}
+	return performMerge(ctx, gh, ref, req), true
+}
+
+// performMerge merges at the expected head. An "administrator bypass" merge (offered only when the
+// user configured it) is the same call: GitHub applies a bypass to accounts allowed one.
 func performMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest) statemachine.Outcome {
 	out := statemachine.Outcome{Kind: statemachine.ServerMerge}
 	if req.ExpectedHeadSHA == "" {

@@ -51,6 +51,11 @@ type world struct {
 	elicited []question
 	sampled  int
 	progress int
+	// outputs are every tool result, for the token sweep.
+	outputs []string
+	// mergesAllowed counts the user's merge choices; the fake fails the test on any merge beyond.
+	mergesAllowed int
+	merges        int
 }
 
 // question is what the user was asked, whichever way it reached them.
@@ -60,13 +65,33 @@ type question struct {
 	Values []string
 }
 
-func newWorld(t *testing.T, prof profile) *world {
+func newWorld(t *testing.T, prof profile, opts ...githubfake.Option) *world {
 	t.Helper()
-	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(token))
-	fake.Start()
-	t.Cleanup(fake.Close)
-	w := &world{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof}
+	w := &world{t: t, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof}
+	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge)}, opts...)
+	w.fake = githubfake.MustNew(opts...)
+	w.fake.Start()
+	t.Cleanup(w.fake.Close)
 	return w
+}
+
+// onMerge fails the test on any merge the user did not choose.
+func (w *world) onMerge(m githubfake.Merge) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.merges++
+	if w.merges > w.mergesAllowed {
+		w.t.Errorf("a merge the user did not choose: %+v", m)
+	}
+}
+
+// answered records the user's answer; a merge choice allows one merge.
+func (w *world) answered(v string) {
+	if v == "merge" || v == "merge_admin" {
+		w.mu.Lock()
+		w.mergesAllowed++
+		w.mu.Unlock()
+	}
 }
 
 // launch starts prmonitor serve and connects the client.
@@ -124,7 +149,12 @@ func (w *world) onElicit(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitRe
 	w.mu.Lock()
 	w.elicited = append(w.elicited, q)
 	w.mu.Unlock()
-	switch v := w.user(q); {
+	v := w.user(q)
+	if q.ID == "action_failed" && v == "retry" && strings.Contains(q.Text, "merge") {
+		w.answered("merge")
+	}
+	w.answered(v)
+	switch {
 	case v == "":
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	case v == "!decline":
@@ -163,6 +193,9 @@ func (w *world) call(name string, args map[string]any) (json.RawMessage, string)
 	}
 	raw, err := json.Marshal(res.StructuredContent)
 	require.NoError(w.t, err)
+	w.mu.Lock()
+	w.outputs = append(w.outputs, string(raw))
+	w.mu.Unlock()
 	return raw, ""
 }
 

@@ -155,7 +155,7 @@ func describeRequest(r githubfake.Request) string {
 		var b struct{ Reviewers []string }
 		_ = json.Unmarshal([]byte(r.Body), &b)
 		return "the server asked " + strings.Join(b.Reviewers, ", ") + " to review again"
-	case r.Method == "PUT" && strings.HasSuffix(p, "/merge"):
+	case r.IsMerge():
 		if r.Status == 200 {
 			return "the server merged the pull request (the user chose to)"
 		}
