@@ -40,6 +40,8 @@ type driver struct {
 	// the prompt, or the client cannot elicit).
 	toAgent bool
 	ticks   float64
+	// categorized: the reply about to be posted already had its category refined.
+	categorized bool
 }
 
 func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int) *driver {
@@ -65,6 +67,9 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 		var err error
 		switch act.Kind {
 		case statemachine.ActionServer:
+			if res := d.refineCategory(act); res != nil {
+				return res, nil
+			}
 			act, err = d.serverAction(*act.Server)
 		case statemachine.ActionPolling:
 			var res *mcp.CallToolResult
@@ -148,6 +153,32 @@ func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallTo
 	return next, nil, err
 }
 
+// refineCategory asks the host's model, when it offers sampling, for the concern category of a
+// thread about to get a reply; the marker carries it to later rounds (DESIGN §9). It returns nil
+// when there is nothing to ask.
+func (d *driver) refineCategory(act statemachine.Action) *mcp.CallToolResult {
+	req := act.Server
+	if req.Kind != statemachine.ServerPostReply || d.categorized || !d.canSample() || d.rounds >= d.s.cfg.RoundTrips {
+		d.categorized = false
+		return nil
+	}
+	ctx := d.mon.position().Comments
+	if ctx == nil {
+		return nil
+	}
+	var body, path string
+	for _, t := range ctx.Threads {
+		if t.ID == req.ThreadID {
+			body, path = string(t.Comment), t.Path
+		}
+	}
+	token, err := d.s.seal.seal(requestState{Monitor: d.mon.id, Kind: inputCategory, Rounds: d.rounds + 1, Text: req.ThreadID})
+	if err != nil {
+		return nil
+	}
+	return server.NewInputRequestBuilder(token).Sample(inputSample, categoryParams(body, path, req.Marker.Category)).ToolResult()
+}
+
 // ask elicits the question from the user when the client can, else hands it to the agent.
 func (d *driver) ask(act statemachine.Action) (*mcp.CallToolResult, error) {
 	if d.toAgent || !d.canElicit() {
@@ -206,6 +237,20 @@ func (d *driver) resume(st requestState) (*mcp.CallToolResult, error) {
 			return d.afterClassify(q, st, server.SamplingResponse(resps, inputSample))
 		}
 		return d.afterElicit(q, readElicitation(server.ElicitationResponse(resps, inputAnswer), q))
+	case inputCategory:
+		if pending.Kind != statemachine.ActionServer || pending.Server.Kind != statemachine.ServerPostReply || pending.Server.ThreadID != st.Text {
+			return toolError(fmt.Sprintf("%v: that reply is no longer pending; call pr_monitor_next_step with event=ready", ErrBadRequestState)), nil
+		}
+		req := *pending.Server
+		if c, ok := readCategory(samplingText(server.SamplingResponse(resps, inputSample))); ok {
+			req.Marker.Category = string(c)
+		}
+		d.categorized = true
+		act, err := d.serverAction(req)
+		if err != nil {
+			return toolError(err.Error()), nil
+		}
+		return d.loop(act)
 	case inputExplain, inputCompose:
 		if pending.Kind != statemachine.ActionExecute || d.taskStamp() != st.Seq {
 			return toolError(fmt.Sprintf("%v: that task is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState)), nil
@@ -272,7 +317,7 @@ func (d *driver) afterClassify(q elicitation.Question, st requestState, res *mcp
 
 // taskStamp identifies the open task (its start time) so a sampling answer cannot land on another.
 func (d *driver) taskStamp() int64 {
-	p := d.mon.m.Position()
+	p := d.mon.position()
 	if p.Task == nil {
 		return 0
 	}

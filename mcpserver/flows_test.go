@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -155,4 +156,36 @@ func TestReadyToMergeAsksAndNeverMergesWithoutTheChoice(t *testing.T) {
 	require.Len(t, h.elicited, 1)
 	assert.True(t, strings.Contains(h.elicited[0].Message, "carol"))
 	h.mu.Unlock()
+}
+
+func TestReplyMarkerCarriesTheCategoryTheHostsModelChose(t *testing.T) {
+	for _, proto := range eras {
+		t.Run(proto, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{
+				protocol: proto,
+				cfg:      func(c *Config) { c.MaxBlock = 200 * time.Millisecond },
+				user:     choose(pickValue("apply_recommendation")),
+				model: func(p *sdk.CreateMessageParams) string {
+					if strings.Contains(p.SystemPrompt, "concern category") {
+						return "Security."
+					}
+					return "Implement: escape it."
+				},
+			})
+			h.apply(githubfake.OpenPR{Title: "x"},
+				githubfake.CommentReview(githubfake.User("bob"), "", githubfake.NewThread{Path: "render.go", Line: 4, Body: "Please rename this variable."}))
+			h.start()
+			act := h.next("ready", "", nil)
+			require.Equal(t, "apply_recommendation", act.Task)
+			h.next("comment_addressed", "", map[string]any{"reply_text": "Escaped."})
+			var body string
+			require.NoError(t, h.fake.View(h.ref, func(pr *githubfake.PullRequest) {
+				c := pr.Threads[0].Comments
+				body = c[len(c)-1].Body
+			}))
+			m, ok := prstatus.ParseMarker(body)
+			require.True(t, ok, body)
+			assert.Equal(t, "security", m.Category, "the model's category, not the keyword floor (naming)")
+		})
+	}
 }

@@ -112,6 +112,13 @@ func (m *monitor) persistLocked() {
 	}
 }
 
+// position is a copy of the machine's position.
+func (m *monitor) position() statemachine.Position {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.m.Position()
+}
+
 // pending is the action the monitor waits on, changing nothing.
 func (m *monitor) pending() statemachine.Action {
 	m.mu.Lock()

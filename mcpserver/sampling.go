@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -76,6 +77,29 @@ func composeParams(ctx *statemachine.TaskContext) mcp.CreateMessageParams {
 		MaxTokens:   300,
 		Temperature: 0.3,
 	}
+}
+
+// categoryParams asks the client's model for the concern category of a review thread, from the
+// fixed list; the deterministic guess is only a floor.
+func categoryParams(body, path, guess string) mcp.CreateMessageParams {
+	var names []string
+	for _, c := range prstatus.Categories() {
+		names = append(names, string(c))
+	}
+	return mcp.CreateMessageParams{
+		SystemPrompt: "You classify a code review comment into exactly one concern category from this list: " +
+			strings.Join(names, ", ") + ". Reply with the category name only. " + untrustedGuard,
+		Messages: []mcp.SamplingMessage{textMessage(fmt.Sprintf("File: %s\nA keyword rule guessed: %s\nComment:\n%s",
+			path, guess, statemachine.Untrusted(body).Fenced()))},
+		MaxTokens:   20,
+		Temperature: 0,
+	}
+}
+
+// readCategory takes the model's answer if it names a category of the list.
+func readCategory(text string) (prstatus.Category, bool) {
+	word := strings.Trim(strings.ToLower(strings.TrimSpace(text)), ".`\"' ")
+	return prstatus.ParseCategory(word)
 }
 
 // samplingText extracts the text of a sampling result, whatever shape the content arrived in.

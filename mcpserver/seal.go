@@ -23,6 +23,7 @@ const (
 	inputClassify inputKind = "classify" // sampling: map free text to a choice
 	inputExplain  inputKind = "explain"  // sampling: explain a review comment
 	inputCompose  inputKind = "compose"  // sampling: write a reply
+	inputCategory inputKind = "category" // sampling: the concern category of a thread being answered
 )
 
 // requestState travels to the client and back inside a multi-round-trip tool call. The client

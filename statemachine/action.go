@@ -155,6 +155,11 @@ type TaskContext struct {
 
 	Freeform *FreeformContext `json:"freeform,omitempty"`
 
+	// Cluster is set when this feedback repeats the theme of earlier fixes (DESIGN §9).
+	Cluster *ClusterContext `json:"cluster,omitempty"`
+	// PriorAttempt is the reviewer's verdict on the previous attempt; absent on a fresh PR.
+	PriorAttempt *PriorAttempt `json:"prior_attempt,omitempty"`
+
 	// HeadSnapshot is the head when the task began; recovery compares against it.
 	HeadSnapshot string `json:"head_snapshot,omitempty"`
 	// Note is a short server remark for this task.

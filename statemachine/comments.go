@@ -26,6 +26,7 @@ func (s *step) enterComments(f *prstatus.Facts, att prstatus.Attention) (Action,
 		return Action{}, false, nil
 	}
 	cs := &CommentsState{Threads: threads, Handled: map[string]string{}}
+	cs.Cluster = s.clusterFor(f, threadIDs(threads))
 	s.pos.Comments, s.pos.FlowKey = cs, att.Key
 	if round := s.refinedRound(threads); round != "" && att.Kind == prstatus.AttentionNewComments {
 		cs.Mode, cs.Round = ModeFollowUp, round
@@ -94,7 +95,8 @@ func (s *step) explain() Action {
 
 func (s *step) addressTask() Action {
 	t := s.current()
-	ctx := TaskContext{Thread: &t, Progress: s.progress(), Recommendation: s.pos.Comments.Recommendation}
+	ctx := TaskContext{Thread: &t, Progress: s.progress(), Recommendation: s.pos.Comments.Recommendation,
+		Cluster: s.pos.Comments.Cluster, PriorAttempt: s.priorAttempt()}
 	if s.pos.Comments.Mode == ModeFollowUp {
 		ctx.Round = s.pos.Comments.Round
 		ctx.Note = "This thread was part of the review you just refined. If your pushed changes already handle it, reply with what changed; do not change the code again."
@@ -105,7 +107,8 @@ func (s *step) addressTask() Action {
 func (s *step) applyTask() Action {
 	t := s.current()
 	return s.execute(TaskApplyRecommendation, []Event{EventCommentAddressed, EventCommentReplied},
-		TaskContext{Thread: &t, Progress: s.progress(), Recommendation: s.pos.Comments.Recommendation}, "")
+		TaskContext{Thread: &t, Progress: s.progress(), Recommendation: s.pos.Comments.Recommendation,
+			Cluster: s.pos.Comments.Cluster, PriorAttempt: s.priorAttempt()}, "")
 }
 
 // afterExplain asks what to do with the thread now that it is explained.
@@ -282,7 +285,7 @@ func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
 		return Action{}, err
 	}
 	return s.server(ServerRequest{Kind: ServerPostReply, ThreadID: t.ID, ReplyToID: t.ReplyToID, Body: text,
-		Marker:   prstatus.Marker{Round: round, Thread: t.ID, Kind: kind},
+		Marker:   prstatus.Marker{Round: round, Thread: t.ID, Kind: kind, Category: string(s.pos.Comments.category(t))},
 		Describe: "reply to " + describeThread(t)}), nil
 }
 
@@ -367,6 +370,16 @@ func (s *step) unhandled() []int {
 // are asked to review again.
 func (s *step) finishComments(summary string) (Action, error) {
 	cs := s.pos.Comments
+	round := cs.Round
+	if round == "" {
+		round = roundID(s.pos.FlowKey)
+	}
+	for _, h := range cs.Handled {
+		if h == handledAddressed || h == handledReplied {
+			s.workDone(round)
+			break
+		}
+	}
 	answered := map[string]bool{}
 	for _, t := range cs.Threads {
 		h := cs.Handled[t.ID]

@@ -22,11 +22,13 @@ type Config struct {
 	// AllowAdminMerge offers "merge with administrator bypass" after a policy refusal. Off unless
 	// the user configured it.
 	AllowAdminMerge bool `json:"allow_admin_merge"`
+	// Lookback is how many earlier review rounds the cluster analysis looks at.
+	Lookback int `json:"lookback"`
 }
 
 // DefaultConfig is the configuration users get unless they change it.
 func DefaultConfig() Config {
-	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash"}
+	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash", Lookback: 3}
 }
 
 // Machine is one monitor's state machine. It is not safe for concurrent use; the MCP server

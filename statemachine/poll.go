@@ -16,6 +16,7 @@ func (s *step) onPoll() (Action, error) {
 		return s.pending(""), nil
 	}
 	s.observe(f)
+	s.recordVerdicts(f)
 	if s.pos.Node == NodeIdle {
 		if err := s.move("start"); err != nil {
 			return Action{}, err

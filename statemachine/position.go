@@ -88,6 +88,7 @@ func (t *Task) expects(e Event) bool { return t != nil && slices.Contains(t.Expe
 // RefineState is the refine flow: one review round being answered.
 type RefineState struct {
 	Round     string          `json:"round"`
+	Cluster   *ClusterContext `json:"cluster,omitempty"`
 	Reviewers []string        `json:"reviewers"`
 	Reviews   []ReviewContext `json:"reviews,omitempty"`
 	Threads   []ThreadContext `json:"threads,omitempty"`
@@ -129,6 +130,8 @@ type CommentsState struct {
 	Handled map[string]string `json:"handled,omitempty"`
 	// Round is set in follow-up mode: the refine round whose threads these are.
 	Round string `json:"round,omitempty"`
+	// Cluster is the cluster brief for these threads, when they repeat an earlier theme.
+	Cluster *ClusterContext `json:"cluster,omitempty"`
 }
 
 // mark records how a thread was handled.
@@ -216,6 +219,15 @@ type Memory struct {
 	// Tried records catch-up actions already attempted (key → the state they were tried in), so a
 	// request GitHub drops silently is not repeated every poll.
 	Tried map[string]string `json:"tried,omitempty"`
+
+	// Verdicts are the reviewers' verdicts on the agent's earlier attempts, oldest first, bounded.
+	Verdicts []prstatus.Verdict `json:"verdicts,omitempty"`
+	// AwaitVerdict: the agent finished work on WorkRound; the next reviews are its verdict.
+	// Watching: the window has been pinned at VerdictSince (GitHub's clock).
+	AwaitVerdict bool      `json:"await_verdict,omitempty"`
+	Watching     bool      `json:"watching,omitempty"`
+	WorkRound    string    `json:"work_round,omitempty"`
+	VerdictSince time.Time `json:"verdict_since,omitzero"`
 }
 
 // maxAcks bounds Memory.Acks; keys embed head SHAs and comment ids, so old ones are dead weight.

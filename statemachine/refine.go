@@ -16,6 +16,7 @@ func (s *step) enterRefine(f *prstatus.Facts, att prstatus.Attention) (Action, e
 	round := f.Refine.Round
 	rec := s.pos.Memory.round(round)
 	s.pos.Refine = refineState(f)
+	s.pos.Refine.Cluster = s.clusterFor(f, threadIDs(s.pos.Refine.Threads))
 	s.pos.FlowKey = att.Key
 	switch {
 	case rec.Completed || rec.Dispatches >= s.cfg.MaxAutoRefines:
@@ -65,7 +66,7 @@ func (s *step) dispatchRefine() Action {
 	}
 	s.pos.Memory.setRound(r.Round, rec)
 	return s.execute(TaskRefine, []Event{EventPushCompleted, EventTaskComplete}, TaskContext{
-		Round: r.Round, Reviews: r.Reviews, Threads: r.Threads,
+		Round: r.Round, Reviews: r.Reviews, Threads: r.Threads, Cluster: r.Cluster, PriorAttempt: s.priorAttempt(),
 	}, "")
 }
 
@@ -76,6 +77,7 @@ func (s *step) refineDone() (Action, error) {
 	rec := s.pos.Memory.round(r.Round)
 	rec.Completed = true
 	s.pos.Memory.setRound(r.Round, rec)
+	s.workDone(r.Round)
 	return s.finish("refine_done", "Refine finished; checking that a new commit answers the review.")
 }
 

@@ -25,6 +25,27 @@ func threadContext(t prstatus.ThreadFact) ThreadContext {
 	return tc
 }
 
+func threadIDs(ts []ThreadContext) []string {
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// category is the thread's concern category: the cluster analysis's when it placed the thread,
+// else the deterministic floor. It goes into the reply's marker, for later rounds to read.
+func (cs *CommentsState) category(t ThreadContext) prstatus.Category {
+	if cs.Cluster != nil {
+		for _, n := range cs.Cluster.NewThreads {
+			if n.ID == t.ID {
+				return n.Category
+			}
+		}
+	}
+	return prstatus.Categorize(string(t.Comment), t.Path)
+}
+
 // threadKey identifies a thread in its current state: acknowledging it lasts until someone writes
 // in it again.
 func threadKey(id, lastCommentID string) string { return "thread:" + id + "@" + lastCommentID }
