@@ -67,7 +67,8 @@ type question struct {
 
 func newWorld(t *testing.T, prof profile, opts ...githubfake.Option) *world {
 	t.Helper()
-	w := &world{t: t, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof}
+	w := &world{t: t, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof,
+		user: func(question) string { return "" }, model: func(*sdk.CreateMessageParams) string { return "" }}
 	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge)}, opts...)
 	w.fake = githubfake.MustNew(opts...)
 	w.fake.Start()
@@ -256,4 +257,12 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+func callParams(name string, args map[string]any) *sdk.CallToolParams {
+	return &sdk.CallToolParams{Name: name, Arguments: args}
+}
+
+func githubfakeRef(owner, repo string, n int) prstatus.PRRef {
+	return prstatus.PRRef{Owner: owner, Repo: repo, Number: n}
 }
