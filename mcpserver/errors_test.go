@@ -181,3 +181,34 @@ func mustJSON(t *testing.T, v any) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Minute }})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	h.start()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.session.CallTool(ctx, &sdk.CallToolParams{Name: "pr_monitor_next_step",
+			Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		require.Error(t, err, "the client gave up")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled call did not return")
+	}
+	// The server honoured the cancellation: the monitor is free and answers at once.
+	require.Eventually(t, func() bool {
+		m, _ := h.srv.lookup("acme/widgets#7")
+		m.callMu.Lock()
+		defer m.callMu.Unlock()
+		return m.active == nil
+	}, 5*time.Second, 10*time.Millisecond, "the blocked call ended on the server too")
+	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
+	act := h.next("ready", "", nil)
+	assert.Equal(t, "ask_user", act.Action)
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -21,7 +22,9 @@ type scenario struct {
 	// setup is applied before the monitor starts; later comes ten fake minutes after it (a review
 	// must post-date the commits it answers).
 	setup []githubfake.Event
-	later []githubfake.Event
+	// prepare runs after setup, for what needs ids the fake made up (an earlier round's reply).
+	prepare func(w *world)
+	later   []githubfake.Event
 	// timeline steps are applied, one each time, when the monitor has nothing for anyone to do.
 	timeline [][]githubfake.Event
 	// answers overrides the default answer per question id.
@@ -110,6 +113,9 @@ func play(t *testing.T, prof profile, sc scenario) (*world, mcpserver.ActionOutp
 	w.user = sc.answer
 	w.model = model
 	w.apply(sc.setup...)
+	if sc.prepare != nil {
+		sc.prepare(w)
+	}
 	if len(sc.later) > 0 {
 		w.fake.Advance(10 * time.Minute)
 		w.apply(sc.later...)
@@ -371,6 +377,67 @@ func scenarios() []scenario {
 				}
 				require.True(t, fenced)
 			},
+		},
+		{
+			name: "review requests fail: best effort, nobody is asked, monitoring goes on",
+			setup: append(append([]githubfake.Event{}, open...),
+				githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "retry.go", Line: 3, Body: "Rename this."})),
+			faults:   []githubfake.Fault{{Match: githubfake.MatchREST("POST", "/repos/*/*/pulls/*/requested_reviewers"), Status: 500}},
+			timeline: [][]githubfake.Event{{githubfake.Approve(carol, "LGTM")}},
+			final:    "merged",
+			writes: map[string]int{"read thread (before replying)": 1, "POST reply": 1, "mutation resolveReviewThread": 1,
+				"POST review request": 4, "PUT merge": 1}, // the client's four attempts, then no more
+			check: func(t *testing.T, w *world, trace []string) {
+				require.NotContains(t, strings.Join(append(trace, w.askedIDs()...), "\n"), "action_failed")
+			},
+		},
+		{
+			name: "a re-run GitHub refuses once is asked about and retried",
+			setup: []githubfake.Event{githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
+				githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "flaky"}},
+			fake: []githubfake.Option{githubfake.WithRerunHook(func(githubfake.RerunJob) githubfake.RerunOutcome {
+				return githubfake.RerunOutcome{Conclusion: "SUCCESS"}
+			})},
+			faults:  []githubfake.Fault{{Match: githubfake.MatchREST("POST", "/repos/*/*/actions/runs/*/rerun-failed-jobs"), Times: 1, Status: 500}},
+			answers: map[string]string{"ci_results": "rerun_failed"},
+			agent: map[string]func(*world, mcpserver.ActionOutput) (string, map[string]any){
+				"investigate_ci_failure": func(*world, mcpserver.ActionOutput) (string, map[string]any) {
+					return "investigation_complete", map[string]any{"findings": "flaky", "issue_type": "flaky"}
+				},
+			},
+			timeline: [][]githubfake.Event{{githubfake.Approve(carol, "LGTM")}},
+			final:    "merged",
+			writes:   map[string]int{"GET job log": 1, "download log": 1, "POST rerun failed jobs": 2, "PUT merge": 1},
+			check: func(t *testing.T, w *world, trace []string) {
+				require.Contains(t, strings.Join(append(trace, w.askedIDs()...), "\n"), "action_failed")
+			},
+		},
+		{
+			name: "cross-round cluster: a new validation comment after an earlier validation fix carries a brief, at no API cost",
+			setup: append(append([]githubfake.Event{}, open...),
+				githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "api/list.go", Line: 12, Body: "Validate `limit`: negative values break paging."})),
+			prepare: func(w *world) { // an earlier round: prmonitor's reply (with its marker) resolved the thread
+				th, err := w.fake.PR(w.ref).Thread(0)
+				require.NoError(w.t, err)
+				marker := prstatus.Marker{Round: "r1", Thread: th.ID, Kind: prstatus.ReplyAddressed, Category: "validation"}
+				w.apply(githubfake.ThreadReply{Thread: 0, By: githubfake.User("dev"), Body: "Done: limit is checked now.\n\n" + marker.String()},
+					githubfake.ThreadResolved{Thread: 0})
+			},
+			later: []githubfake.Event{githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "api/get.go", Line: 8,
+				Body: "This accepts malformed ids; validate and reject them with a 400."})},
+			agent: map[string]func(*world, mcpserver.ActionOutput) (string, map[string]any){
+				"apply_recommendation": func(w *world, act mcpserver.ActionOutput) (string, map[string]any) {
+					c := act.Context.Cluster
+					require.NotNil(w.t, c, "the task carries a cluster brief")
+					require.Equal(w.t, "validation", c.Theme)
+					require.Len(w.t, c.Prior, 1)
+					return defaultAgent(w, act)
+				},
+			},
+			timeline: [][]githubfake.Event{{githubfake.Approve(carol, "LGTM")}},
+			final:    "merged",
+			writes: map[string]int{"read thread (before replying)": 1, "POST reply": 1, "mutation resolveReviewThread": 1,
+				"POST review request": 1, "PUT merge": 1}, // no read beyond the polls: the brief costs nothing
 		},
 	}
 }
