@@ -33,7 +33,6 @@ type Marker struct {
 }
 
 var (
-	markerRe    = regexp.MustCompile(`<!-- prmonitor:v1 ([^>]*?) -->`)
 	markerField = regexp.MustCompile(`^[A-Za-z0-9_.:=+/-]*$`)
 )
 
@@ -60,14 +59,16 @@ func clean(s string) string {
 	return b.String()
 }
 
-// ParseMarker finds prmonitor's marker in a comment body. Only the last marker counts.
+// ParseMarker finds prmonitor's marker in a comment body. Only the last marker counts. It scans
+// strings rather than running a regular expression: clusters read the marker of every answered
+// thread on every poll.
 func ParseMarker(body string) (Marker, bool) {
-	all := markerRe.FindAllStringSubmatch(body, -1)
-	if len(all) == 0 {
+	group, found := lastMarkerText(body)
+	if !found {
 		return Marker{}, false
 	}
 	var m Marker
-	for _, f := range strings.Fields(all[len(all)-1][1]) {
+	for f := range strings.FieldsSeq(group) {
 		k, v, ok := strings.Cut(f, "=")
 		if !ok {
 			continue

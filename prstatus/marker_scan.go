@@ -5,11 +5,8 @@ import "strings"
 // markerSuffix closes prmonitor's marker.
 const markerSuffix = " -->"
 
-// scanMarker is ParseMarker without the regular expression: the same last marker, the same
-// fields (a test holds the two equal on any input). Cluster reads the marker of every answered
-// thread to find the recent rounds, and the expression costs microseconds per comment where this
-// costs nanoseconds.
-func scanMarker(body string) (Marker, bool) {
+// lastMarkerText returns the text inside the last well-formed marker of body.
+func lastMarkerText(body string) (string, bool) {
 	group, found := "", false
 	for pos := 0; pos < len(body); {
 		i := strings.Index(body[pos:], markerPrefix)
@@ -30,36 +27,5 @@ func scanMarker(body string) (Marker, bool) {
 		}
 		pos += i + 1
 	}
-	if !found {
-		return Marker{}, false
-	}
-	var m Marker
-	for f := range strings.FieldsSeq(group) {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "round":
-			m.Round = v
-		case "thread":
-			m.Thread = v
-		case "kind":
-			m.Kind = ReplyKind(v)
-		case "category":
-			m.Category = v
-		}
-	}
-	if m.Thread == "" {
-		return Marker{}, false
-	}
-	return m, true
-}
-
-// ourScannedMarker is OurMarker through scanMarker.
-func ourScannedMarker(c Comment, author, viewer string) (Marker, bool) {
-	if !ours(c, author, viewer) || !strings.Contains(c.Body, markerPrefix) {
-		return Marker{}, false
-	}
-	return scanMarker(c.Body)
+	return group, found
 }

@@ -95,7 +95,7 @@ func newestMarker(t *ThreadFact, author, viewer string) (Marker, time.Time, bool
 	var at time.Time
 	found := false
 	for _, c := range comments {
-		m, ok := ourScannedMarker(c, author, viewer)
+		m, ok := OurMarker(c, author, viewer)
 		if !ok || m.Thread != t.ID {
 			continue
 		}

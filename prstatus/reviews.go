@@ -79,16 +79,7 @@ func latestVerdicts(s *Snapshot) []ReviewerVerdict {
 	}
 	out := make([]ReviewerVerdict, 0, len(best))
 	for _, r := range best {
-		out = append(out, ReviewerVerdict{
-			Reviewer:    reviewerLogin(r.Author),
-			IsBot:       r.Author.IsBot,
-			State:       r.State,
-			SubmittedAt: r.SubmittedAt,
-			CommitOID:   r.CommitOID,
-			OnHead:      s.HeadOID != "" && r.CommitOID == s.HeadOID,
-			ReviewID:    r.ID,
-			Body:        r.Body,
-		})
+		out = append(out, reviewAsVerdict(r, s.HeadOID))
 	}
 	slices.SortFunc(out, func(a, b ReviewerVerdict) int {
 		if c := strings.Compare(loginKey(a.Reviewer), loginKey(b.Reviewer)); c != 0 {
@@ -157,4 +148,18 @@ func sortedUnique(in []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// reviewAsVerdict is a review as a reviewer's verdict on the head headOID.
+func reviewAsVerdict(r Review, headOID string) ReviewerVerdict {
+	return ReviewerVerdict{
+		Reviewer:    reviewerLogin(r.Author),
+		IsBot:       r.Author.IsBot,
+		State:       r.State,
+		SubmittedAt: r.SubmittedAt,
+		CommitOID:   r.CommitOID,
+		OnHead:      headOID != "" && r.CommitOID == headOID,
+		ReviewID:    r.ID,
+		Body:        r.Body,
+	}
 }

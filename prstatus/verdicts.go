@@ -94,16 +94,8 @@ func reviewHistory(s *Snapshot, threads ThreadFacts) []ReviewerVerdict {
 	slices.SortFunc(reviews, compareReviews)
 	all := make([]ReviewerVerdict, len(reviews))
 	for i, r := range reviews {
-		all[i] = ReviewerVerdict{
-			Reviewer:    reviewerLogin(r.Author),
-			IsBot:       r.Author.IsBot,
-			State:       r.State,
-			SubmittedAt: r.SubmittedAt,
-			CommitOID:   r.CommitOID,
-			OnHead:      s.HeadOID != "" && r.CommitOID == s.HeadOID,
-			ReviewID:    r.ID,
-			Body:        r.Body,
-		}
+		all[i] = reviewAsVerdict(r, s.HeadOID)
+
 	}
 	opened := make([]bool, len(all))
 	attributeThreads(all, threads, func(review int, _ *ThreadFact) { opened[review] = true })
