@@ -55,7 +55,7 @@ func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) 
 			return ghclient.New(ghclient.Config{RESTURL: d.base, Token: ghclient.NewToken(demoToken), Version: version, Retry: oneShotRetry(), Sleep: e.Sleep})
 		},
 		Poll:          mcpserver.PollPolicy{Busy: 10 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
-		MaxBlock:      250 * time.Millisecond,
+		MaxBlock:      400 * time.Millisecond,
 		ProgressEvery: time.Hour,
 		Logger:        slog.New(slog.DiscardHandler),
 	})
