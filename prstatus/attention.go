@@ -113,9 +113,9 @@ func ciAttention(kind AttentionKind, f *Facts, checks []CheckFact, verb string) 
 		keyIDs[i] = c.keyID()
 	}
 	shown := sortedUnique(names)
-	list := joinNames(shown)
+	list := JoinNames(shown)
 	if len(shown) > 5 {
-		list = joinNames(append(shown[:5:5], fmt.Sprintf("%d more", len(shown)-5)))
+		list = JoinNames(append(shown[:5:5], fmt.Sprintf("%d more", len(shown)-5)))
 	}
 	return Attention{
 		Kind:   kind,
@@ -141,13 +141,13 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		return Attention{}, false
 	}
 	reason := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
-		joinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
+		JoinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
 	var warn []string
 	if n := len(f.Threads.Waiting); n > 0 {
 		warn = append(warn, plural(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
 	}
 	if len(f.Reviews.PendingRequests) > 0 {
-		warn = append(warn, "a review is still requested from "+joinNames(f.Reviews.PendingRequests))
+		warn = append(warn, "a review is still requested from "+JoinNames(f.Reviews.PendingRequests))
 	}
 	if len(warn) > 0 {
 		reason += "; but " + strings.Join(warn, ", and ")
@@ -175,7 +175,7 @@ func staleApproval(f *Facts) (Attention, bool) {
 	return Attention{
 		Kind: AttentionStaleApproval,
 		Reason: fmt.Sprintf("CI is green on %s but the %s from %s %s on an older commit; a new approval is needed",
-			orDefault(shortOID(f.HeadSHA), "the head"), pluralWord(len(stale), "approval", "approvals"), joinNames(stale), pluralWord(len(stale), "is", "are")),
+			orDefault(shortOID(f.HeadSHA), "the head"), pluralWord(len(stale), "approval", "approvals"), JoinNames(stale), pluralWord(len(stale), "is", "are")),
 		Key:       key(AttentionStaleApproval, f.HeadSHA, stale),
 		Reviewers: slices.Clone(stale),
 	}, true
@@ -194,14 +194,14 @@ func noneReason(f *Facts) string {
 		why = append(why, "mergeability is not known yet")
 	}
 	if cr := f.Reviews.ChangesRequestedBy; len(cr) > 0 {
-		s := "waiting for " + joinNames(cr) + " to re-review"
+		s := "waiting for " + JoinNames(cr) + " to re-review"
 		if len(f.Reviews.AwaitingReRequest) > 0 {
-			s += " (review not yet re-requested from " + joinNames(f.Reviews.AwaitingReRequest) + ")"
+			s += " (review not yet re-requested from " + JoinNames(f.Reviews.AwaitingReRequest) + ")"
 		}
 		why = append(why, s)
 	} else if len(f.Reviews.Approvals) == 0 && len(f.Reviews.StaleApprovals) == 0 {
 		if len(f.Reviews.PendingRequests) > 0 {
-			why = append(why, "waiting for review from "+joinNames(f.Reviews.PendingRequests))
+			why = append(why, "waiting for review from "+JoinNames(f.Reviews.PendingRequests))
 		} else {
 			why = append(why, "waiting for review")
 		}
@@ -241,7 +241,7 @@ func describeThreads(list []ThreadFact, who func(ThreadFact) string) string {
 		}
 		places = append(places, who(t)+" on "+t.where())
 	}
-	return joinNames(places)
+	return JoinNames(places)
 }
 
 func threadIDs(list []ThreadFact) []string {

@@ -63,8 +63,8 @@ func Derive(s *Snapshot, now time.Time) Facts {
 	return f
 }
 
-// joinNames renders a list for a sentence: "a", "a and b", "a, b and c".
-func joinNames(names []string) string {
+// JoinNames renders a list for a sentence: "a", "a and b", "a, b and c" ("" when empty).
+func JoinNames(names []string) string {
 	switch len(names) {
 	case 0:
 		return ""

@@ -98,7 +98,7 @@ func requestedBy(requesters []string, at time.Time) string {
 	if len(requesters) == 1 {
 		return requesters[0] + " requested changes at " + at.UTC().Format(timeFormat)
 	}
-	return joinNames(requesters) + " requested changes (newest at " + at.UTC().Format(timeFormat) + ")"
+	return JoinNames(requesters) + " requested changes (newest at " + at.UTC().Format(timeFormat) + ")"
 }
 
 // sinceNote explains commits after the review that do not count as an answer.

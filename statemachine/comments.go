@@ -312,7 +312,7 @@ func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 		}
 		return s.advance(fmt.Sprintf("Resolved %s's thread.", t.Reviewer))
 	case ServerRequestReview:
-		return s.finish("comments_done", "Asked "+joinNames(req.Reviewers)+" to review again.")
+		return s.finish("comments_done", "Asked "+prstatus.JoinNames(req.Reviewers)+" to review again.")
 	}
 	return Action{}, fmt.Errorf("statemachine: comment flow has no handler for outcome %s (a bug)", req.Kind)
 }
@@ -412,5 +412,5 @@ func (s *step) finishComments(summary string) (Action, error) {
 		return Action{}, err
 	}
 	return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
-		Describe: "ask " + joinNames(reviewers) + " to review again (all their comments are answered)"}), nil
+		Describe: "ask " + prstatus.JoinNames(reviewers) + " to review again (all their comments are answered)"}), nil
 }

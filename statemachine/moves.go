@@ -1,7 +1,5 @@
 package statemachine
 
-import "strings"
-
 // work moves to the flow's task node, entering the flow if the monitor is watching.
 func (s *step) work(f Flow) error {
 	if s.pos.Node.State() == StatePolling {
@@ -32,15 +30,4 @@ func (s *step) askThen(fn func() (Action, error)) (Action, error) {
 		return Action{}, err
 	}
 	return fn()
-}
-
-func joinNames(names []string) string {
-	switch len(names) {
-	case 0:
-		return "nobody"
-	case 1:
-		return names[0]
-	default:
-		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-	}
 }

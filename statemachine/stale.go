@@ -15,7 +15,7 @@ func (s *step) enterStale(f *prstatus.Facts, att prstatus.Attention) (Action, er
 	if err := s.toAsk(FlowStale); err != nil {
 		return Action{}, err
 	}
-	text := fmt.Sprintf("CI is green on %s, but the approval of %s is on an older commit.", short(f.HeadSHA), joinNames(s.pos.Stale.Reviewers))
+	text := fmt.Sprintf("CI is green on %s, but the approval of %s is on an older commit.", short(f.HeadSHA), prstatus.JoinNames(s.pos.Stale.Reviewers))
 	return s.ask(elicitation.QStaleApproval, text, []elicitation.Value{elicitation.RequestReReview, elicitation.SkipReminder,
 		elicitation.HandleMyself, elicitation.Stop}, nil)
 }
@@ -28,7 +28,7 @@ func (s *step) staleAnswer(v elicitation.Value) (Action, error) {
 			return Action{}, err
 		}
 		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: slices.Clone(r),
-			Describe: "ask " + joinNames(r) + " to review the new commits"}), nil
+			Describe: "ask " + prstatus.JoinNames(r) + " to review the new commits"}), nil
 	case elicitation.SkipReminder, elicitation.HandleMyself:
 		return s.acknowledge("No reminder for this head.")
 	}
@@ -40,5 +40,5 @@ func (s *step) staleOutcome(req ServerRequest, o Outcome) (Action, error) {
 		return s.actionFailed(FlowStale, req, o, false)
 	}
 	s.pos.Memory.ack(s.pos.FlowKey)
-	return s.finish("stale_done", "Asked "+joinNames(req.Reviewers)+" to review again.")
+	return s.finish("stale_done", "Asked "+prstatus.JoinNames(req.Reviewers)+" to review again.")
 }
