@@ -133,3 +133,15 @@ func (w *statusWriter) drop() {
 	// Neither: the best we can do is an empty 502 without a body.
 	w.WriteHeader(http.StatusBadGateway)
 }
+
+// withPull runs fn on the request's pull request with the fake locked, or answers 404.
+func (f *Fake) withPull(w http.ResponseWriter, r *http.Request, fn func(pr *PullRequest)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	pr := f.pullLocked(r)
+	if pr == nil {
+		writeNotFound(w)
+		return
+	}
+	fn(pr)
+}

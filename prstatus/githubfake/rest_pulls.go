@@ -9,14 +9,9 @@ import (
 // the refused ones (closing, deleting a branch).
 
 func (f *Fake) restGetPull(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+	f.withPull(w, r, func(pr *PullRequest) {
+		writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+	})
 }
 
 func (f *Fake) restPatchPull(w http.ResponseWriter, r *http.Request) {
@@ -28,26 +23,21 @@ func (f *Fake) restPatchPull(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	if in.State != nil && strings.EqualFold(*in.State, "closed") {
-		f.forbidLocked(KindREST, r.Method, r.URL.Path, "close pull request", pr.Ref().String())
-		writeMessage(w, http.StatusForbidden, "githubfake: refused to close "+pr.Ref().String()+": prmonitor must never close a pull request")
-		return
-	}
-	if in.Title != nil {
-		pr.Title = *in.Title
-	}
-	if in.Body != nil {
-		pr.Body = *in.Body
-	}
-	pr.UpdatedAt = f.clock.now()
-	writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+	f.withPull(w, r, func(pr *PullRequest) {
+		if in.State != nil && strings.EqualFold(*in.State, "closed") {
+			f.forbidLocked(KindREST, r.Method, r.URL.Path, "close pull request", pr.Ref().String())
+			writeMessage(w, http.StatusForbidden, "githubfake: refused to close "+pr.Ref().String()+": prmonitor must never close a pull request")
+			return
+		}
+		if in.Title != nil {
+			pr.Title = *in.Title
+		}
+		if in.Body != nil {
+			pr.Body = *in.Body
+		}
+		pr.UpdatedAt = f.clock.now()
+		writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+	})
 }
 
 // restPatchIssue refuses closing a pull request through the issues API (which closes the PR too).
@@ -58,19 +48,14 @@ func (f *Fake) restPatchIssue(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
+	f.withPull(w, r, func(pr *PullRequest) {
+		if in.State != nil && strings.EqualFold(*in.State, "closed") {
+			f.forbidLocked(KindREST, r.Method, r.URL.Path, "close pull request", pr.Ref().String())
+			writeMessage(w, http.StatusForbidden, "githubfake: refused to close "+pr.Ref().String()+": prmonitor must never close a pull request")
+			return
+		}
 		writeNotFound(w)
-		return
-	}
-	if in.State != nil && strings.EqualFold(*in.State, "closed") {
-		f.forbidLocked(KindREST, r.Method, r.URL.Path, "close pull request", pr.Ref().String())
-		writeMessage(w, http.StatusForbidden, "githubfake: refused to close "+pr.Ref().String()+": prmonitor must never close a pull request")
-		return
-	}
-	writeNotFound(w)
+	})
 }
 
 func (f *Fake) restDeleteRef(w http.ResponseWriter, r *http.Request) {
@@ -81,35 +66,25 @@ func (f *Fake) restDeleteRef(w http.ResponseWriter, r *http.Request) {
 }
 
 func (f *Fake) restListComments(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	out := []any{}
-	for _, t := range pr.Threads {
-		for _, c := range t.Visible() {
-			out = append(out, f.restCommentLocked(c))
+	f.withPull(w, r, func(pr *PullRequest) {
+		out := []any{}
+		for _, t := range pr.Threads {
+			for _, c := range t.Visible() {
+				out = append(out, f.restCommentLocked(c))
+			}
 		}
-	}
-	writeJSON(w, http.StatusOK, out)
+		writeJSON(w, http.StatusOK, out)
+	})
 }
 
 func (f *Fake) restListReviews(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	out := []any{}
-	for _, rv := range visibleReviews(pr, f.viewer) {
-		out = append(out, f.restReviewLocked(rv))
-	}
-	writeJSON(w, http.StatusOK, out)
+	f.withPull(w, r, func(pr *PullRequest) {
+		out := []any{}
+		for _, rv := range visibleReviews(pr, f.viewer) {
+			out = append(out, f.restReviewLocked(rv))
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
 }
 
 // restReply posts a reply into the thread of a review comment; it is visible at once.
@@ -159,22 +134,17 @@ func (f *Fake) replyREST(w http.ResponseWriter, r *http.Request, id int64, ok bo
 }
 
 func (f *Fake) restGetRequested(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	users, teams := []any{}, []any{}
-	for _, rr := range pr.ReviewRequests {
-		if rr.Team.Slug != "" {
-			teams = append(teams, f.restTeamLocked(rr.Team))
-		} else {
-			users = append(users, f.restUserLocked(rr.Reviewer))
+	f.withPull(w, r, func(pr *PullRequest) {
+		users, teams := []any{}, []any{}
+		for _, rr := range pr.ReviewRequests {
+			if rr.Team.Slug != "" {
+				teams = append(teams, f.restTeamLocked(rr.Team))
+			} else {
+				users = append(users, f.restUserLocked(rr.Reviewer))
+			}
 		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"users": users, "teams": teams})
+		writeJSON(w, http.StatusOK, map[string]any{"users": users, "teams": teams})
+	})
 }
 
 type reviewersBody struct {
@@ -203,22 +173,17 @@ func (f *Fake) restRequestReviewers(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	users, teams := f.reviewersFromBody(pr, in)
-	for _, u := range users {
-		if sameActor(u, pr.Author) {
-			writeMessage(w, http.StatusUnprocessableEntity, "Review cannot be requested from pull request author.")
-			return
+	f.withPull(w, r, func(pr *PullRequest) {
+		users, teams := f.reviewersFromBody(pr, in)
+		for _, u := range users {
+			if sameActor(u, pr.Author) {
+				writeMessage(w, http.StatusUnprocessableEntity, "Review cannot be requested from pull request author.")
+				return
+			}
 		}
-	}
-	f.requestReviewsLocked(pr, users, teams)
-	writeJSON(w, http.StatusCreated, f.restPullLocked(pr))
+		f.requestReviewsLocked(pr, users, teams)
+		writeJSON(w, http.StatusCreated, f.restPullLocked(pr))
+	})
 }
 
 func (f *Fake) restRemoveReviewers(w http.ResponseWriter, r *http.Request) {
@@ -226,29 +191,24 @@ func (f *Fake) restRemoveReviewers(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &in) {
 		return
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	pr := f.pullLocked(r)
-	if pr == nil {
-		writeNotFound(w)
-		return
-	}
-	users, teams := f.reviewersFromBody(pr, in)
-	kept := pr.ReviewRequests[:0]
-	for _, rr := range pr.ReviewRequests {
-		drop := false
-		for _, u := range users {
-			drop = drop || (rr.Team.Slug == "" && sameActor(rr.Reviewer, u))
+	f.withPull(w, r, func(pr *PullRequest) {
+		users, teams := f.reviewersFromBody(pr, in)
+		kept := pr.ReviewRequests[:0]
+		for _, rr := range pr.ReviewRequests {
+			drop := false
+			for _, u := range users {
+				drop = drop || (rr.Team.Slug == "" && sameActor(rr.Reviewer, u))
+			}
+			for _, t := range teams {
+				drop = drop || strings.EqualFold(rr.Team.String(), t.String())
+			}
+			if !drop {
+				kept = append(kept, rr)
+			}
 		}
-		for _, t := range teams {
-			drop = drop || strings.EqualFold(rr.Team.String(), t.String())
-		}
-		if !drop {
-			kept = append(kept, rr)
-		}
-	}
-	pr.ReviewRequests = kept
-	writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+		pr.ReviewRequests = kept
+		writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+	})
 }
 
 func (f *Fake) restIsMerged(w http.ResponseWriter, r *http.Request) {
