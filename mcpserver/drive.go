@@ -301,9 +301,9 @@ func (d *driver) afterElicit(q elicitation.Question, a answer) (*mcp.CallToolRes
 func (d *driver) afterClassify(q elicitation.Question, st requestState, res *mcp.CreateMessageResult) (*mcp.CallToolResult, error) {
 	text := samplingText(res)
 	var in statemachine.Input
-	if v, reasoning, ok := readClassification(text, q); ok {
+	v, reasoning, ok := readClassification(text, q)
+	if ok {
 		in = statemachine.ChoiceInput(v)
-		_ = reasoning
 	} else {
 		class := elicitation.ClassifiedCustom
 		if text == "" {
