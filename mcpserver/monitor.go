@@ -24,7 +24,7 @@ type monitor struct {
 	facts   *prstatus.Facts
 	factsAt time.Time
 	// fresh is the snapshot pr_monitor_start fetched, used once by the first poll so starting a
-	// monitor costs one GraphQL request, not two.
+	// monitor costs one GraphQL request, not two; only while nothing but ready happened since.
 	fresh      *prstatus.Facts
 	lastAction *ActionOutput
 	release    func()
@@ -95,6 +95,11 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 	if in.Kind == statemachine.InputPoll {
 		f := *in.Facts
 		m.facts, m.factsAt = &f, now
+	}
+	if !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
+		// Anything but the agent's ready (an answer, a finished task that may have pushed, the
+		// server's own GitHub work, a newer poll) makes the start snapshot older than GitHub.
+		m.fresh = nil
 	}
 	m.ended = act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
 	m.persistLocked()
