@@ -27,8 +27,11 @@ type monitor struct {
 	// monitor costs one GraphQL request, not two; only while nothing but ready happened since.
 	fresh      *prstatus.Facts
 	lastAction *ActionOutput
-	release    func()
-	ended      bool
+	// handed identifies the last task this process handed to the agent (taskID); a task saved by
+	// an earlier process was never handed out by this one.
+	handed  string
+	release func()
+	ended   bool
 
 	callMu sync.Mutex
 	active *call
@@ -148,6 +151,29 @@ func (m *monitor) lastFacts() (*prstatus.Facts, time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.facts, m.factsAt
+}
+
+// taskID identifies a task in progress: its name and when it began.
+func taskID(p statemachine.Position) string {
+	if p.Task == nil {
+		return ""
+	}
+	return string(p.Task.Name) + "@" + p.Task.StartedAt.UTC().Format(time.RFC3339Nano)
+}
+
+// handOut records that the task in progress reached the agent through this process.
+func (m *monitor) handOut() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.handed = taskID(m.m.Position())
+}
+
+// taskHandedOut reports whether this process handed the task in progress (if any) to the agent.
+func (m *monitor) taskHandedOut() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := taskID(m.m.Position())
+	return id == "" || id == m.handed
 }
 
 func (m *monitor) remember(out *ActionOutput) {

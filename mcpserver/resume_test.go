@@ -1,8 +1,11 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,4 +33,35 @@ func TestTheStartSnapshotIsNotReusedAfterTheMonitorMoved(t *testing.T) {
 		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"})
 	act = h.next("push_completed", "", nil)
 	assert.Equal(t, "polling", act.Action, "the failure on the old head is gone; got %s %s", act.Task, act.Message)
+}
+
+// A client that retries the multi-round-trip call whose answer the server already took (it died
+// inside the call) gets what that answer led to, not "no longer open".
+func TestARetriedElicitationAnswerReturnsTheTaskItEntered(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", user: choose(pickValue("rebase"))})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "rebase", act.Task)
+	h.mu.Lock()
+	require.Len(t, h.elicited, 1)
+	seq, ok := h.elicited[0].Meta["prmonitor/seq"].(float64)
+	h.mu.Unlock()
+	require.True(t, ok)
+
+	token, err := h.srv.seal.seal(requestState{Monitor: "acme/widgets#7", Kind: inputElicit, Seq: int64(seq), Rounds: 1})
+	require.NoError(t, err)
+	res, err := h.session.CallTool(t.Context(), &sdk.CallToolParams{Name: "pr_monitor_next_step",
+		Arguments:    map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"},
+		RequestState: token, InputResponses: sdk.InputResponseMap{"answer": &sdk.ElicitResult{Action: "accept", Content: map[string]any{"choice": "rebase"}}}})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%+v", res.Content)
+	raw, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	var again ActionOutput
+	require.NoError(t, json.Unmarshal(raw, &again))
+	assert.Equal(t, "rebase", again.Task)
+	h.mu.Lock()
+	assert.Len(t, h.elicited, 1, "the user is not asked again")
+	h.mu.Unlock()
 }

@@ -93,11 +93,14 @@ type Input struct {
 	Data   EventData         `json:"data,omitzero"`
 	// QuestionSeq, when set on an answer, is the question it answers; a late answer to an older
 	// question is rejected rather than applied to the wrong one.
-	QuestionSeq int             `json:"question_seq,omitempty"`
-	Freeform    *FreeformAnswer `json:"freeform,omitempty"`
-	Facts       *prstatus.Facts `json:"facts,omitempty"`
-	Outcome     *Outcome        `json:"outcome,omitempty"`
-	Head        *HeadRefresh    `json:"head,omitempty"`
+	QuestionSeq int `json:"question_seq,omitempty"`
+	// TaskUnseen, on a ready, says the task in progress may never have reached the agent (the
+	// server restarted since it was handed out, or never handed it out in this process).
+	TaskUnseen bool            `json:"task_unseen,omitempty"`
+	Freeform   *FreeformAnswer `json:"freeform,omitempty"`
+	Facts      *prstatus.Facts `json:"facts,omitempty"`
+	Outcome    *Outcome        `json:"outcome,omitempty"`
+	Head       *HeadRefresh    `json:"head,omitempty"`
 }
 
 // EventInput is an agent event.

@@ -153,6 +153,9 @@ func (s *step) run() (Action, error) {
 // onEvent handles an agent event according to the top-level state.
 func (s *step) onEvent() (Action, error) {
 	ev := s.in.Event
+	if act, ok := s.replay(); ok {
+		return act, nil
+	}
 	switch s.pos.Node.State() {
 	case StateStopped:
 		return s.pending("The monitor is stopped; call pr_monitor_start to watch the PR again."), nil
@@ -236,6 +239,7 @@ func (s *step) answer(v elicitation.Value) (Action, error) {
 	if !q.Offers(v) {
 		return Action{}, fmt.Errorf("%w: %q; question %q offers %v", ErrChoiceNotOffered, v, q.ID, q.Values())
 	}
+	s.pos.Answered = &Answered{Seq: q.Seq, Choice: v}
 	if v == elicitation.Stop {
 		return s.stop("Monitoring stopped at your request.")
 	}

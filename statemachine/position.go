@@ -42,6 +42,10 @@ type Position struct {
 	QuestionContext *TaskContext          `json:"question_context,omitempty"`
 	// Seq numbers questions; the next question gets Seq+1.
 	Seq int `json:"seq"`
+	// Answered is the last answer taken: the same answer sent again (a call retried after its
+	// response was lost, a server restarted inside it) is recognised and answered with what it
+	// led to, never applied again nor refused.
+	Answered *Answered `json:"answered,omitempty"`
 
 	// Task is the agent's current task; Server the server-side action awaiting its outcome.
 	Task   *Task          `json:"task,omitempty"`
@@ -192,6 +196,15 @@ type RecoveryState struct {
 	Task   Task      `json:"task"`
 	// Freeform belongs to Task when the interrupted task is interpret_freeform.
 	Freeform *FreeformState `json:"freeform,omitempty"`
+	// Unseen: the event was a ready for a task the agent may never have received; unless a push
+	// completed it, the task is handed out again.
+	Unseen bool `json:"unseen,omitempty"`
+}
+
+// Answered is one answer the machine took: the question's seq and the choice.
+type Answered struct {
+	Seq    int               `json:"seq"`
+	Choice elicitation.Value `json:"choice"`
 }
 
 // RoundRecord remembers one refine round's dispatches.

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -117,4 +118,58 @@ func requireAskID(t *testing.T, act mcpserver.ActionOutput, id string) {
 	t.Helper()
 	require.Equal(t, "ask_user", act.Action, "want question %s, got %+v", id, act)
 	require.Equal(t, id, string(act.Question.ID))
+}
+
+// TestATaskWhoseCallWasLostIsHandedBackAfterARestart is issue 9's second defect: the server dies
+// inside the call that answered "address" (the task was entered and saved, its answer never
+// reached the agent). After the restart the agent gets that task back, whether it repeats the
+// call that entered it (same question seq, same choice) or sends ready; and the flow then
+// finishes with every thread answered once.
+func TestATaskWhoseCallWasLostIsHandedBackAfterARestart(t *testing.T) {
+	for _, how := range []string{"repeat the answer", "ready"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			w := newWorld(t, profiles[2])
+			w.apply(addressAllThreads(2)...)
+			w.launch()
+			w.start()
+			requireAskID(t, w.next("ready", "", nil), "comments_multi")
+			item := w.next("user_chose", "address_all", nil)
+			requireAskID(t, item, "comment_item")
+			lost := w.next("user_chose", "address", nil) // its answer is lost with the server
+			require.Equal(t, "address_comment", lost.Task)
+			w.restart(true)
+			out := w.start()
+			require.True(t, out.Resumed)
+
+			var act mcpserver.ActionOutput
+			if how == "ready" {
+				act = w.next("ready", "", nil)
+			} else {
+				raw, errText := w.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose",
+					"choice": "address", "question_seq": item.Question.Seq})
+				require.Empty(t, errText, "repeating the call that entered the task returns it")
+				require.NoError(t, json.Unmarshal(raw, &act))
+			}
+			require.Equal(t, "execute", act.Action, "the task comes back: %+v", act)
+			require.Equal(t, lost.Task, act.Task)
+			require.Equal(t, lost.Context.Thread.ID, act.Context.Thread.ID)
+
+			for i := 0; i < 10 && act.Action != "polling"; i++ {
+				switch act.Action {
+				case "execute":
+					ev, data := defaultAgent(w, act)
+					act = w.next(ev, "", data)
+				case "ask_user":
+					requireAskID(t, act, "comment_item")
+					act = w.next("user_chose", "address", nil)
+				}
+			}
+			require.Equal(t, "polling", act.Action)
+			for path, c := range repliesPerThread(t, w) {
+				require.Equal(t, 1, c, "replies on %s", path)
+			}
+			requireThreadsResolved(t, w, 2)
+		})
+	}
 }
