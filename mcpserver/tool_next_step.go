@@ -33,7 +33,10 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}
-	m, ok := s.lookup(in.MonitorID)
+	m, ok, err := s.lookup(in.MonitorID)
+	if err != nil {
+		return toolError(fmt.Sprintf("monitor %q cannot be resumed: %s", in.MonitorID, oneLine(err))), nil
+	}
 	if !ok {
 		return toolError(fmt.Sprintf("unknown monitor %q: call pr_monitor_start first", in.MonitorID)), nil
 	}

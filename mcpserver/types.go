@@ -86,6 +86,9 @@ type MonitorStatus struct {
 	Node      string `json:"node"`
 	Flow      string `json:"flow"`
 	Summary   string `json:"summary"`
+	// Saved: an earlier server saved this monitor and this one has not resumed it yet; the next
+	// call that names it does.
+	Saved bool `json:"saved,omitempty" jsonschema:"Saved by an earlier server and not resumed yet; the next call naming it resumes it."`
 	// Attention is the top attention of the last poll, with its reason.
 	Attention       string          `json:"attention,omitempty"`
 	AttentionReason string          `json:"attention_reason,omitempty"`

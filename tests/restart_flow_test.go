@@ -173,3 +173,70 @@ func TestATaskWhoseCallWasLostIsHandedBackAfterARestart(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedMonitorsAreFoundByIDAfterARestart is issue 9's third defect: after a restart every
+// tool finds a saved monitor by its id, without pr_monitor_start first.
+func TestSavedMonitorsAreFoundByIDAfterARestart(t *testing.T) {
+	w := newWorld(t, profiles[2])
+	w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.MergeConflict{})
+	w.launch()
+	w.start()
+	asked := w.next("ready", "", nil)
+	requireAskID(t, asked, "merge_conflict")
+
+	status := func(args map[string]any) mcpserver.StatusOutput {
+		t.Helper()
+		raw, errText := w.call("pr_monitor_status", args)
+		require.Empty(t, errText)
+		var out mcpserver.StatusOutput
+		require.NoError(t, json.Unmarshal(raw, &out))
+		return out
+	}
+	w.restart(true)
+	for _, args := range []map[string]any{{}, {"monitor_id": "acme/widgets#7"}, {"monitor_id": "Acme/Widgets#7"}} {
+		st := status(args)
+		require.Len(t, st.Monitors, 1, "status %v lists the saved monitor", args)
+		got := st.Monitors[0]
+		require.Equal(t, "acme/widgets#7", got.MonitorID)
+		require.Equal(t, "awaiting_user", got.State)
+		require.NotNil(t, got.Pending)
+		require.Equal(t, asked.Question.Seq, got.Pending.Question.Seq)
+	}
+	_, errText := w.call("pr_monitor_status", map[string]any{"monitor_id": "acme/other#1"})
+	require.Contains(t, errText, "unknown monitor")
+
+	act := w.next("ready", "", nil) // next_step by id, no pr_monitor_start
+	requireAskID(t, act, "merge_conflict")
+	require.Equal(t, asked.Question.Seq, act.Question.Seq)
+	require.Equal(t, "rebase", w.next("user_chose", "rebase", nil).Task)
+
+	w.restart(false)
+	raw, errText := w.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#7"})
+	require.Empty(t, errText, "stop by id")
+	var stop mcpserver.StopOutput
+	require.NoError(t, json.Unmarshal(raw, &stop))
+	require.Equal(t, []string{"acme/widgets#7"}, stop.Stopped)
+	require.Equal(t, "stop", w.next("ready", "", nil).Action, "stopped for good")
+
+	w.restart(true)
+	st := status(map[string]any{"monitor_id": "acme/widgets#7"})
+	require.Equal(t, "stopped", st.Monitors[0].State, "a stopped monitor is still found, stopped")
+	require.Empty(t, status(map[string]any{}).Monitors, "stopped monitors are not listed among the running ones")
+	require.Equal(t, "stop", w.next("ready", "", nil).Action)
+	require.False(t, w.start().Resumed, "a start after a stop begins afresh")
+}
+
+// TestStopAllStopsSavedMonitorsAfterARestart: pr_monitor_stop all covers the monitors an earlier
+// server saved.
+func TestStopAllStopsSavedMonitorsAfterARestart(t *testing.T) {
+	w := newWorld(t, profiles[2])
+	w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.MergeConflict{})
+	w.launch()
+	w.start()
+	w.restart(true)
+	raw, errText := w.call("pr_monitor_stop", map[string]any{"monitor_id": "all"})
+	require.Empty(t, errText)
+	var stop mcpserver.StopOutput
+	require.NoError(t, json.Unmarshal(raw, &stop))
+	require.Equal(t, []string{"acme/widgets#7"}, stop.Stopped)
+}
