@@ -24,11 +24,15 @@ type Config struct {
 	AllowAdminMerge bool `json:"allow_admin_merge"`
 	// Lookback is how many earlier review rounds the cluster analysis looks at.
 	Lookback int `json:"lookback"`
+	// RerunShowsWithin is how long polls that still show the failed run a requested re-run
+	// replaces are waited out (GitHub lists re-run jobs a moment after the request); past it the
+	// failure is raised again.
+	RerunShowsWithin time.Duration `json:"rerun_shows_within"`
 }
 
 // DefaultConfig is the configuration users get unless they change it.
 func DefaultConfig() Config {
-	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash", Lookback: 3}
+	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash", Lookback: 3, RerunShowsWithin: 10 * time.Minute}
 }
 
 // Machine is one monitor's state machine. It is not safe for concurrent use; the MCP server

@@ -93,10 +93,15 @@ func (s *step) enter(f *prstatus.Facts, att prstatus.Attention) (Action, bool, e
 		}
 	case prstatus.AttentionMergeConflict:
 		act, err = s.enterConflict(f, att)
-	case prstatus.AttentionCIFailed:
-		act, err = s.enterCIFailed(f, att)
-	case prstatus.AttentionCICancelled:
-		act, err = s.enterCICancelled(f, att)
+	case prstatus.AttentionCIFailed, prstatus.AttentionCICancelled:
+		if s.awaitingRerun(f) {
+			return s.polling("The re-run was requested; waiting for GitHub to show it.", false), true, nil
+		}
+		if att.Kind == prstatus.AttentionCIFailed {
+			act, err = s.enterCIFailed(f, att)
+		} else {
+			act, err = s.enterCICancelled(f, att)
+		}
 	case prstatus.AttentionReadyToMerge:
 		if w := s.pos.Memory.Wait; w != nil && len(f.Reviews.Approvals) <= w.Approvals {
 			return Action{}, false, nil

@@ -215,6 +215,13 @@ type RoundRecord struct {
 	ThreadIDs      []string  `json:"thread_ids,omitempty"`
 }
 
+// RerunRecord is a re-run the server requested: the jobs it replaces on Head, and when.
+type RerunRecord struct {
+	Head string    `json:"head"`
+	Jobs []int64   `json:"jobs"`
+	At   time.Time `json:"at"`
+}
+
 // WaitApprover suppresses the ready question until more approvals arrive on this head.
 type WaitApprover struct {
 	Head      string `json:"head"`
@@ -229,6 +236,8 @@ type Memory struct {
 	Rounds map[string]RoundRecord `json:"rounds,omitempty"`
 	// Wait is "wait for another approver".
 	Wait *WaitApprover `json:"wait,omitempty"`
+	// Rerun is the re-run last requested, until GitHub shows it.
+	Rerun *RerunRecord `json:"rerun,omitempty"`
 	// Tried records catch-up actions already attempted (key → the state they were tried in), so a
 	// request GitHub drops silently is not repeated every poll.
 	Tried map[string]string `json:"tried,omitempty"`
