@@ -102,7 +102,7 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), serverActionTimeout)
 	defer cancel()
-	in := execute(ctx, gh, d.mon.ref, req)
+	in := execute(ctx, gh, d.mon.ref, req, d.s.cfg.Now())
 	d.mon.state.Log(d.mon.id, "github", req.Describe, in.Outcome)
 	return d.mon.step(d.s.cfg.Now(), in)
 }

@@ -67,6 +67,10 @@ type Outcome struct {
 	Logs []CheckLog `json:"logs,omitempty"`
 	// SHA is the merge commit (merge).
 	SHA string `json:"sha,omitempty"`
+	// Changed says what the pull request shows that the user was not shown when they chose to
+	// merge; nothing was merged. Shown is the pull request as it is now.
+	Changed []string            `json:"changed,omitempty"`
+	Shown   *prstatus.MergeView `json:"shown,omitempty"`
 }
 
 // CheckLog is the tail of one failing job's log.

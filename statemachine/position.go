@@ -170,6 +170,9 @@ type ReadyState struct {
 	Head      string   `json:"head"`
 	Approvers []string `json:"approvers"`
 	Refusal   string   `json:"refusal,omitempty"`
+	// Shown is the pull request as the question showed it; a merge goes ahead only while GitHub
+	// still shows the same.
+	Shown *prstatus.MergeView `json:"shown,omitempty"`
 }
 
 // StaleState is the stale-approval flow.
