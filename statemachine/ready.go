@@ -19,6 +19,9 @@ func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, er
 		return Action{}, err
 	}
 	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, att.Reason)
+	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
+		text += ". Resolved, as the reviewer approved after our reply: " + describeSettled(settled) + "."
+	}
 	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
 		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
 }
@@ -105,4 +108,17 @@ func (s *step) askAgain(o Outcome) (Action, error) {
 	text := fmt.Sprintf("Not merged: since you were asked, %s. Merge %s at %s anyway?", strings.Join(o.Changed, "; "), s.pos.Monitor.Ref, short(r.Head))
 	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
 		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
+}
+
+// describeSettled names threads an approval settled: "bob on a.go:3, carol on b.go and 2 more".
+func describeSettled(ts []prstatus.ThreadFact) string {
+	var names []string
+	for i, t := range ts {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(ts)-3))
+			break
+		}
+		names = append(names, t.Reviewer+" on "+where(t.Path, t.Line))
+	}
+	return prstatus.JoinNames(names)
 }

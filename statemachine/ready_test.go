@@ -48,3 +48,33 @@ func TestAMergeOfAPullRequestThatEndedMeanwhileWatchesIt(t *testing.T) {
 	assert.Equal(t, ActionPolling, act.Kind)
 	assert.Contains(t, act.Message, "Not merged")
 }
+
+// A reviewer whose thread waits for their reply approves the pull request: the approval settles
+// the thread, the server resolves it, and the ready question says so.
+func TestAnApprovalSettlesTheThreadThatWaitedForTheReviewer(t *testing.T) {
+	p := newPR().thread("T1", "bob", "retry.go", 3, "why a constant?").reply("T1", "dev", "it is shared")
+	d := start(t)
+	assert.Equal(t, ActionPolling, d.poll(p).Kind, "the thread waits for bob")
+
+	p.review("bob", prstatus.ReviewApproved, "ok")
+	req := requireServer(t, d.poll(p), ServerResolveThread)
+	assert.Equal(t, "T1", req.ThreadID)
+	assert.Contains(t, req.Describe, "bob approved")
+	require.Equal(t, ActionPolling, d.ok(ServerResolveThread).Kind)
+
+	act := d.poll(p.resolve("T1"))
+	requireAsk(t, act, elicitation.QReadyToMerge)
+	assert.Contains(t, act.Question.Text, "bob on retry.go:3")
+	assert.Contains(t, act.Question.Text, "approved after our reply")
+}
+
+// Tried once: a resolve GitHub refuses is not repeated every poll.
+func TestASettledThreadIsResolvedOnce(t *testing.T) {
+	p := newPR().thread("T1", "bob", "retry.go", 3, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
+	d := start(t)
+	requireServer(t, d.poll(p), ServerResolveThread)
+	d.fail(ServerResolveThread, "HTTP 403")
+	act := d.poll(p)
+	requireAsk(t, act, elicitation.QReadyToMerge, elicitation.Merge, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
+	assert.Contains(t, act.Question.Text, "waits for a reviewer's reply", "still open: the warning stands")
+}
