@@ -27,8 +27,8 @@ type monitor struct {
 	// monitor costs one GraphQL request, not two; only while nothing but ready happened since.
 	fresh      *prstatus.Facts
 	lastAction *ActionOutput
-	// handed identifies the last task this process handed to the agent (taskID); a task saved by
-	// an earlier process was never handed out by this one.
+	// handed identifies the last task this process handed to the agent (taskID) since the last
+	// pr_monitor_start; a task saved by an earlier process was never handed out by this one.
 	handed  string
 	release func()
 	ended   bool

@@ -65,3 +65,25 @@ func TestARetriedElicitationAnswerReturnsTheTaskItEntered(t *testing.T) {
 	assert.Len(t, h.elicited, 1, "the user is not asked again")
 	h.mu.Unlock()
 }
+
+// An agent that starts again (a crashed agent, a new session) while a task is in progress gets the
+// task back on its next ready, as after a server restart; an agent that already has it and sends
+// ready mid-task is asked what happened, as before.
+func TestAReadyAfterStartingAgainGetsTheTaskInProgressBack(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
+	h.start()
+	require.Equal(t, "ask_user", h.next("ready", "", nil).Action)
+	task := h.next("user_chose", "rebase", nil)
+	require.Equal(t, "rebase", task.Task)
+
+	assert.Equal(t, "recovery", string(h.next("ready", "", nil).Question.ID), "the agent had the task: ready mid-task asks")
+	assert.Equal(t, "rebase", h.next("user_chose", "back_to_task", nil).Task)
+
+	out := h.start()
+	require.NotNil(t, out.Pending)
+	assert.Equal(t, "rebase", out.Pending.Task)
+	again := h.next("ready", "", nil)
+	assert.Equal(t, "execute", again.Action, "%+v", again)
+	assert.Equal(t, "rebase", again.Task)
+}
