@@ -15,7 +15,7 @@ import (
 func (s *Server) statusTool() server.ServerTool {
 	tool := mcp.NewTool("pr_monitor_status",
 		mcp.WithDescription("Read-only: what each monitor knows (the last poll's facts, its state, the open question or task, the last action). "+
-			"Omit monitor_id for every monitor. It changes nothing and makes no GitHub request."),
+			"Omit monitor_id for every running monitor, including those an earlier server saved. It changes nothing and makes no GitHub request."),
 		mcp.WithInputSchema[MonitorInput](),
 		mcp.WithOutputSchema[StatusOutput](),
 		mcp.WithTitleAnnotation("Pull request monitor status"),
