@@ -48,8 +48,12 @@ func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRe
 	return &driver{s: s, mon: mon, ctx: ctx, req: req, rounds: rounds, deadline: time.Now().Add(s.cfg.MaxBlock)}
 }
 
-// run feeds the first input and keeps going.
+// run feeds the first input and keeps going. A ready during a task this process never handed to
+// the agent says so: after a restart the agent may not have the task, and gets it back.
 func (d *driver) run(in statemachine.Input) (*mcp.CallToolResult, error) {
+	if in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady {
+		in.TaskUnseen = !d.mon.taskHandedOut()
+	}
 	act, err := d.mon.step(d.s.cfg.Now(), in)
 	if err != nil {
 		return toolError(err.Error()), nil
@@ -98,7 +102,7 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), serverActionTimeout)
 	defer cancel()
-	in := execute(ctx, gh, d.mon.ref, req)
+	in := execute(ctx, gh, d.mon.ref, req, d.s.cfg.Now())
 	d.mon.state.Log(d.mon.id, "github", req.Describe, in.Outcome)
 	return d.mon.step(d.s.cfg.Now(), in)
 }
@@ -230,6 +234,13 @@ func (d *driver) resume(st requestState) (*mcp.CallToolResult, error) {
 	switch st.Kind {
 	case inputElicit, inputClassify:
 		if pending.Kind != statemachine.ActionAskUser || int64(pending.Question.Seq) != st.Seq {
+			if a := d.mon.position().Answered; st.Kind == inputElicit && a != nil && int64(a.Seq) == st.Seq {
+				// The client retried a call whose answer was taken (the server died inside it): the
+				// machine recognises the repeat and answers with what it led to.
+				in := statemachine.ChoiceInput(a.Choice)
+				in.QuestionSeq = a.Seq
+				return d.run(in)
+			}
 			return toolError(fmt.Sprintf("%v: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState)), nil
 		}
 		q := *pending.Question

@@ -203,7 +203,7 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 	}
 	// The server honoured the cancellation: the monitor is free and answers at once.
 	require.Eventually(t, func() bool {
-		m, _ := h.srv.lookup("acme/widgets#7")
+		m, _ := h.srv.live("acme/widgets#7")
 		m.callMu.Lock()
 		defer m.callMu.Unlock()
 		return m.active == nil

@@ -24,11 +24,14 @@ type monitor struct {
 	facts   *prstatus.Facts
 	factsAt time.Time
 	// fresh is the snapshot pr_monitor_start fetched, used once by the first poll so starting a
-	// monitor costs one GraphQL request, not two.
+	// monitor costs one GraphQL request, not two; only while nothing but ready happened since.
 	fresh      *prstatus.Facts
 	lastAction *ActionOutput
-	release    func()
-	ended      bool
+	// handed identifies the last task this process handed to the agent (taskID) since the last
+	// pr_monitor_start; a task saved by an earlier process was never handed out by this one.
+	handed  string
+	release func()
+	ended   bool
 
 	callMu sync.Mutex
 	active *call
@@ -96,6 +99,11 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 		f := *in.Facts
 		m.facts, m.factsAt = &f, now
 	}
+	if !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
+		// Anything but the agent's ready (an answer, a finished task that may have pushed, the
+		// server's own GitHub work, a newer poll) makes the start snapshot older than GitHub.
+		m.fresh = nil
+	}
 	m.ended = act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
 	m.persistLocked()
 	m.state.Log(m.id, logKind(in), describeStep(in, act), map[string]any{"node": act.Node, "fired": m.m.Fired()})
@@ -143,6 +151,29 @@ func (m *monitor) lastFacts() (*prstatus.Facts, time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.facts, m.factsAt
+}
+
+// taskID identifies a task in progress: its name and when it began.
+func taskID(p statemachine.Position) string {
+	if p.Task == nil {
+		return ""
+	}
+	return string(p.Task.Name) + "@" + p.Task.StartedAt.UTC().Format(time.RFC3339Nano)
+}
+
+// handOut records that the task in progress reached the agent through this process.
+func (m *monitor) handOut() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.handed = taskID(m.m.Position())
+}
+
+// taskHandedOut reports whether this process handed the task in progress (if any) to the agent.
+func (m *monitor) taskHandedOut() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := taskID(m.m.Position())
+	return id == "" || id == m.handed
 }
 
 func (m *monitor) remember(out *ActionOutput) {

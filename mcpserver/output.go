@@ -36,7 +36,7 @@ func actionOutput(id string, act statemachine.Action) ActionOutput {
 	case statemachine.ActionExecute:
 		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=<one of %s>, data={...})", id, strings.Join(out.ExpectedEvents, ", "))
 	case statemachine.ActionAskUser:
-		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"user_chose\", choice=<a choice's value>)", id)
+		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"user_chose\", choice=<a choice's value>, question_seq=%d)", id, act.Question.Seq)
 	case statemachine.ActionPolling:
 		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", id)
 	case statemachine.ActionServer: // never reaches an agent; shown while a monitor is mid-action
@@ -68,6 +68,9 @@ func (d *driver) again(act statemachine.Action) ActionOutput {
 
 func (d *driver) result(out ActionOutput) *mcp.CallToolResult {
 	d.mon.remember(&out)
+	if out.Action == string(statemachine.ActionExecute) {
+		d.mon.handOut()
+	}
 	return structured(out)
 }
 

@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +27,11 @@ type Persister interface {
 	Claim(id string) (release func(), err error)
 	// Load returns the saved monitor. A corrupt record is set aside and reported as absent.
 	Load(id string) (Saved, bool, error)
+	// Peek returns the saved monitor without claiming it (read-only); an unusable record is
+	// reported as absent and left alone.
+	Peek(id string) (Saved, bool, error)
+	// List returns every saved monitor, by id, without claiming any.
+	List() ([]Saved, error)
 	// Save replaces the record atomically.
 	Save(id string, s Saved) error
 	// SetAside moves a record the server cannot resume out of the way.
@@ -75,6 +82,21 @@ func (m *MemoryState) Save(id string, s Saved) error {
 	defer m.mu.Unlock()
 	m.saved[id] = s
 	return nil
+}
+
+// Peek implements Persister.
+func (m *MemoryState) Peek(id string) (Saved, bool, error) { return m.Load(id) }
+
+// List implements Persister.
+func (m *MemoryState) List() ([]Saved, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Saved, 0, len(m.saved))
+	for _, s := range m.saved {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Saved) int { return strings.Compare(monitorID(a.Ref.String()), monitorID(b.Ref.String())) })
+	return out, nil
 }
 
 // SetAside implements Persister.

@@ -38,7 +38,33 @@ func (p *StoreState) Load(id string) (Saved, bool, error) {
 	if err != nil || !ok {
 		return Saved{}, ok, err
 	}
-	return Saved{Ref: r.Ref, Position: r.Position, Stopped: r.Stopped, CreatedAt: r.CreatedAt}, true, nil
+	return saved(r), true, nil
+}
+
+// Peek implements Persister.
+func (p *StoreState) Peek(id string) (Saved, bool, error) {
+	r, ok, err := p.s.Peek(id)
+	if err != nil || !ok {
+		return Saved{}, ok, err
+	}
+	return saved(r), true, nil
+}
+
+// List implements Persister.
+func (p *StoreState) List() ([]Saved, error) {
+	rs, err := p.s.List()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Saved, len(rs))
+	for i, r := range rs {
+		out[i] = saved(r)
+	}
+	return out, nil
+}
+
+func saved(r store.Record) Saved {
+	return Saved{Ref: r.Ref, Position: r.Position, Stopped: r.Stopped, CreatedAt: r.CreatedAt}
 }
 
 // Save implements Persister.

@@ -17,47 +17,97 @@ func (s *Server) attach(ref prstatus.PRRef) (*monitor, bool, error) {
 	if m, ok := s.monitors[id]; ok && !m.isEnded() {
 		return m, true, nil
 	}
-	release, err := s.cfg.State.Claim(id)
+	saved, ok, release, err := s.load(id)
 	if err != nil {
 		return nil, false, err
 	}
-	m := &monitor{id: id, ref: ref, created: s.cfg.Now(), state: s.cfg.State, log: s.cfg.Logger, release: release}
+	var m *monitor
+	if ok && !saved.Stopped {
+		m = s.restore(id, saved, release)
+	}
+	resumed := m != nil
+	if m == nil {
+		m = &monitor{id: id, ref: ref, created: s.cfg.Now(), state: s.cfg.State, log: s.cfg.Logger, release: release,
+			m: statemachine.New(s.cfg.Machine, statemachine.Monitor{ID: id, Ref: ref})}
+	}
+	s.register(m, fmt.Sprintf("monitor attached (resumed=%v)", resumed))
+	return m, resumed, nil
+}
+
+// load claims monitor id for this process and reads its saved record; the caller owns release.
+func (s *Server) load(id string) (Saved, bool, func(), error) {
+	release, err := s.cfg.State.Claim(id)
+	if err != nil {
+		return Saved{}, false, nil, err
+	}
 	saved, ok, err := s.cfg.State.Load(id)
 	if err != nil {
 		release()
-		return nil, false, fmt.Errorf("load monitor %s: %w", id, err)
+		return Saved{}, false, nil, fmt.Errorf("load monitor %s: %w", id, err)
 	}
-	resumed := false
-	if ok && !saved.Stopped {
-		machine, rerr := statemachine.Restore(s.cfg.Machine, saved.Position)
-		if rerr == nil {
-			m.m, m.created, resumed = machine, saved.CreatedAt, true
-		} else {
-			s.cfg.Logger.Warn("saved monitor cannot be resumed; starting fresh", "monitor", id, "err", rerr)
-			_ = s.cfg.State.SetAside(id, rerr.Error())
-		}
+	return saved, ok, release, nil
+}
+
+// restore builds a monitor at its saved position, holding release; nil when the position cannot
+// be resumed (it is set aside, and the monitor starts fresh).
+func (s *Server) restore(id string, saved Saved, release func()) *monitor {
+	machine, err := statemachine.Restore(s.cfg.Machine, saved.Position)
+	if err != nil {
+		s.cfg.Logger.Warn("saved monitor cannot be resumed; starting fresh", "monitor", id, "err", err)
+		_ = s.cfg.State.SetAside(id, err.Error())
+		return nil
 	}
-	if m.m == nil {
-		m.m = statemachine.New(s.cfg.Machine, statemachine.Monitor{ID: id, Ref: ref})
-	}
-	s.monitors[id] = m
+	return &monitor{id: id, ref: saved.Ref, created: saved.CreatedAt, state: s.cfg.State, log: s.cfg.Logger, release: release,
+		m: machine, ended: saved.Stopped}
+}
+
+// register makes m the live monitor of its id and saves it. s.mu is held.
+func (s *Server) register(m *monitor, why string) {
+	s.monitors[m.id] = m
 	m.mu.Lock()
 	m.persistLocked()
 	m.mu.Unlock()
-	m.state.Log(id, "lifecycle", fmt.Sprintf("monitor attached (resumed=%v)", resumed), nil)
-	return m, resumed, nil
+	m.state.Log(m.id, "lifecycle", why, nil)
 }
 
 // monitorID is the canonical id of a monitor: GitHub ignores case in owner and repository names,
 // so Acme/Widgets#7 and acme/widgets#7 are one monitor.
 func monitorID(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// lookup finds a live or ended monitor by id, in any spelling.
-func (s *Server) lookup(id string) (*monitor, bool) {
+// lookup finds a monitor by id, in any spelling: a live or ended one of this process, or one an
+// earlier process saved in the state directory, which it resumes at its saved position (a stopped
+// one stays stopped). ok is false when there is no such monitor; err when it cannot be resumed
+// (another process runs it, the state directory cannot be read).
+func (s *Server) lookup(id string) (*monitor, bool, error) {
+	id = monitorID(id)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m, ok := s.monitors[monitorID(id)]
-	return m, ok
+	if m, ok := s.monitors[id]; ok {
+		return m, true, nil
+	}
+	if _, ok, err := s.cfg.State.Peek(id); err != nil || !ok {
+		return nil, false, err
+	}
+	saved, ok, release, err := s.load(id)
+	if err != nil {
+		return nil, false, err
+	}
+	var m *monitor
+	if ok {
+		m = s.restore(id, saved, release)
+	}
+	if m == nil {
+		release()
+		return nil, false, nil
+	}
+	if m.ended { // stopped for good: kept for status and a clear answer, claimed by nobody
+		m.release = nil
+		release()
+		s.monitors[id] = m
+		return m, true, nil
+	}
+	s.register(m, "monitor resumed from the state directory by id")
+	return m, true, nil
 }
 
 // all lists the monitors, in a stable order.
@@ -70,6 +120,33 @@ func (s *Server) all() []*monitor {
 	}
 	sortMonitors(out)
 	return out
+}
+
+// everyMonitor lists this process's monitors and resumes every monitor an earlier process saved
+// and did not stop. skipped says which could not be resumed and why (another process runs it).
+func (s *Server) everyMonitor() (ms []*monitor, skipped []string) {
+	saved, err := s.cfg.State.List()
+	if err != nil {
+		skipped = append(skipped, "the saved monitors: "+oneLine(err))
+	}
+	for _, sv := range saved {
+		id := monitorID(sv.Ref.String())
+		if _, live := s.live(id); live || sv.Stopped {
+			continue
+		}
+		if _, _, err := s.lookup(id); err != nil {
+			skipped = append(skipped, id+": "+oneLine(err))
+		}
+	}
+	return s.all(), skipped
+}
+
+// live returns this process's monitor of id, if any.
+func (s *Server) live(id string) (*monitor, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.monitors[monitorID(id)]
+	return m, ok
 }
 
 func (m *monitor) isEnded() bool {

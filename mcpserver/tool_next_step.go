@@ -33,7 +33,10 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}
-	m, ok := s.lookup(in.MonitorID)
+	m, ok, err := s.lookup(in.MonitorID)
+	if err != nil {
+		return toolError(fmt.Sprintf("monitor %q cannot be resumed: %s", in.MonitorID, oneLine(err))), nil
+	}
 	if !ok {
 		return toolError(fmt.Sprintf("unknown monitor %q: call pr_monitor_start first", in.MonitorID)), nil
 	}
@@ -70,10 +73,18 @@ func machineInput(in NextStepInput) (statemachine.Input, error) {
 	if ev != statemachine.EventUserChose && in.Choice != "" {
 		return statemachine.Input{}, fmt.Errorf("choice goes with event=user_chose only, not %s", in.Event)
 	}
+	if ev != statemachine.EventUserChose && in.QuestionSeq != 0 {
+		return statemachine.Input{}, fmt.Errorf("question_seq goes with event=user_chose only, not %s", in.Event)
+	}
+	if in.QuestionSeq < 0 {
+		return statemachine.Input{}, fmt.Errorf("question_seq %d: a question's seq is positive", in.QuestionSeq)
+	}
 	var data statemachine.EventData
 	if d := in.Data; d != nil {
 		data = statemachine.EventData{ReplyText: d.ReplyText, Findings: d.Findings, SuggestedFix: d.SuggestedFix,
 			IssueType: d.IssueType, Recommendation: d.Recommendation}
 	}
-	return statemachine.EventInput(ev, elicitation.Value(in.Choice), data), nil
+	input := statemachine.EventInput(ev, elicitation.Value(in.Choice), data)
+	input.QuestionSeq = in.QuestionSeq
+	return input, nil
 }

@@ -51,6 +51,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	f := prstatus.Derive(snap, s.cfg.Now())
 	m.mu.Lock()
 	m.facts, m.factsAt, m.fresh = &f, s.cfg.Now(), &f
+	m.handed = "" // an agent (re)attaching may not have the task in progress: its ready gets it back
 	m.mu.Unlock()
 	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: f.Title, URL: f.URL,
 		Summary: summarize(ref.String(), &f),

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -14,7 +15,7 @@ import (
 func (s *Server) statusTool() server.ServerTool {
 	tool := mcp.NewTool("pr_monitor_status",
 		mcp.WithDescription("Read-only: what each monitor knows (the last poll's facts, its state, the open question or task, the last action). "+
-			"Omit monitor_id for every monitor. It changes nothing and makes no GitHub request."),
+			"Omit monitor_id for every running monitor, including those an earlier server saved. It changes nothing and makes no GitHub request."),
 		mcp.WithInputSchema[MonitorInput](),
 		mcp.WithOutputSchema[StatusOutput](),
 		mcp.WithTitleAnnotation("Pull request monitor status"),
@@ -31,19 +32,53 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}
-	ms := s.all()
+	out := StatusOutput{Monitors: []MonitorStatus{}}
 	if in.MonitorID != "" && in.MonitorID != "all" {
-		m, ok := s.lookup(in.MonitorID)
+		if m, ok := s.live(in.MonitorID); ok {
+			out.Monitors = append(out.Monitors, m.status())
+			return structured(out), nil
+		}
+		sv, ok, err := s.cfg.State.Peek(monitorID(in.MonitorID))
+		if err != nil {
+			return toolError(fmt.Sprintf("monitor %q: %s", in.MonitorID, oneLine(err))), nil
+		}
 		if !ok {
 			return toolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil
 		}
-		ms = []*monitor{m}
+		out.Monitors = append(out.Monitors, s.savedStatus(sv))
+		return structured(out), nil
 	}
-	out := StatusOutput{Monitors: []MonitorStatus{}}
-	for _, m := range ms {
+	for _, m := range s.all() {
 		out.Monitors = append(out.Monitors, m.status())
 	}
+	saved, err := s.cfg.State.List()
+	if err != nil {
+		return toolError("list the saved monitors: " + oneLine(err)), nil
+	}
+	for _, sv := range saved {
+		if _, live := s.live(sv.Ref.String()); !live && !sv.Stopped {
+			out.Monitors = append(out.Monitors, s.savedStatus(sv))
+		}
+	}
+	sort.Slice(out.Monitors, func(i, j int) bool { return out.Monitors[i].MonitorID < out.Monitors[j].MonitorID })
 	return structured(out), nil
+}
+
+// savedStatus is a monitor an earlier process saved, as it stands in the state directory. It is
+// read, not resumed: the next call that names it resumes it.
+func (s *Server) savedStatus(sv Saved) MonitorStatus {
+	id := monitorID(sv.Ref.String())
+	pos := sv.Position
+	st := MonitorStatus{MonitorID: id, PR: sv.Ref.String(), Title: pos.Monitor.Title, State: string(pos.Node.State()),
+		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Saved: true,
+		Summary: sv.Ref.String() + " · saved by an earlier server; not polled since it started"}
+	if m, err := statemachine.Restore(s.cfg.Machine, pos); err == nil {
+		if p := m.Pending(); p.Kind != statemachine.ActionPolling {
+			po := actionOutput(id, p)
+			st.Pending = &po
+		}
+	}
+	return st
 }
 
 func (m *monitor) status() MonitorStatus {

@@ -32,9 +32,15 @@ func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if in.MonitorID == "" {
 		return toolError("monitor_id is required (a monitor id, or all)"), nil
 	}
-	targets := s.all()
-	if in.MonitorID != "all" {
-		m, ok := s.lookup(in.MonitorID)
+	var targets []*monitor
+	var skipped []string
+	if in.MonitorID == "all" {
+		targets, skipped = s.everyMonitor()
+	} else {
+		m, ok, err := s.lookup(in.MonitorID)
+		if err != nil {
+			return toolError(fmt.Sprintf("monitor %q cannot be stopped here: %s", in.MonitorID, oneLine(err))), nil
+		}
 		if !ok {
 			return toolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil
 		}
@@ -53,6 +59,9 @@ func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	out.Message = "Stopped monitoring " + strings.Join(out.Stopped, ", ") + "."
 	if len(out.Stopped) == 0 {
 		out.Message = "Nothing was being monitored."
+	}
+	if len(skipped) > 0 {
+		out.Message += " Not stopped: " + strings.Join(skipped, "; ") + "."
 	}
 	return structured(out), nil
 }

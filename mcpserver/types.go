@@ -34,10 +34,13 @@ type NextStepData struct {
 
 // NextStepInput is pr_monitor_next_step's input.
 type NextStepInput struct {
-	MonitorID string        `json:"monitor_id" jsonschema:"From pr_monitor_start."`
-	Event     string        `json:"event" jsonschema:"What happened: ready to (re)start or continue; user_chose to answer an ask_user action; otherwise the event the last execute action expects.,enum=ready,enum=user_chose,enum=comment_addressed,enum=comment_replied,enum=investigation_complete,enum=push_completed,enum=task_complete"`
-	Choice    string        `json:"choice,omitempty" jsonschema:"user_chose: the value of the chosen choice (not its label)."`
-	Data      *NextStepData `json:"data,omitempty" jsonschema:"The data the task asks for."`
+	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start."`
+	Event     string `json:"event" jsonschema:"What happened: ready to (re)start or continue; user_chose to answer an ask_user action; otherwise the event the last execute action expects.,enum=ready,enum=user_chose,enum=comment_addressed,enum=comment_replied,enum=investigation_complete,enum=push_completed,enum=task_complete"`
+	Choice    string `json:"choice,omitempty" jsonschema:"user_chose: the value of the chosen choice (not its label)."`
+	// QuestionSeq makes an answer exact: a repeat of an answer already taken gets what it led to,
+	// an answer to a question no longer open is refused rather than applied to another.
+	QuestionSeq int           `json:"question_seq,omitempty" jsonschema:"user_chose: the question's seq from the ask_user action. Repeating an answer already taken returns what it led to."`
+	Data        *NextStepData `json:"data,omitempty" jsonschema:"The data the task asks for."`
 }
 
 // MonitorInput names one monitor.
@@ -83,6 +86,9 @@ type MonitorStatus struct {
 	Node      string `json:"node"`
 	Flow      string `json:"flow"`
 	Summary   string `json:"summary"`
+	// Saved: an earlier server saved this monitor and this one has not resumed it yet; the next
+	// call that names it does.
+	Saved bool `json:"saved,omitempty" jsonschema:"Saved by an earlier server and not resumed yet; the next call naming it resumes it."`
 	// Attention is the top attention of the last poll, with its reason.
 	Attention       string          `json:"attention,omitempty"`
 	AttentionReason string          `json:"attention_reason,omitempty"`

@@ -56,6 +56,9 @@ type ServerRequest struct {
 	MergeMethod     string `json:"merge_method,omitempty"`
 	ExpectedHeadSHA string `json:"expected_head_sha,omitempty"`
 	Admin           bool   `json:"admin,omitempty"`
+	// Shown is what the user saw when they chose to merge: the executor re-reads the pull request
+	// and merges only if it still matches.
+	Shown *prstatus.MergeView `json:"shown,omitempty"`
 }
 
 // PRContext identifies the pull request in a task.

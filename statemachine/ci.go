@@ -140,8 +140,13 @@ func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
 		drop = "The failures cleared; no re-run needed."
 	}
 	var runs []int64
+	var rerun []prstatus.CheckFact
 	for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
-		if c.IsActions() && !slices.Contains(runs, c.WorkflowRunID) {
+		if !c.IsActions() {
+			continue
+		}
+		rerun = append(rerun, c)
+		if !slices.Contains(runs, c.WorkflowRunID) {
 			runs = append(runs, c.WorkflowRunID)
 		}
 	}
@@ -164,7 +169,7 @@ func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
 	if kind == ServerRerunAll {
 		what = "re-run"
 	}
-	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Describe: fmt.Sprintf("%s %d workflow run(s)", what, len(runs))}), true, nil
+	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Checks: rerun, Describe: fmt.Sprintf("%s %d workflow run(s)", what, len(runs))}), true, nil
 }
 
 // ciOutcome continues after log fetching or a re-run.
@@ -180,9 +185,37 @@ func (s *step) ciOutcome(req ServerRequest, o Outcome) (Action, error) {
 		if !o.OK {
 			return s.actionFailed(FlowCI, req, o, false)
 		}
+		rec := &RerunRecord{Head: s.pos.CI.Head, At: s.now}
+		for _, c := range req.Checks {
+			rec.Jobs = append(rec.Jobs, c.JobID)
+		}
+		s.pos.Memory.Rerun = rec
 		return s.finish("ci_done", "Re-run started; watching CI.")
 	}
 	return Action{}, fmt.Errorf("statemachine: CI flow has no handler for outcome %s (a bug)", req.Kind)
+}
+
+// awaitingRerun reports whether f still shows jobs a requested re-run replaces on the same head:
+// GitHub lists the re-run a moment after the request, and until it does the failure is the one
+// already handled. Anything else (the re-run shows, a new head, too long a wait) ends the wait.
+func (s *step) awaitingRerun(f *prstatus.Facts) bool {
+	r := s.pos.Memory.Rerun
+	if r == nil {
+		return false
+	}
+	within := s.cfg.RerunShowsWithin
+	if within <= 0 {
+		within = DefaultConfig().RerunShowsWithin
+	}
+	if f.HeadSHA == r.Head && s.now.Before(r.At.Add(within)) {
+		for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
+			if c.JobID != 0 && slices.Contains(r.Jobs, c.JobID) {
+				return true
+			}
+		}
+	}
+	s.pos.Memory.Rerun = nil
+	return false
 }
 
 func checkContexts(cs []prstatus.CheckFact) []CheckContext {

@@ -365,9 +365,10 @@ func (s *step) unhandled() []int {
 	return out
 }
 
-// finishComments ends the flow: threads left unhandled are acknowledged in their current state
-// (they come back when someone writes in them), and reviewers all of whose threads were answered
-// are asked to review again.
+// finishComments ends the flow: every thread of the flow is acknowledged in the state the flow
+// saw it in (it comes back when someone writes in it), so a poll that still shows a thread as it
+// was before our reply (a snapshot older than the reply, GitHub catching up) does not hand it out
+// again; reviewers all of whose threads were answered are asked to review again.
 func (s *step) finishComments(summary string) (Action, error) {
 	cs := s.pos.Comments
 	round := cs.Round
@@ -383,9 +384,7 @@ func (s *step) finishComments(summary string) (Action, error) {
 	answered := map[string]bool{}
 	for _, t := range cs.Threads {
 		h := cs.Handled[t.ID]
-		if h == "" || h == handledSkipped {
-			s.pos.Memory.ack(threadKey(t.ID, t.LastCommentID))
-		}
+		s.pos.Memory.ack(threadKey(t.ID, t.LastCommentID))
 		ok := h == handledAddressed || h == handledReplied || h == handledResolved
 		if prev, seen := answered[t.Reviewer]; !seen || prev {
 			answered[t.Reviewer] = ok

@@ -283,3 +283,34 @@ func TestAFinishedCommentFlowNeverRefiresOnAnUnchangedSituation(t *testing.T) {
 	}
 	requireExecute(t, d.poll(p.reply("T1", "bob", "still hm")), TaskExplainComment, EventTaskComplete)
 }
+
+// A poll that still shows a thread the flow just answered (a snapshot taken before the reply, or
+// GitHub catching up) hands nothing out for it again: the thread is answered in that state, and
+// the machine remembers it in its saved position, not in the process that posted the reply.
+func TestAnsweredThreadsAreNotHandedOutAgainByAStalePoll(t *testing.T) {
+	p := newPR().
+		thread("T1", "copilot-pull-request-reviewer[bot]", "a.go", 1, "one").
+		thread("T2", "bob", "b.go", 2, "two")
+	d := start(t)
+	requireAsk(t, d.poll(p), elicitation.QCommentsMulti)
+	requireAsk(t, d.choose(elicitation.AddressAll), elicitation.QCommentItem)
+	requireExecute(t, d.choose(elicitation.Address), TaskAddressComment)
+	requireServer(t, d.ev(EventCommentAddressed, EventData{ReplyText: "fixed"}), ServerPostReply)
+	requireServer(t, d.ok(ServerPostReply), ServerResolveThread)
+	requireAsk(t, d.ok(ServerResolveThread), elicitation.QCommentItem)
+	// GitHub now shows T1 answered; a snapshot taken here (pr_monitor_start's, after a restart)
+	// still shows T2 as it was.
+	stale := p.reply("T1", "dev", "fixed <!-- prmonitor:v1 round=r1 thread=T1 kind=addressed -->").resolve("T1").facts()
+	m, err := Restore(DefaultConfig(), d.m.Position())
+	require.NoError(t, err)
+	d.m = m
+
+	requireExecute(t, d.choose(elicitation.Address), TaskAddressComment)
+	requireServer(t, d.ev(EventCommentAddressed, EventData{ReplyText: "fixed"}), ServerPostReply)
+	requireServer(t, d.ok(ServerPostReply), ServerResolveThread)
+	requireServer(t, d.ok(ServerResolveThread), ServerRequestReview)
+	require.Equal(t, ActionPolling, d.ok(ServerRequestReview).Kind)
+
+	act := d.send(PollInput(stale))
+	assert.Equal(t, ActionPolling, act.Kind, "nothing to hand out: T2 was answered in this state, got %+v", act)
+}

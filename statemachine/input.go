@@ -67,6 +67,10 @@ type Outcome struct {
 	Logs []CheckLog `json:"logs,omitempty"`
 	// SHA is the merge commit (merge).
 	SHA string `json:"sha,omitempty"`
+	// Changed says what the pull request shows that the user was not shown when they chose to
+	// merge; nothing was merged. Shown is the pull request as it is now.
+	Changed []string            `json:"changed,omitempty"`
+	Shown   *prstatus.MergeView `json:"shown,omitempty"`
 }
 
 // CheckLog is the tail of one failing job's log.
@@ -93,11 +97,14 @@ type Input struct {
 	Data   EventData         `json:"data,omitzero"`
 	// QuestionSeq, when set on an answer, is the question it answers; a late answer to an older
 	// question is rejected rather than applied to the wrong one.
-	QuestionSeq int             `json:"question_seq,omitempty"`
-	Freeform    *FreeformAnswer `json:"freeform,omitempty"`
-	Facts       *prstatus.Facts `json:"facts,omitempty"`
-	Outcome     *Outcome        `json:"outcome,omitempty"`
-	Head        *HeadRefresh    `json:"head,omitempty"`
+	QuestionSeq int `json:"question_seq,omitempty"`
+	// TaskUnseen, on a ready, says the task in progress may never have reached the agent (the
+	// server restarted since it was handed out, or never handed it out in this process).
+	TaskUnseen bool            `json:"task_unseen,omitempty"`
+	Freeform   *FreeformAnswer `json:"freeform,omitempty"`
+	Facts      *prstatus.Facts `json:"facts,omitempty"`
+	Outcome    *Outcome        `json:"outcome,omitempty"`
+	Head       *HeadRefresh    `json:"head,omitempty"`
 }
 
 // EventInput is an agent event.

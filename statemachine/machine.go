@@ -24,11 +24,15 @@ type Config struct {
 	AllowAdminMerge bool `json:"allow_admin_merge"`
 	// Lookback is how many earlier review rounds the cluster analysis looks at.
 	Lookback int `json:"lookback"`
+	// RerunShowsWithin is how long polls that still show the failed run a requested re-run
+	// replaces are waited out (GitHub lists re-run jobs a moment after the request); past it the
+	// failure is raised again.
+	RerunShowsWithin time.Duration `json:"rerun_shows_within"`
 }
 
 // DefaultConfig is the configuration users get unless they change it.
 func DefaultConfig() Config {
-	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash", Lookback: 3}
+	return Config{RefineCooldown: 7 * time.Minute, MaxAutoRefines: 2, MergeMethod: "squash", Lookback: 3, RerunShowsWithin: 10 * time.Minute}
 }
 
 // Machine is one monitor's state machine. It is not safe for concurrent use; the MCP server
@@ -153,6 +157,9 @@ func (s *step) run() (Action, error) {
 // onEvent handles an agent event according to the top-level state.
 func (s *step) onEvent() (Action, error) {
 	ev := s.in.Event
+	if act, ok := s.replay(); ok {
+		return act, nil
+	}
 	switch s.pos.Node.State() {
 	case StateStopped:
 		return s.pending("The monitor is stopped; call pr_monitor_start to watch the PR again."), nil
@@ -236,6 +243,7 @@ func (s *step) answer(v elicitation.Value) (Action, error) {
 	if !q.Offers(v) {
 		return Action{}, fmt.Errorf("%w: %q; question %q offers %v", ErrChoiceNotOffered, v, q.ID, q.Values())
 	}
+	s.pos.Answered = &Answered{Seq: q.Seq, Choice: v}
 	if v == elicitation.Stop {
 		return s.stop("Monitoring stopped at your request.")
 	}

@@ -93,10 +93,15 @@ func (s *step) enter(f *prstatus.Facts, att prstatus.Attention) (Action, bool, e
 		}
 	case prstatus.AttentionMergeConflict:
 		act, err = s.enterConflict(f, att)
-	case prstatus.AttentionCIFailed:
-		act, err = s.enterCIFailed(f, att)
-	case prstatus.AttentionCICancelled:
-		act, err = s.enterCICancelled(f, att)
+	case prstatus.AttentionCIFailed, prstatus.AttentionCICancelled:
+		if s.awaitingRerun(f) {
+			return s.polling("The re-run was requested; waiting for GitHub to show it.", false), true, nil
+		}
+		if att.Kind == prstatus.AttentionCIFailed {
+			act, err = s.enterCIFailed(f, att)
+		} else {
+			act, err = s.enterCICancelled(f, att)
+		}
 	case prstatus.AttentionReadyToMerge:
 		if w := s.pos.Memory.Wait; w != nil && len(f.Reviews.Approvals) <= w.Approvals {
 			return Action{}, false, nil
@@ -111,8 +116,9 @@ func (s *step) enter(f *prstatus.Facts, att prstatus.Attention) (Action, bool, e
 }
 
 // catchUp does GitHub work the server owes whatever the flow: ask reviewers whose requested
-// changes were answered to review again, and resolve bot threads it already answered (bots never
-// reply). Each is tried once per state, so a request GitHub drops silently is not repeated.
+// changes were answered to review again, resolve bot threads it already answered (bots never
+// reply), and resolve threads waiting for a reviewer who has since approved (the approval settles
+// them). Each is tried once per state, so a request GitHub drops silently is not repeated.
 func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
 	if s.pos.Node != NodePolling {
 		return Action{}, false, nil
@@ -147,6 +153,19 @@ func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
 		}
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
 			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, where(t.Path, t.Line))}), true, nil
+	}
+	settled, _ := prstatus.SettledByApproval(f)
+	for _, t := range settled {
+		key := "resolve:" + t.ID
+		if s.pos.Memory.tried(key, t.Last.ID) {
+			continue
+		}
+		s.pos.Memory.markTried(key, t.Last.ID)
+		if err := s.move("catch_up"); err != nil {
+			return Action{}, false, err
+		}
+		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
+			Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, where(t.Path, t.Line), t.Reviewer)}), true, nil
 	}
 	return Action{}, false, nil
 }

@@ -42,6 +42,10 @@ type Position struct {
 	QuestionContext *TaskContext          `json:"question_context,omitempty"`
 	// Seq numbers questions; the next question gets Seq+1.
 	Seq int `json:"seq"`
+	// Answered is the last answer taken: the same answer sent again (a call retried after its
+	// response was lost, a server restarted inside it) is recognised and answered with what it
+	// led to, never applied again nor refused.
+	Answered *Answered `json:"answered,omitempty"`
 
 	// Task is the agent's current task; Server the server-side action awaiting its outcome.
 	Task   *Task          `json:"task,omitempty"`
@@ -166,6 +170,9 @@ type ReadyState struct {
 	Head      string   `json:"head"`
 	Approvers []string `json:"approvers"`
 	Refusal   string   `json:"refusal,omitempty"`
+	// Shown is the pull request as the question showed it; a merge goes ahead only while GitHub
+	// still shows the same.
+	Shown *prstatus.MergeView `json:"shown,omitempty"`
 }
 
 // StaleState is the stale-approval flow.
@@ -192,6 +199,15 @@ type RecoveryState struct {
 	Task   Task      `json:"task"`
 	// Freeform belongs to Task when the interrupted task is interpret_freeform.
 	Freeform *FreeformState `json:"freeform,omitempty"`
+	// Unseen: the event was a ready for a task the agent may never have received; unless a push
+	// completed it, the task is handed out again.
+	Unseen bool `json:"unseen,omitempty"`
+}
+
+// Answered is one answer the machine took: the question's seq and the choice.
+type Answered struct {
+	Seq    int               `json:"seq"`
+	Choice elicitation.Value `json:"choice"`
 }
 
 // RoundRecord remembers one refine round's dispatches.
@@ -200,6 +216,13 @@ type RoundRecord struct {
 	Dispatches     int       `json:"dispatches"`
 	Completed      bool      `json:"completed,omitempty"`
 	ThreadIDs      []string  `json:"thread_ids,omitempty"`
+}
+
+// RerunRecord is a re-run the server requested: the jobs it replaces on Head, and when.
+type RerunRecord struct {
+	Head string    `json:"head"`
+	Jobs []int64   `json:"jobs"`
+	At   time.Time `json:"at"`
 }
 
 // WaitApprover suppresses the ready question until more approvals arrive on this head.
@@ -216,6 +239,8 @@ type Memory struct {
 	Rounds map[string]RoundRecord `json:"rounds,omitempty"`
 	// Wait is "wait for another approver".
 	Wait *WaitApprover `json:"wait,omitempty"`
+	// Rerun is the re-run last requested, until GitHub shows it.
+	Rerun *RerunRecord `json:"rerun,omitempty"`
 	// Tried records catch-up actions already attempted (key → the state they were tried in), so a
 	// request GitHub drops silently is not repeated every poll.
 	Tried map[string]string `json:"tried,omitempty"`

@@ -3,6 +3,7 @@ package statemachine
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -11,12 +12,16 @@ import (
 // enterReady asks whether to merge an approved, green pull request. This question is the only way
 // a merge can come about.
 func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
-	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals)}
+	shown := prstatus.ViewForMerge(f)
+	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown}
 	s.pos.FlowKey = att.Key
 	if err := s.toAsk(FlowReady); err != nil {
 		return Action{}, err
 	}
 	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, att.Reason)
+	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
+		text += ". Resolved, as the reviewer approved after our reply: " + describeSettled(settled) + "."
+	}
 	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
 		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
 }
@@ -48,7 +53,12 @@ func (s *step) mergeRequest(admin bool) (Action, error) {
 	if admin {
 		what += " with administrator bypass"
 	}
-	return s.server(ServerRequest{Kind: ServerMerge, MergeMethod: s.cfg.MergeMethod, ExpectedHeadSHA: r.Head, Admin: admin, Describe: what}), nil
+	shown := prstatus.MergeView{Head: r.Head} // a position saved before views were kept: anything standing is news
+	if r.Shown != nil {
+		shown = *r.Shown
+	}
+	return s.server(ServerRequest{Kind: ServerMerge, MergeMethod: s.cfg.MergeMethod, ExpectedHeadSHA: r.Head, Admin: admin,
+		Shown: &shown, Describe: what}), nil
 }
 
 // readyOutcome reports the merge.
@@ -64,6 +74,8 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 			msg = fmt.Sprintf("%s merged as %s.", s.pos.Monitor.Ref, short(o.SHA))
 		}
 		return Action{Kind: ActionMerged, Message: msg}, nil
+	case len(o.Changed) > 0 && o.Shown != nil:
+		return s.askAgain(o)
 	case o.HeadMoved:
 		return s.finish("ready_done", "The head moved since you chose to merge; nothing was merged. Watching the new head.")
 	case o.Refused:
@@ -79,4 +91,34 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 		return s.ask(elicitation.QMergeRefused, "GitHub refused the merge: "+o.Error, values, nil)
 	}
 	return s.actionFailed(FlowReady, req, o, false)
+}
+
+// askAgain asks the ready question again when the pull request changed between the question and
+// the user's merge choice: nothing was merged, and the user is told what changed.
+func (s *step) askAgain(o Outcome) (Action, error) {
+	if o.Shown.State != "" && o.Shown.State != prstatus.StateOpen { // merged or closed meanwhile: the next poll says so
+		return s.finish("ready_done", "Not merged: "+strings.Join(o.Changed, "; ")+".")
+	}
+	r := s.pos.Ready
+	r.Head, r.Approvers, r.Refusal, r.Shown = o.Shown.Head, slices.Clone(o.Shown.Approvers), "", o.Shown
+	s.pos.Head = o.Shown.Head
+	if err := s.toAsk(FlowReady); err != nil {
+		return Action{}, err
+	}
+	text := fmt.Sprintf("Not merged: since you were asked, %s. Merge %s at %s anyway?", strings.Join(o.Changed, "; "), s.pos.Monitor.Ref, short(r.Head))
+	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
+		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
+}
+
+// describeSettled names threads an approval settled: "bob on a.go:3, carol on b.go and 2 more".
+func describeSettled(ts []prstatus.ThreadFact) string {
+	var names []string
+	for i, t := range ts {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(ts)-3))
+			break
+		}
+		names = append(names, t.Reviewer+" on "+where(t.Path, t.Line))
+	}
+	return prstatus.JoinNames(names)
 }

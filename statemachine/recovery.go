@@ -11,7 +11,8 @@ import (
 // beginRecovery handles an event the current task does not expect (a post-push hook's ready, a
 // wrong completion event). The flow is never wiped: the server re-reads the head first.
 func (s *step) beginRecovery(ev Event, data EventData) (Action, error) {
-	s.pos.Recovery = &RecoveryState{Event: ev, Data: data, Task: *s.pos.Task, Freeform: s.pos.Freeform}
+	s.pos.Recovery = &RecoveryState{Event: ev, Data: data, Task: *s.pos.Task, Freeform: s.pos.Freeform,
+		Unseen: ev == EventReady && s.in.TaskUnseen}
 	s.pos.Freeform = nil
 	if err := s.move(string(s.pos.Node.Flow()) + "_work"); err != nil {
 		return Action{}, err
@@ -48,6 +49,9 @@ func (s *step) onHead() (Action, error) {
 		s.pos.Head = h.SHA
 	}
 	advanced := h.OK && h.SHA != "" && task.HeadSnapshot != "" && h.SHA != task.HeadSnapshot
+	if rec.Unseen && !advanced {
+		return s.redeliver(task, rec.Freeform), nil
+	}
 	var reason string
 	switch {
 	case !h.OK:

@@ -110,6 +110,26 @@ func (s *Store) Load(id string) (Record, bool, error) {
 	return r, true, nil
 }
 
+// Peek reads the monitor's record without claiming it: what another process (or an earlier one)
+// saved, for read-only use. No record, or one this build cannot use: (Record{}, false, nil); Peek
+// leaves such a record where it is (Load, under the claim, sets it aside).
+func (s *Store) Peek(id string) (Record, bool, error) {
+	if id == "" {
+		return Record{}, false, errors.New("store: empty monitor id")
+	}
+	r, problem, err := readRecord(s.paths(fileName(id)).record)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Record{}, false, nil
+	}
+	if err != nil {
+		return Record{}, false, fmt.Errorf("store: peek monitor %s: %w", id, err)
+	}
+	if problem != "" || !sameMonitor(r.MonitorID, id) {
+		return Record{}, false, nil
+	}
+	return r, true, nil
+}
+
 // SetAside moves the monitor's record out of the way, as Load does with a corrupt one, for a
 // record that read back fine but that the caller cannot use (statemachine.Restore refused it).
 // It needs the monitor's claim. No record is not an error.

@@ -393,3 +393,33 @@ func TestLoadReportsReadErrors(t *testing.T) {
 	assert.False(t, errors.Is(err, store.ErrNotClaimed))
 	assert.DirExists(t, path)
 }
+
+// Peek reads what another (or an earlier) process saved without claiming the monitor, and leaves
+// an unusable record for Load to set aside under the claim.
+func TestPeekReadsWithoutTheClaim(t *testing.T) {
+	f := newFixture(t)
+	c := f.claim(t, monitorID)
+	require.NoError(t, f.Save(monitorID, record(t, monitorID)))
+	require.NoError(t, c.Release())
+
+	r, ok, err := f.Peek("Acme/Widgets#7")
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, monitorID, r.MonitorID)
+	assert.Equal(t, statemachine.NodeConflictTask, r.Position.Node)
+	c = f.claim(t, monitorID) // Peek took no claim: the monitor is free
+	require.NoError(t, c.Release())
+
+	_, ok, err = f.Peek("acme/other#1")
+	require.NoError(t, err)
+	assert.False(t, ok, "no record")
+	_, _, err = f.Peek("")
+	require.Error(t, err)
+
+	path := filepath.Join(f.dir, store.FileName(monitorID)+".json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"schema":1,`), 0o600))
+	_, ok, err = f.Peek(monitorID)
+	require.NoError(t, err)
+	assert.False(t, ok, "an unusable record reads as absent")
+	assert.FileExists(t, path, "and is left where it is")
+}

@@ -10,10 +10,11 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// PostReply replies to a review thread through REST, at most once per marker:
+// PostReply replies to a review thread through REST, at most once per reviewer comment:
 //
 //   - one GraphQL read of the thread's newest comments (and the token's login): a reply of ours
-//     with the same marker means it was already posted, and nothing is sent (Already);
+//     carrying a marker for this thread after the last comment of anyone else means the thread is
+//     already answered, whatever round or kind that marker names, and nothing is sent (Already);
 //   - one REST POST .../pulls/{n}/comments/{reply_to}/replies. The GraphQL reply mutation is never
 //     used: it can land in the user's pending review, invisible until that review is submitted;
 //   - when the POST fails without an answer that proves nothing happened (a 5xx, a dropped

@@ -47,17 +47,23 @@ func (c *Client) readThread(ctx context.Context, threadID string) (threadState, 
 	return st, nil
 }
 
-// ourReply finds, newest first, a comment the token's user wrote that carries a marker for the
-// same thread, round and kind as want. A marker in anyone else's comment proves nothing.
+// ourReply finds the reply of ours that already answers the thread's newest comments: scanning
+// newest first, a comment the token's user wrote that carries a marker for this thread, before
+// any comment of someone else. The round and kind do not matter: a thread is answered once per
+// reviewer comment, so a reply is once-only whatever round id a later flow gives it, and a
+// reviewer who writes again makes the next reply due. A marker in anyone else's comment proves
+// nothing.
 func (st threadState) ourReply(want prstatus.Marker) (threadComment, bool) {
+	if st.viewer == "" {
+		return threadComment{}, false
+	}
 	for i := len(st.comments) - 1; i >= 0; i-- {
 		tc := st.comments[i]
-		if st.viewer == "" || !strings.EqualFold(tc.author, st.viewer) {
-			continue
+		if !strings.EqualFold(tc.author, st.viewer) {
+			return threadComment{}, false // someone else wrote last: they are owed an answer
 		}
 		c := prstatus.Comment{Author: prstatus.Actor{Login: tc.author}, Body: tc.body}
-		m, ok := prstatus.OurMarker(c, "", st.viewer)
-		if ok && m.Thread == want.Thread && m.Round == want.Round && m.Kind == want.Kind {
+		if m, ok := prstatus.OurMarker(c, "", st.viewer); ok && m.Thread == want.Thread {
 			return tc, true
 		}
 	}

@@ -35,8 +35,8 @@ type ReplyRequest struct {
 	Marker    prstatus.Marker
 }
 
-// ReplyResult says what happened. Already is true when a reply carrying the same marker was found
-// and nothing was posted.
+// ReplyResult says what happened. Already is true when a reply of ours already answered the
+// thread's newest comments and nothing was posted.
 type ReplyResult struct {
 	Already   bool
 	CommentID int64

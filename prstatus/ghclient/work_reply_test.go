@@ -204,7 +204,7 @@ func TestPostReply(t *testing.T) {
 	}
 }
 
-func TestPostReplyIsOncePerMarker(t *testing.T) {
+func TestPostReplyIsOncePerReviewerComment(t *testing.T) {
 	e := newFakeEnv(t)
 	workPR(t, e)
 	req := replyTo(t, e, 1, "Done.")
@@ -219,18 +219,24 @@ func TestPostReplyIsOncePerMarker(t *testing.T) {
 	assert.Zero(t, e.count(http.MethodPost, ""), "nothing posted")
 	assert.Len(t, ours(t, e, 1), 1)
 
-	// Another round or kind is another reply.
-	e.reset()
-	req.Marker.Round = "r2"
+	// Another round or kind (a flow resumed after a restart names its round afresh) does not make
+	// a second reply: the thread is answered.
+	for _, edit := range []func(){func() { req.Marker.Round = "r2" }, func() { req.Marker.Kind = prstatus.ReplyReplied }} {
+		edit()
+		e.reset()
+		next, err := e.c.PostReply(t.Context(), ref, req)
+		require.NoError(t, err)
+		assert.Equal(t, ghclient.ReplyResult{Already: true, CommentID: first.CommentID, URL: first.URL}, next)
+		assert.Zero(t, e.count(http.MethodPost, ""), "nothing posted")
+		assert.Len(t, ours(t, e, 1), 1)
+	}
+
+	// The reviewer writes again: the next reply is due.
+	e.apply(t, githubfake.ThreadReply{Thread: 1, By: alice, Body: "Why?"})
 	next, err := e.c.PostReply(t.Context(), ref, req)
 	require.NoError(t, err)
 	assert.False(t, next.Already)
 	assert.Len(t, ours(t, e, 1), 2)
-	req.Marker.Kind = prstatus.ReplyReplied
-	next, err = e.c.PostReply(t.Context(), ref, req)
-	require.NoError(t, err)
-	assert.False(t, next.Already)
-	assert.Len(t, ours(t, e, 1), 3)
 }
 
 // A marker pasted by someone else proves nothing: only the token's user's comments count.
