@@ -137,8 +137,10 @@ func TestOneGraphQLRequestPerPoll(t *testing.T) {
 		}
 	}
 	require.Greater(t, polls, 3)
-	// The first poll reuses pr_monitor_start's snapshot; every other poll is one query.
-	assert.Equal(t, polls-1, h.fake.GraphQLQueries(), "one GraphQL request per poll")
+	// The first poll reuses pr_monitor_start's snapshot; every other poll is one query. The last
+	// query may have been cut by the call's deadline before it made a poll.
+	queries := h.fake.GraphQLQueries()
+	assert.Contains(t, []int{polls - 1, polls}, queries, "one GraphQL request per poll (%d polls)", polls)
 	assert.Zero(t, h.fake.RESTCalls())
 }
 

@@ -203,7 +203,9 @@ func TestWaitsNeverOutliveTheCallersDeadline(t *testing.T) {
 		answer func(http.ResponseWriter, *http.Request)
 		wantIs error
 	}{
-		{"403 secondary limit without Retry-After (GitHub: wait a minute)", status(403, "Content-Type", "application/json"), ErrRateLimited},
+		{"403 secondary limit without Retry-After (GitHub: wait a minute)", func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, 403, map[string]any{"message": "You have exceeded a secondary rate limit."})
+		}, ErrRateLimited},
 		{"200 with errors[RATE_LIMITED]", func(w http.ResponseWriter, _ *http.Request) {
 			writeJSON(w, 200, map[string]any{"errors": []map[string]any{{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}}})
 		}, ErrRateLimited},
@@ -211,13 +213,7 @@ func TestWaitsNeverOutliveTheCallersDeadline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			answer := tt.answer
-			if tt.wantIs == ErrRateLimited && strings.HasPrefix(tt.name, "403") {
-				answer = func(w http.ResponseWriter, _ *http.Request) {
-					writeJSON(w, 403, map[string]any{"message": "You have exceeded a secondary rate limit."})
-				}
-			}
-			gh := &counting{next: answer}
+			gh := &counting{next: tt.answer}
 			c, sl, _ := testClient(t, gh, func(cfg *Config) { cfg.Retry.BaseDelay = time.Second })
 			err := query(t, c, deadline(t))
 			require.ErrorIs(t, err, tt.wantIs)
