@@ -129,6 +129,10 @@ func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallTo
 		return act, nil, nil
 	}
 	d.failures = 0
+	if !d.notBefore.IsZero() {
+		d.notBefore = time.Time{}
+		d.progressNote("")
+	}
 	f := prstatus.Derive(snap, d.s.cfg.Now())
 	next, err := d.mon.step(d.s.cfg.Now(), statemachine.PollInput(f))
 	return next, nil, err
