@@ -18,8 +18,9 @@ const (
 	inputSample = "sample"
 )
 
-// serverActionTimeout bounds one piece of GitHub work. It runs detached from the tool call's
-// cancellation: a superseded call must not leave a reply half-posted and reported as failed.
+// serverActionTimeout bounds one piece of GitHub work, and so does the call's deadline, whichever
+// comes first. It runs detached from the tool call's cancellation: a superseded call must not
+// leave a reply half-posted and reported as failed.
 const serverActionTimeout = 2 * time.Minute
 
 // freshFor is how long the snapshot taken by pr_monitor_start stands in for the first poll.
