@@ -9,7 +9,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -19,8 +18,9 @@ const (
 	inputSample = "sample"
 )
 
-// serverActionTimeout bounds one piece of GitHub work. It runs detached from the tool call's
-// cancellation: a superseded call must not leave a reply half-posted and reported as failed.
+// serverActionTimeout bounds one piece of GitHub work, and so does the call's deadline, whichever
+// comes first. It runs detached from the tool call's cancellation: a superseded call must not
+// leave a reply half-posted and reported as failed.
 const serverActionTimeout = 2 * time.Minute
 
 // freshFor is how long the snapshot taken by pr_monitor_start stands in for the first poll.
@@ -29,23 +29,45 @@ const freshFor = 30 * time.Second
 // driver runs a monitor's machine inside one tool call until there is something for the agent, or
 // the user must be asked (an input request), or the call has blocked long enough.
 type driver struct {
-	s        *Server
-	mon      *monitor
-	ctx      context.Context
+	s   *Server
+	mon *monitor
+	// ctx is the tool call's: it ends when the call is cancelled or superseded.
+	ctx context.Context
+	// work is ctx bounded by the deadline: every GitHub call of this tool call uses it, so that
+	// no retry, rate-limit wait or hung request outlives the call.
+	work     context.Context
+	stopWork context.CancelFunc
 	req      mcp.CallToolRequest
 	rounds   int
 	deadline time.Time
 	failures int
+	// notBefore: GitHub asked for no request before this time (the token's gate says so too).
+	notBefore time.Time
 	// toAgent hands the next question to the agent instead of eliciting it (the user dismissed
 	// the prompt, or the client cannot elicit).
 	toAgent bool
-	ticks   float64
+	// noSampling and noElicitation: the client refused or failed such a request in this call;
+	// the rest of the call takes the path of a client without the capability.
+	noSampling, noElicitation bool
+	beat                      *heartbeat
 	// categorized: the reply about to be posted already had its category refined.
 	categorized bool
 }
 
 func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int) *driver {
-	return &driver{s: s, mon: mon, ctx: ctx, req: req, rounds: rounds, deadline: time.Now().Add(s.cfg.MaxBlock)}
+	deadline := time.Now().Add(s.cfg.MaxBlock)
+	work, stop := context.WithDeadline(ctx, deadline)
+	d := &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline}
+	d.startHeartbeat()
+	return d
+}
+
+// close ends the call's progress and releases its deadline; the result goes out after it.
+func (d *driver) close() {
+	if d.beat != nil {
+		d.beat.close()
+	}
+	d.stopWork()
 }
 
 // run feeds the first input and keeps going. A ready during a task this process never handed to
@@ -64,13 +86,14 @@ func (d *driver) run(in statemachine.Input) (*mcp.CallToolResult, error) {
 func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 	for {
 		if d.ctx.Err() != nil {
-			out := d.output(d.mon.pending())
-			out.Message = "This call was superseded or cancelled; call pr_monitor_next_step with event=ready to continue."
-			return d.result(out), nil
+			return d.cancelled(), nil
 		}
 		var err error
 		switch act.Kind {
 		case statemachine.ActionServer:
+			if res := d.holdOff(act); res != nil {
+				return res, nil
+			}
 			if res := d.refineCategory(act); res != nil {
 				return res, nil
 			}
@@ -94,67 +117,35 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 	}
 }
 
-// serverAction does GitHub work for the machine and feeds the outcome back.
+// serverAction does GitHub work for the machine and feeds the outcome back. The work is detached
+// from the call's cancellation (a superseded call must not leave a reply half-posted and reported
+// as failed) but not from its deadline. Work that failed only because the deadline came or GitHub
+// asked to wait is not GitHub's verdict on it: the machine is not told, the action stays pending
+// and runs again when allowed (every write checks first whether an earlier attempt landed).
 func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Action, error) {
-	gh, err := d.s.github(d.ctx)
+	gh, err := d.s.github(d.work)
 	if err != nil {
 		return statemachine.Action{}, fmt.Errorf("%s", githubCause(err))
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), serverActionTimeout)
+	end := time.Now().Add(serverActionTimeout)
+	if d.deadline.Before(end) {
+		end = d.deadline
+	}
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
-	in := execute(ctx, gh, d.mon.ref, req, d.s.cfg.Now())
+	noted := &noting{GitHub: gh}
+	in := execute(ctx, noted, d.mon.ref, req, d.s.cfg.Now())
+	if failed(in) && (ctx.Err() != nil || noted.limited() != nil) {
+		why := "the call's time ran out"
+		if rl := noted.limited(); rl != nil {
+			d.waitFor(rl)
+			why = "GitHub asked to wait: " + oneLine(rl)
+		}
+		d.mon.state.Log(d.mon.id, "github", req.Describe+" postponed ("+why+")", nil)
+		return d.mon.pending(), nil
+	}
 	d.mon.state.Log(d.mon.id, "github", req.Describe, in.Outcome)
 	return d.mon.step(d.s.cfg.Now(), in)
-}
-
-// poll waits (sending progress), takes one snapshot (one GraphQL request) and feeds the facts to
-// the machine. A GitHub failure that waiting cannot heal ends the call with an error and leaves
-// the monitor untouched; a transient one is retried with backoff until the deadline.
-func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallToolResult, error) {
-	facts, at := d.mon.lastFacts()
-	delay := d.s.cfg.Poll.next(facts, d.failures, d.s.cfg.Now())
-	if act.PollNow && d.failures == 0 {
-		delay = 0
-	}
-	if facts != nil && d.s.cfg.Now().Sub(at) < delay {
-		delay -= d.s.cfg.Now().Sub(at)
-	}
-	if time.Now().After(d.deadline) {
-		return act, d.result(d.stillWaiting(act)), nil
-	}
-	if act.PollNow {
-		if f := d.mon.takeFresh(d.s.cfg.Now(), freshFor); f != nil {
-			next, err := d.mon.step(d.s.cfg.Now(), statemachine.PollInput(*f))
-			return next, nil, err
-		}
-	}
-	if delay > 0 && !wait(d.ctx, delay, d.deadline, d.s.cfg.ProgressEvery, d.progress) {
-		if d.ctx.Err() != nil {
-			return act, nil, nil // the loop reports the cancellation
-		}
-		return act, d.result(d.stillWaiting(act)), nil
-	}
-	gh, err := d.s.github(d.ctx)
-	if err != nil {
-		return act, toolError(githubCause(err)), nil
-	}
-	snap, err := gh.Snapshot(d.ctx, d.mon.ref)
-	if err != nil {
-		if d.ctx.Err() != nil {
-			return act, nil, nil
-		}
-		if fatalGitHub(err) {
-			return act, toolError(githubCause(err)), nil
-		}
-		d.failures++
-		d.mon.state.Log(d.mon.id, "error", "poll failed: "+githubCause(err), nil)
-		d.progressMessage(fmt.Sprintf("%s · GitHub unreachable (%s); retrying", d.mon.ref, oneLine(err)))
-		return act, nil, nil
-	}
-	d.failures = 0
-	f := prstatus.Derive(snap, d.s.cfg.Now())
-	next, err := d.mon.step(d.s.cfg.Now(), statemachine.PollInput(f))
-	return next, nil, err
 }
 
 // refineCategory asks the host's model, when it offers sampling, for the concern category of a
@@ -176,18 +167,21 @@ func (d *driver) refineCategory(act statemachine.Action) *mcp.CallToolResult {
 			body, path = string(t.Comment), t.Path
 		}
 	}
-	token, err := d.s.seal.seal(requestState{Monitor: d.mon.id, Kind: inputCategory, Rounds: d.rounds + 1, Text: req.ThreadID})
-	if err != nil {
-		return nil
-	}
-	return server.NewInputRequestBuilder(token).Sample(inputSample, categoryParams(body, path, req.Marker.Category)).ToolResult()
+	st := requestState{Monitor: d.mon.id, Kind: inputCategory, Rounds: d.rounds + 1, Text: req.ThreadID}
+	params := categoryParams(body, path, req.Marker.Category)
+	res, _ := d.roundTrip(st, inputRequest{sample: &params}, func() (*mcp.CallToolResult, error) { return nil, nil })
+	return res
 }
 
 // ask elicits the question from the user when the client can, else hands it to the agent.
 func (d *driver) ask(act statemachine.Action) (*mcp.CallToolResult, error) {
 	if d.toAgent || !d.canElicit() {
 		out := d.output(act)
-		if d.toAgent && act.Message == "" {
+		switch {
+		case act.Message != "":
+		case d.noElicitation:
+			out.Message = "The host could not show this question to the user (it refused or failed the prompt): ask the user and answer with user_chose."
+		case d.toAgent:
 			out.Message = "Ask the user this question and answer with user_chose."
 		}
 		return d.result(out), nil
@@ -196,11 +190,8 @@ func (d *driver) ask(act statemachine.Action) (*mcp.CallToolResult, error) {
 		return d.result(d.again(act)), nil
 	}
 	st := requestState{Monitor: d.mon.id, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
-	token, err := d.s.seal.seal(st)
-	if err != nil {
-		return toolError(err.Error()), nil
-	}
-	return server.NewInputRequestBuilder(token).Elicit(inputAnswer, elicitParams(*act.Question, d.summary())).ToolResult(), nil
+	params := elicitParams(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
+	return d.roundTrip(st, inputRequest{elicit: &params}, func() (*mcp.CallToolResult, error) { return d.ask(act) })
 }
 
 // execute hands a task to the agent, unless the server can do it itself with sampling (explain a
@@ -220,11 +211,8 @@ func (d *driver) execute(act statemachine.Action) (*mcp.CallToolResult, error) {
 	if kind == inputCompose {
 		params = composeParams(act.Context)
 	}
-	token, err := d.s.seal.seal(requestState{Monitor: d.mon.id, Kind: kind, Seq: d.taskStamp(), Rounds: d.rounds + 1})
-	if err != nil {
-		return toolError(err.Error()), nil
-	}
-	return server.NewInputRequestBuilder(token).Sample(inputSample, params).ToolResult(), nil
+	st := requestState{Monitor: d.mon.id, Kind: kind, Seq: d.taskStamp(), Rounds: d.rounds + 1}
+	return d.roundTrip(st, inputRequest{sample: &params}, func() (*mcp.CallToolResult, error) { return d.execute(act) })
 }
 
 // resume continues a tool call the client retried with the answers to its input requests.
@@ -297,11 +285,8 @@ func (d *driver) afterElicit(q elicitation.Question, a answer) (*mcp.CallToolRes
 		}
 		if d.canSample() && d.rounds < d.s.cfg.RoundTrips {
 			st := requestState{Monitor: d.mon.id, Kind: inputClassify, Seq: int64(q.Seq), Rounds: d.rounds + 1, Text: a.text}
-			token, err := d.s.seal.seal(st)
-			if err != nil {
-				return toolError(err.Error()), nil
-			}
-			return server.NewInputRequestBuilder(token).Sample(inputSample, classifyParams(q, a.text)).ToolResult(), nil
+			params := classifyParams(q, a.text)
+			return d.roundTrip(st, inputRequest{sample: &params}, func() (*mcp.CallToolResult, error) { return d.afterElicit(q, a) })
 		}
 		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: a.text, Classification: elicitation.ClassifiedUnavailable})
 	}
@@ -335,14 +320,20 @@ func (d *driver) taskStamp() int64 {
 	return p.Task.StartedAt.UnixNano()
 }
 
+// canElicit: the client declared form elicitation (an empty elicitation capability means form,
+// as it did before URL mode existed) and has not refused a prompt in this call. A client that
+// declared URL mode only is never sent a form.
 func (d *driver) canElicit() bool {
 	caps := clientCaps(d.ctx)
-	return caps != nil && caps.Elicitation != nil
+	if d.noElicitation || caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
 }
 
 func (d *driver) canSample() bool {
 	caps := clientCaps(d.ctx)
-	return caps != nil && caps.Sampling != nil
+	return !d.noSampling && caps != nil && caps.Sampling != nil
 }
 
 // clientCaps returns what the client declared: per request in the 2026-07-28 era, at initialize

@@ -15,25 +15,43 @@ const (
 	fieldInstruction = "instruction"
 )
 
-// elicitParams renders a question as an MCP form: a titled single-select enum (values stay
-// machine values; people see labels), plus an optional free-text field for anything else.
-func elicitParams(q elicitation.Question, summary string) mcp.ElicitationParams {
-	oneOf := make([]map[string]any, len(q.Choices))
-	for i, c := range q.Choices {
-		oneOf[i] = map[string]any{"const": string(c.Value), "title": c.Label}
-	}
+// titledEnumSince is the first protocol version whose elicitation forms have titled single-select
+// enums (oneOf of const + title) and the mode field. 2025-06-18, the first version with
+// elicitation, spells titles as enumNames beside enum, and knows no mode.
+const titledEnumSince = "2025-11-25"
+
+// elicitParams renders a question as an MCP form for the negotiated protocol version: a titled
+// single-select (values stay machine values; people see labels), plus an optional free-text
+// field for anything else.
+func elicitParams(q elicitation.Question, summary, version string) mcp.ElicitationParams {
 	msg := q.Text
 	if summary != "" {
 		msg = summary + "\n\n" + q.Text
 	}
+	choice := map[string]any{"type": "string", "title": "Choose"}
+	mode := "form"
+	if version != "" && version < titledEnumSince { // versions are dates: they sort as strings
+		values, names := make([]string, len(q.Choices)), make([]string, len(q.Choices))
+		for i, c := range q.Choices {
+			values[i], names[i] = string(c.Value), c.Label
+		}
+		choice["enum"], choice["enumNames"] = values, names
+		mode = ""
+	} else {
+		oneOf := make([]map[string]any, len(q.Choices))
+		for i, c := range q.Choices {
+			oneOf[i] = map[string]any{"const": string(c.Value), "title": c.Label}
+		}
+		choice["oneOf"] = oneOf
+	}
 	return mcp.ElicitationParams{
 		Meta:    &mcp.Meta{AdditionalFields: map[string]any{"prmonitor/question": string(q.ID), "prmonitor/seq": q.Seq}},
-		Mode:    "form",
+		Mode:    mode,
 		Message: msg,
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				fieldChoice:      map[string]any{"type": "string", "title": "Choose", "oneOf": oneOf},
+				fieldChoice:      choice,
 				fieldInstruction: map[string]any{"type": "string", "title": "Or say what to do instead"},
 			},
 		},

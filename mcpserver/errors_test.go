@@ -39,7 +39,7 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 		{"data has an unknown field", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready", "data": map[string]any{"replytext": "x"}}, "replytext"},
 		{"malformed PR reference", "pr_monitor_start", map[string]any{"pr": "not a pr"}, "malformed pull request reference"},
 		{"no such PR", "pr_monitor_start", map[string]any{"pr": "acme/widgets#99"}, "404"},
-		{"stop needs an id", "pr_monitor_stop", map[string]any{}, "monitor_id is required"},
+		{"stop needs an id", "pr_monitor_stop", map[string]any{}, "monitor_id"}, // the schema requires it: mcp-go words the refusal
 		{"status of an unknown monitor", "pr_monitor_status", map[string]any{"monitor_id": "x/y#1"}, "unknown monitor"},
 	}
 	for _, tt := range tests {
@@ -137,8 +137,10 @@ func TestOneGraphQLRequestPerPoll(t *testing.T) {
 		}
 	}
 	require.Greater(t, polls, 3)
-	// The first poll reuses pr_monitor_start's snapshot; every other poll is one query.
-	assert.Equal(t, polls-1, h.fake.GraphQLQueries(), "one GraphQL request per poll")
+	// The first poll reuses pr_monitor_start's snapshot; every other poll is one query. The last
+	// query may have been cut by the call's deadline before it made a poll.
+	queries := h.fake.GraphQLQueries()
+	assert.Contains(t, []int{polls - 1, polls}, queries, "one GraphQL request per poll (%d polls)", polls)
 	assert.Zero(t, h.fake.RESTCalls())
 }
 

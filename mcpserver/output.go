@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -87,22 +86,4 @@ func structured(v any) *mcp.CallToolResult {
 // toolError is an isError result with a one-line cause.
 func toolError(msg string) *mcp.CallToolResult {
 	return mcp.NewToolResultError(strings.Join(strings.Fields(msg), " "))
-}
-
-// progress sends the one-line summary as a progress notification, when the client asked for them.
-func (d *driver) progress() { d.progressMessage(d.summary()) }
-
-func (d *driver) progressMessage(msg string) {
-	meta := d.req.Params.Meta
-	if meta == nil || meta.ProgressToken == nil {
-		return
-	}
-	srv := server.ServerFromContext(d.ctx)
-	if srv == nil {
-		return
-	}
-	d.ticks++
-	_ = srv.SendNotificationToClient(d.ctx, string(mcp.MethodNotificationProgress), map[string]any{
-		"progressToken": meta.ProgressToken, "progress": d.ticks, "message": msg,
-	})
 }

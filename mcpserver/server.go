@@ -104,15 +104,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}}
+	// Only what the server offers: tools. Elicitation and sampling are the client's capabilities;
+	// the server uses them when the client declares them (canElicit, canSample).
 	s.mcp = server.NewMCPServer("prmonitor", cfg.Version,
 		server.WithInstructions(instructionsText),
 		server.WithToolCapabilities(false),
 		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
-		server.WithElicitation(),
 		server.WithLogger(cfg.Logger),
 	)
-	s.mcp.EnableSampling()
 	s.mcp.AddTools(s.startTool(), s.nextStepTool(), s.statusTool(), s.stopTool())
 	return s, nil
 }
@@ -127,7 +127,8 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	server.WithWorkerPoolSize(min(s.cfg.Workers, 100))(std)
 	server.WithQueueSize(1000)(std)
 	std.SetErrorLogger(slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelError))
-	err := std.Listen(ctx, in, out)
+	filter := newCancelFilter(out)
+	err := std.Listen(ctx, filter.reader(in), filter)
 	s.shutdown()
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp stdio: %w", err)

@@ -1,10 +1,13 @@
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -28,6 +31,31 @@ func TestStartReadyAndBlockUntilMaxBlock(t *testing.T) {
 			h.mu.Lock()
 			assert.NotEmpty(t, h.progress, "progress notifications while blocked")
 			h.mu.Unlock()
+		})
+	}
+}
+
+// TestInitializeDeclaresOnlyWhatTheServerOffers: sampling and elicitation are client capabilities;
+// the server offers tools, and says nothing of the others.
+func TestInitializeDeclaresOnlyWhatTheServerOffers(t *testing.T) {
+	for _, proto := range []string{"2025-06-18", "2025-11-25"} {
+		t.Run(proto, func(t *testing.T) {
+			srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+			require.NoError(t, err)
+			init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + proto +
+				`","capabilities":{"sampling":{},"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`
+			raw, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), json.RawMessage(init)))
+			require.NoError(t, err)
+			var resp struct {
+				Result struct {
+					Capabilities map[string]json.RawMessage `json:"capabilities"`
+				} `json:"result"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &resp), string(raw))
+			caps := resp.Result.Capabilities
+			require.Contains(t, caps, "tools", string(raw))
+			assert.NotContains(t, caps, "sampling")
+			assert.NotContains(t, caps, "elicitation")
 		})
 	}
 }

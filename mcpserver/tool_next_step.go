@@ -50,7 +50,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 		}
 		callCtx, done := m.begin(ctx)
 		defer done()
-		return s.newDriver(callCtx, m, req, st.Rounds).resume(st)
+		d := s.newDriver(callCtx, m, req, st.Rounds)
+		defer d.close()
+		return d.resume(st)
 	}
 	input, err := machineInput(in)
 	if err != nil {
@@ -58,7 +60,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	callCtx, done := m.begin(ctx)
 	defer done()
-	return s.newDriver(callCtx, m, req, 0).run(input)
+	d := s.newDriver(callCtx, m, req, 0)
+	defer d.close()
+	return d.run(input)
 }
 
 // machineInput validates the agent's arguments and turns them into a machine input.

@@ -16,7 +16,7 @@ func (s *Server) statusTool() server.ServerTool {
 	tool := mcp.NewTool("pr_monitor_status",
 		mcp.WithDescription("Read-only: what each monitor knows (the last poll's facts, its state, the open question or task, the last action). "+
 			"Omit monitor_id for every running monitor, including those an earlier server saved. It changes nothing and makes no GitHub request."),
-		mcp.WithInputSchema[MonitorInput](),
+		mcp.WithInputSchema[StatusInput](),
 		mcp.WithOutputSchema[StatusOutput](),
 		mcp.WithTitleAnnotation("Pull request monitor status"),
 		mcp.WithReadOnlyHintAnnotation(true),
@@ -28,7 +28,7 @@ func (s *Server) statusTool() server.ServerTool {
 }
 
 func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in MonitorInput
+	var in StatusInput
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}

@@ -13,7 +13,7 @@ func (s *Server) stopTool() server.ServerTool {
 	tool := mcp.NewTool("pr_monitor_stop",
 		mcp.WithDescription("Stop monitoring a pull request (or all of them with monitor_id=all). The history is kept; "+
 			"pr_monitor_start on the same PR starts a new monitor. Nothing is done on GitHub."),
-		mcp.WithInputSchema[MonitorInput](),
+		mcp.WithInputSchema[StopInput](),
 		mcp.WithOutputSchema[StopOutput](),
 		mcp.WithTitleAnnotation("Stop monitoring"),
 		mcp.WithReadOnlyHintAnnotation(false),
@@ -25,7 +25,7 @@ func (s *Server) stopTool() server.ServerTool {
 }
 
 func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in MonitorInput
+	var in StopInput
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}

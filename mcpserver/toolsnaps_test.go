@@ -63,3 +63,27 @@ func TestNextStepDataIsAnObjectNotAString(t *testing.T) {
 	assert.Contains(t, []any{"object", []any{"null", "object"}}, schema.Properties["data"].Type)
 	assert.ElementsMatch(t, []string{"monitor_id", "event"}, schema.Required)
 }
+
+func TestStopRequiresAMonitorIDStatusDoesNot(t *testing.T) {
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	require.NoError(t, err)
+	required := func(name string) ([]string, string) {
+		tool := srv.MCP().GetTool(name)
+		require.NotNil(t, tool)
+		var schema struct {
+			Required   []string `json:"required"`
+			Properties map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		require.NoError(t, json.Unmarshal(tool.Tool.RawInputSchema, &schema))
+		return schema.Required, schema.Properties["monitor_id"].Description
+	}
+	req, desc := required("pr_monitor_stop")
+	assert.Equal(t, []string{"monitor_id"}, req)
+	assert.Contains(t, desc, "stop")
+	assert.NotContains(t, desc, "omit", "stop's own words, not status's")
+	req, desc = required("pr_monitor_status")
+	assert.Empty(t, req)
+	assert.Contains(t, desc, "omit it for every monitor")
+}

@@ -43,9 +43,14 @@ type NextStepInput struct {
 	Data        *NextStepData `json:"data,omitempty" jsonschema:"The data the task asks for."`
 }
 
-// MonitorInput names one monitor.
-type MonitorInput struct {
-	MonitorID string `json:"monitor_id,omitempty" jsonschema:"A monitor id; omit it (status) or pass all (stop) for every monitor."`
+// StatusInput is pr_monitor_status's input: one monitor, or every one.
+type StatusInput struct {
+	MonitorID string `json:"monitor_id,omitempty" jsonschema:"A monitor id from pr_monitor_start; omit it for every monitor."`
+}
+
+// StopInput is pr_monitor_stop's input.
+type StopInput struct {
+	MonitorID string `json:"monitor_id" jsonschema:"The monitor to stop (its id from pr_monitor_start), or all to stop every monitor."`
 }
 
 // QuestionOutput is a question for the user.

@@ -46,6 +46,8 @@ type world struct {
 	prof     profile
 	user     func(q question) string
 	model    func(p *sdk.CreateMessageParams) string
+	// client adjusts the MCP client before it connects (capabilities, refusing handlers).
+	client func(*sdk.ClientOptions)
 
 	mu       sync.Mutex
 	elicited []question
@@ -113,6 +115,9 @@ func (w *world) launch() {
 	}
 	if w.prof.sample {
 		opts.CreateMessageHandler = w.onSample
+	}
+	if w.client != nil {
+		w.client(opts)
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, opts)
 	session, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd, TerminateDuration: 5 * time.Second},

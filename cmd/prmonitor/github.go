@@ -38,11 +38,12 @@ func oneShotRetry() ghclient.RetryPolicy {
 // client resolves the endpoints and the token and builds a GitHub client. Every secret it finds is
 // remembered in sec, so that nothing the command prints can carry it.
 func (g *githubFlags) client(ctx context.Context, e env, sec *secrets) (*ghclient.Client, error) {
-	return g.clientWith(ctx, e, sec, oneShotRetry(), nil)
+	return g.clientWith(ctx, e, sec, oneShotRetry(), nil, nil)
 }
 
-// clientWith is client with a retry policy and, when logger is non-nil, that logger.
-func (g *githubFlags) clientWith(ctx context.Context, e env, sec *secrets, retry ghclient.RetryPolicy, logger *slog.Logger) (*ghclient.Client, error) {
+// clientWith is client with a retry policy, when logger is non-nil that logger, and when gate is
+// non-nil that rate-limit gate (shared, persisted) instead of one of its own.
+func (g *githubFlags) clientWith(ctx context.Context, e env, sec *secrets, retry ghclient.RetryPolicy, logger *slog.Logger, gate *ghclient.Gate) (*ghclient.Client, error) {
 	for _, name := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
 		sec.add(e.Getenv(name))
 	}
@@ -80,6 +81,7 @@ func (g *githubFlags) clientWith(ctx context.Context, e env, sec *secrets, retry
 		Now:        e.Now,
 		Sleep:      e.Sleep,
 		Logger:     logger,
+		Gate:       gate,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("set up the GitHub client: %w", err)

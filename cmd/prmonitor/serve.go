@@ -56,7 +56,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
-	state, key, err := openState(*stateDir, ep.REST, e, logger)
+	state, key, gate, err := openState(*stateDir, ep.REST, e, logger)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
@@ -67,7 +67,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	srv, err := mcpserver.New(mcpserver.Config{
 		Version: version,
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
-			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger)
+			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
 		State:    state,
 		Machine:  machine,
@@ -89,25 +89,28 @@ func runServe(ctx context.Context, args []string, e env) int {
 	return exitOK
 }
 
-// openState opens the state directory and the key that seals multi-round-trip request state. The
-// key is kept beside the monitors (0600) so a client's retry still opens after a restart.
-func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, error) {
+// openState opens the state directory, the key that seals multi-round-trip request state, and
+// the token's rate-limit gate. The key is kept beside the monitors (0600) so a client's retry
+// still opens after a restart; the gate's holds are kept there too, so a restart sends nothing
+// before the time GitHub named.
+func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, *ghclient.Gate, error) {
 	if dir == "" {
 		d, err := store.DefaultDir(e.Getenv, runtime.GOOS)
 		if err != nil {
-			return nil, nil, fmt.Errorf("find the state directory (use --state-dir): %w", err)
+			return nil, nil, nil, fmt.Errorf("find the state directory (use --state-dir): %w", err)
 		}
 		dir = d
 	}
 	st, err := store.Open(dir, logger, store.WithNow(e.Now))
 	if err != nil {
-		return nil, nil, fmt.Errorf("open the state directory: %w", err)
+		return nil, nil, nil, fmt.Errorf("open the state directory: %w", err)
 	}
 	key, err := sealKey(filepath.Join(st.Dir(), "seal.key"))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return mcpserver.NewStoreState(st, api, e.Now), key, nil
+	gate := ghclient.NewGate(st.Gate(api), e.Now, logger)
+	return mcpserver.NewStoreState(st, api, e.Now), key, gate, nil
 }
 
 // sealKey reads the 32-byte key, creating it on first use.

@@ -26,6 +26,8 @@ type Store struct {
 
 	mu     sync.Mutex
 	claims map[string]*Claim // by file name
+
+	gateMu sync.Mutex // serialises this process's reads and writes of the rate-limit file
 }
 
 // Option configures a Store.

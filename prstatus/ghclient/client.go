@@ -38,6 +38,9 @@ type Config struct {
 	// Logger receives retry warnings and debug lines; nil discards them. The token is never
 	// logged.
 	Logger *slog.Logger
+	// Gate holds requests back while GitHub asked to wait. Share one between every client of a
+	// token (and give it a GateStore to survive restarts); nil makes one for this client alone.
+	Gate *Gate
 }
 
 // Client reads pull requests from GitHub. It is safe for concurrent use.
@@ -101,9 +104,13 @@ func New(cfg Config) (*Client, error) {
 		sleep:     cfg.Sleep,
 		jitter:    cfg.Jitter,
 		log:       logger,
+		gate:      cfg.Gate,
 	}
 	if t.now == nil {
 		t.now = time.Now
+	}
+	if t.gate == nil {
+		t.gate = NewGate(nil, t.now, logger)
 	}
 	if t.sleep == nil {
 		t.sleep = sleepContext
@@ -134,6 +141,9 @@ func (c *Client) HTTPClient() *http.Client { return c.http }
 
 // Endpoints returns the REST root and GraphQL endpoint the client calls.
 func (c *Client) Endpoints() Endpoints { return c.endpoints }
+
+// Gate returns the gate every request of the client passes.
+func (c *Client) Gate() *Gate { return c.transport.gate }
 
 // LastRateLimit returns the rate-limit headers of the newest response, and false before the first
 // response that carried them.

@@ -6,7 +6,10 @@
 // The transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
 // User-Agent, records the rate-limit headers, turns failures into typed errors (ErrUnauthorized,
 // ErrForbidden, ErrNotFound, ErrUnavailable, *RateLimitError) and retries idempotent requests
-// (GraphQL queries, REST GET and HEAD) with exponential backoff. Mutations are never retried there:
+// (GraphQL queries, REST GET and HEAD) with exponential backoff. Every request to GitHub passes the
+// token's Gate (gate.go): after a rate-limited answer nothing is sent before the time GitHub named,
+// and no wait (a rate limit, a backoff, an attempt) outlasts the request context's deadline: the
+// caller gets the cause at once and schedules the rest. Mutations are never retried there:
 // each work method decides, and checks whether a first attempt landed before trying again (a
 // reply is looked for before it is re-posted, a merge is never re-sent). Nothing in this package
 // can close a pull request or delete a branch.

@@ -42,6 +42,9 @@ type RateLimitError struct {
 	Secondary bool
 	// Message is GitHub's explanation, sanitised and shortened.
 	Message string
+	// HeldBack is true when no request was sent: an earlier answer from GitHub, kept by the
+	// client's Gate, still holds (Message says which), for longer than the client may wait.
+	HeldBack bool
 }
 
 func (e *RateLimitError) Error() string {
@@ -49,6 +52,9 @@ func (e *RateLimitError) Error() string {
 	b.WriteString(ErrRateLimited.Error())
 	if e.Secondary {
 		b.WriteString(" (secondary limit)")
+	}
+	if e.HeldBack {
+		b.WriteString("; not sent: GitHub asked to wait")
 	}
 	if e.RetryAfter > 0 {
 		fmt.Fprintf(&b, "; retry after %s", e.RetryAfter.Round(time.Second))

@@ -34,6 +34,7 @@ type transport struct {
 	sleep     func(context.Context, time.Duration) error
 	jitter    func(time.Duration) time.Duration
 	log       *slog.Logger
+	gate      *Gate
 
 	mu   sync.Mutex
 	last RateLimitInfo
@@ -62,24 +63,33 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		idempotent = isGraphQLQuery(body)
 	}
 
+	resource := t.resource(req, gql)
 	for attempt := 1; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return nil, context.Cause(ctx)
 		}
+		if err := t.passGate(ctx, resource); err != nil {
+			return nil, err
+		}
 		resp, err := t.attempt(ctx, req, body, buffered, gql)
 		if err == nil {
+			t.holdExhausted(resp.Header, resource)
 			return resp, nil
 		}
+		t.hold(err, resource)
 		if !idempotent || ctx.Err() != nil {
 			return nil, err
 		}
 		wait, again := t.retry.retryDecision(err, attempt, t.jitter)
-		if !again {
+		if !again || !fits(ctx, wait) {
 			return nil, err
 		}
 		t.log.LogAttrs(ctx, slog.LevelWarn, "github request failed; retrying",
 			slog.String("method", req.Method), slog.String("url", redactURL(req.URL)),
 			slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.String("error", err.Error()))
+		if errors.Is(err, ErrRateLimited) {
+			continue // the gate holds the next attempt back for as long as GitHub asked
+		}
 		if serr := t.sleep(ctx, wait); serr != nil {
 			if ctx.Err() != nil {
 				return nil, context.Cause(ctx)

@@ -144,11 +144,15 @@ func TestTokenNeverInErrorsOrLogs(t *testing.T) {
 		_, err := c.HTTPClient().Get(srv.URL + "/x")
 		require.ErrorIs(t, err, ErrUnauthorized)
 		assertCleanError(t, err)
+		_, err = c.HTTPClient().Post(c.Endpoints().GraphQL, "application/json", strings.NewReader(queryBody))
+		require.ErrorIs(t, err, ErrNotFound)
+		assertCleanError(t, err)
 		_, err = c.HTTPClient().Get(srv.URL + "/rate")
 		require.ErrorIs(t, err, ErrRateLimited)
 		assertCleanError(t, err)
-		_, err = c.HTTPClient().Post(c.Endpoints().GraphQL, "application/json", strings.NewReader(queryBody))
-		require.ErrorIs(t, err, ErrNotFound)
+		// The gate now holds the token back, and says why in GitHub's (scrubbed) words.
+		_, err = c.HTTPClient().Get(srv.URL + "/x")
+		require.ErrorIs(t, err, ErrRateLimited)
 		assertCleanError(t, err)
 
 		// An unclassified GraphQL error reaches githubv4, whose error the client scrubs.

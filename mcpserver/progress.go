@@ -1,0 +1,108 @@
+package mcpserver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// heartbeat sends a call's progress notifications. It runs on its own clock: every ProgressEvery
+// of the call, whatever the call is doing (waiting between polls, whatever the poll interval;
+// waiting for GitHub; waiting for the user's answer), it sends the one-line summary, so hosts
+// that keep a call alive on progress keep it alive. The driver sends its own messages through it
+// too (a failed poll), so progress counts up in one sequence.
+type heartbeat struct {
+	ctx   context.Context
+	srv   *server.MCPServer
+	token mcp.ProgressToken
+	text  func() string
+
+	mu    sync.Mutex
+	ticks float64
+	extra string // appended to the summary (a rate-limit wait)
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// startHeartbeat starts the call's progress clock, when the client asked for progress.
+func (d *driver) startHeartbeat() {
+	meta := d.req.Params.Meta
+	if meta == nil || meta.ProgressToken == nil {
+		return
+	}
+	srv := server.ServerFromContext(d.ctx)
+	if srv == nil {
+		return
+	}
+	h := &heartbeat{ctx: d.ctx, srv: srv, token: meta.ProgressToken, text: d.summary,
+		stop: make(chan struct{}), done: make(chan struct{})}
+	d.beat = h
+	go h.run(d.s.cfg.ProgressEvery)
+}
+
+func (h *heartbeat) run(every time.Duration) {
+	defer close(h.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-h.ctx.Done():
+			return
+		case <-t.C:
+			h.mu.Lock()
+			extra := h.extra
+			h.mu.Unlock()
+			msg := h.text()
+			if extra != "" {
+				msg += " · " + extra
+			}
+			h.send(msg)
+		}
+	}
+}
+
+// send sends one progress notification.
+func (h *heartbeat) send(msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case <-h.stop:
+		return // the call is answered: nothing more may be said about it
+	default:
+	}
+	h.ticks++
+	_ = h.srv.SendNotificationToClient(h.ctx, string(mcp.MethodNotificationProgress), map[string]any{
+		"progressToken": h.token, "progress": h.ticks, "message": msg,
+	})
+}
+
+// close stops the clock before the call's result goes out.
+func (h *heartbeat) close() {
+	h.mu.Lock()
+	close(h.stop)
+	h.mu.Unlock()
+	<-h.done
+}
+
+// progressMessage sends msg as a progress notification, when the client asked for them.
+func (d *driver) progressMessage(msg string) {
+	if d.beat != nil {
+		d.beat.send(msg)
+	}
+}
+
+// progressNote adds a standing remark to every later heartbeat of the call ("" clears it).
+func (d *driver) progressNote(note string) {
+	if d.beat == nil {
+		return
+	}
+	d.beat.mu.Lock()
+	d.beat.extra = note
+	d.beat.mu.Unlock()
+}

@@ -1,0 +1,124 @@
+package mcpserver
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// graphQLQueries counts the GraphQL queries GitHub received.
+func graphQLQueries(f *githubfake.Fake) int {
+	n := 0
+	for _, r := range f.Requests() {
+		if r.Kind == githubfake.KindGraphQL && r.Operation == githubfake.OpQuery {
+			n++
+		}
+	}
+	return n
+}
+
+// TestNextStepEndsWithPollingByItsDeadlineWhateverGitHubDoes: a secondary limit without
+// Retry-After (GitHub: wait a minute), a 200 carrying RATE_LIMITED, and a request that hangs must
+// not hold a call past its deadline: it ends with polling, and the wait continues in the next call.
+func TestNextStepEndsWithPollingByItsDeadlineWhateverGitHubDoes(t *testing.T) {
+	tests := []struct {
+		name  string
+		fault githubfake.Fault
+	}{
+		{"403 secondary limit without Retry-After", githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusForbidden}},
+		{"200 with errors RATE_LIMITED", githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), GraphQLError: githubfake.ErrTypeRateLimited}},
+		{"a request that hangs", githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Delay: time.Minute}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: "2025-11-25", cfg: func(c *Config) { c.MaxBlock = 500 * time.Millisecond }})
+			h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+			h.start()
+			h.fake.InjectFault(tt.fault)
+			for range 2 {
+				start := time.Now()
+				act := h.next("ready", "", nil)
+				assert.Equal(t, "polling", act.Action, act.Message)
+				assert.Less(t, time.Since(start), 10*time.Second, "a 500ms call, not GitHub's minute")
+			}
+		})
+	}
+}
+
+// TestGitHubWorkCutByTheDeadlineStaysPendingAndIsDoneOnce: the reply the user chose hangs on
+// GitHub's side; the call ends with polling at its deadline, the machine is not told it failed,
+// and the next call posts the reply once and resolves the thread.
+func TestGitHubWorkCutByTheDeadlineStaysPendingAndIsDoneOnce(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 700 * time.Millisecond }})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
+		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"},
+		githubfake.CommentReview(githubfake.User("bot[bot]"), "", githubfake.NewThread{Path: "a.go", Line: 1, Body: "Rename this."}))
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "explain_comment", act.Task)
+	act = h.next("task_complete", "", map[string]any{"recommendation": "rename"})
+	require.Equal(t, "ask_user", act.Action)
+	act = h.next("user_chose", "apply_recommendation", nil)
+	require.Equal(t, "apply_recommendation", act.Task)
+
+	hang := h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchREST("POST", "/repos/*/*/pulls/*/comments/*/replies"), Delay: time.Minute})
+	start := time.Now()
+	act = h.next("comment_addressed", "", map[string]any{"reply_text": "Renamed."})
+	assert.Less(t, time.Since(start), 10*time.Second)
+	require.Equal(t, "polling", act.Action, "the call ends at its deadline")
+	assert.Contains(t, act.Message, "continues in the next call")
+	require.Equal(t, 1, hang.Hits())
+	hang.Remove()
+
+	act = h.next("ready", "", nil)
+	assert.NotEqual(t, "ask_user", act.Action, "a cut is not a failure to ask about: %s", act.Message)
+	replies := 0
+	require.NoError(t, h.fake.View(h.ref, func(pr *githubfake.PullRequest) {
+		replies = len(pr.Threads[0].Comments) - 1
+		assert.True(t, pr.Threads[0].IsResolved, "a bot's thread is resolved after the reply")
+	}))
+	assert.Equal(t, 1, replies, "posted once")
+}
+
+// TestRetryAfterIsHonouredAcrossCalls: GitHub answers 429 with Retry-After: 3600. No request goes
+// out before that hour, in this call or the next ones; each call ends with polling at its
+// deadline and says until when.
+func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	h.start()
+	h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusTooManyRequests, RetryAfter: time.Hour})
+	before := graphQLQueries(h.fake)
+	for range 4 {
+		act := h.next("ready", "", nil)
+		require.Equal(t, "polling", act.Action)
+		assert.Contains(t, act.Message, "nothing is sent before")
+	}
+	assert.Equal(t, 1, graphQLQueries(h.fake)-before, "one request met the 429; none followed within the hour")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	require.NotEmpty(t, h.progress)
+	assert.Contains(t, h.progress[len(h.progress)-1], "GitHub rate limit")
+}
+
+// TestProgressGoesOutOnItsOwnClockWhateverThePollInterval: with a poll interval shorter than the
+// progress period, progress still goes out every period of a blocked call.
+func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.MaxBlock = 1200 * time.Millisecond
+		c.ProgressEvery = 150 * time.Millisecond
+		c.Poll.Busy = 60 * time.Millisecond // under the progress period, as 2 s is under 5 s
+	}})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "polling", act.Action)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	assert.GreaterOrEqual(t, len(h.progress), 3, "about one every 150ms of a 1.2s call")
+}
