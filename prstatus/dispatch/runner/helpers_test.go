@@ -1,0 +1,108 @@
+package runner_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/dispatch"
+	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+const testToken = "ghp_DISPATCHTESTSECRET0123456789abcdef"
+
+var (
+	repo   = dispatch.RepoRef{Owner: "acme", Name: "widgets"}
+	alice  = githubfake.User("alice")
+	botAcc = githubfake.Bot("review-bot")
+	worker = githubfake.User("worker")
+)
+
+// world is a fake GitHub with a client on it, and a recording of every merge attempt.
+type world struct {
+	t      *testing.T
+	f      *githubfake.Fake
+	c      *ghclient.Client
+	cfg    dispatch.Config
+	tpl    *dispatch.Templates
+	merges int
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	w := &world{t: t}
+	w.f = githubfake.MustNew(githubfake.WithViewer("worker"), githubfake.WithToken(testToken),
+		githubfake.WithMergeHook(func(githubfake.Merge) { w.merges++ }))
+	url := w.f.Start()
+	t.Cleanup(w.f.Close)
+	c, err := ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test",
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	require.NoError(t, err)
+	w.c = c
+	w.cfg = dispatch.DefaultConfig()
+	w.tpl, err = dispatch.BuiltinTemplates()
+	require.NoError(t, err)
+	w.f.AddRepository(repo.Owner, repo.Name)
+	return w
+}
+
+func (w *world) ref(n int) prstatus.PRRef {
+	return prstatus.PRRef{Owner: repo.Owner, Repo: repo.Name, Number: n}
+}
+
+// on applies events to pull request or issue n.
+func (w *world) on(n int, events ...githubfake.Event) {
+	w.t.Helper()
+	require.NoError(w.t, w.f.Apply(w.ref(n), events...))
+}
+
+func (w *world) head(n int) string { return w.f.PR(w.ref(n)).HeadOID() }
+
+// run runs the dispatcher at the fake's current time.
+func (w *world) run(dryRun bool) (runner.Result, error) {
+	w.t.Helper()
+	return runner.Run(w.t.Context(), w.c, runner.Request{Repo: repo, Config: w.cfg, Templates: w.tpl, DryRun: dryRun, Now: w.f.Now(), Version: "test"})
+}
+
+func (w *world) mustRun(dryRun bool) runner.Result {
+	w.t.Helper()
+	res, err := w.run(dryRun)
+	require.NoError(w.t, err)
+	return res
+}
+
+// decision is the run's decision about pull request n.
+func decision(t *testing.T, res runner.Result, n int) dispatch.PRDecision {
+	t.Helper()
+	for _, d := range res.PRs {
+		if d.Number == n {
+			return d
+		}
+	}
+	t.Fatalf("no decision about #%d in %+v", n, res.PRs)
+	return dispatch.PRDecision{}
+}
+
+func lines(res runner.Result) []string {
+	return strings.Fields(res.Lines())
+}
+
+// Markers the workers and the bots leave.
+func selfReview(sha, verdict string) string {
+	return fmt.Sprintf("Self-review against %s\n\nLooked at everything.\n\nAssessment: %s", sha, verdict)
+}
+
+func botReview(name, sha string, findings ...int) string {
+	body := fmt.Sprintf("<!-- review-bot:%s -->\nEvaluated against %s\n", name, sha[:7])
+	for _, f := range findings {
+		body += fmt.Sprintf("Finding #%d: something\n", f)
+	}
+	return body
+}
