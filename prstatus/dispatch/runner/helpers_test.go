@@ -106,3 +106,54 @@ func botReview(name, sha string, findings ...int) string {
 	}
 	return body
 }
+
+// green opens pull request n by the worker with one passing check.
+func (w *world) green(n int, open githubfake.OpenPR) {
+	w.t.Helper()
+	if open.Author.Login == "" {
+		open.Author = worker
+	}
+	if open.Title == "" {
+		open.Title = fmt.Sprintf("change %d", n)
+	}
+	if open.Head == "" {
+		open.Head = fmt.Sprintf("feature-%d", n)
+	}
+	w.on(n, open, githubfake.ChecksQueued{Jobs: []string{"build"}},
+		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess})
+}
+
+// ready opens pull request n as rule 10 hands it off: green, a clean self-review of its head, and
+// the sonnet review bot's approval evaluated against it. The world's config names that bot and
+// alice as the hand-off assignee.
+func (w *world) ready(n int) {
+	w.t.Helper()
+	w.cfg.ReviewBots = []string{"sonnet"}
+	w.cfg.HandoffAssignee = "alice"
+	w.green(n, githubfake.OpenPR{})
+	h := w.head(n)
+	w.on(n, githubfake.Comment{Author: worker, Body: selfReview(h, "✅ Clean")},
+		githubfake.Approve(botAcc, botReview("sonnet", h)))
+}
+
+// writes renders the run's mutations as "action number value" for comparison.
+func writes(res runner.Result) []string {
+	out := []string{}
+	for _, m := range res.Mutations {
+		out = append(out, fmt.Sprintf("%s %d %s", m.Action, m.Number, m.Value))
+	}
+	return out
+}
+
+// restWrites are the recorded REST requests that change something.
+func (w *world) restWrites() []githubfake.Request {
+	var out []githubfake.Request
+	for _, r := range w.f.Requests() {
+		if r.Kind == githubfake.KindREST && r.Method != "GET" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }
