@@ -3,10 +3,12 @@ package runner_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -157,3 +159,25 @@ func (w *world) restWrites() []githubfake.Request {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// allowedWrite matches the only REST writes a run may make: labels and assignees through the
+// issues API.
+var allowedWrite = regexp.MustCompile(`^(POST /repos/acme/widgets/issues/\d+/labels|DELETE /repos/acme/widgets/issues/\d+/labels/[^/]+|POST /repos/acme/widgets/issues/\d+/assignees)$`)
+
+// assertOnlyAllowedRequests checks every request the fake recorded: GraphQL queries (never a
+// mutation), REST reads, and the allowed writes; no merge, no close, no branch deletion.
+func (w *world) assertOnlyAllowedRequests(t *testing.T) {
+	t.Helper()
+	for _, r := range w.f.Requests() {
+		switch {
+		case r.IsMerge():
+			t.Errorf("a merge request: %s %s", r.Method, r.Path)
+		case r.Kind == githubfake.KindGraphQL:
+			assert.Equal(t, githubfake.OpQuery, r.Operation, "GraphQL %s %s", r.Operation, r.Mutation)
+		case r.Kind == githubfake.KindREST && r.Method != "GET":
+			assert.Regexp(t, allowedWrite, r.Method+" "+r.Path)
+		}
+	}
+	assert.Zero(t, w.merges, "merge attempts")
+	assert.Empty(t, w.f.Forbidden(), "close or branch-deletion attempts")
+}

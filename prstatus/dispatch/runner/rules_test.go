@@ -321,8 +321,7 @@ func TestRules(t *testing.T) {
 			for _, m := range res.Mutations {
 				assert.True(t, m.Applied, "%+v", m)
 			}
-			assert.Zero(t, w.merges)
-			assert.Empty(t, w.f.Forbidden())
+			w.assertOnlyAllowedRequests(t)
 		})
 	}
 }
