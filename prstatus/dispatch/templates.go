@@ -112,10 +112,8 @@ func parseTemplate(fsys fs.FS, name, origin string) (*template.Template, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s template %s: %w", origin, name, err)
 	}
-	if name != constraintsFile {
-		if err := CheckTemplate(string(raw)); err != nil {
-			return nil, fmt.Errorf("%s template %s: %w", origin, name, err)
-		}
+	if err := CheckTemplate(string(raw)); err != nil {
+		return nil, fmt.Errorf("%s template %s: %w", origin, name, err)
 	}
 	tpl, err := template.New(name).Funcs(template.FuncMap{"join": strings.Join}).Option("missingkey=error").Parse(string(raw))
 	if err != nil {
@@ -174,8 +172,8 @@ func (p *Plan) RenderTasks(t *Templates) error {
 }
 
 var (
-	// namesMergeOrClose is a line that speaks of merging or closing, or of deleting a branch.
-	namesMergeOrClose = regexp.MustCompile(`(?i)\b(auto-?merg\w*|merg(e|es|ed|ing)|clos(e|es|ed|ing)|delete[sd]?\s+(the\s+)?(a\s+)?branch\w*|--delete)\b`)
+	// forbiddenAction is a line that speaks of merging or closing, or of deleting a branch.
+	forbiddenAction = regexp.MustCompile(`(?i)\b(auto-?merg\w*|merg(e|es|ed|ing)|clos(e|es|ed|ing)|delete[sd]?\s+(the\s+)?(a\s+)?branch\w*)\b|--delete\b`)
 	// forbids is a prohibition on the same line.
 	forbids = regexp.MustCompile(`(?i)\b(never|not|don't|do not|no)\b`)
 )
@@ -185,7 +183,7 @@ var (
 func CheckTemplate(text string) error {
 	var bad []string
 	for i, line := range strings.Split(text, "\n") {
-		if namesMergeOrClose.MatchString(line) && !forbids.MatchString(line) {
+		if forbiddenAction.MatchString(line) && !forbids.MatchString(line) {
 			bad = append(bad, fmt.Sprintf("line %d %q", i+1, strings.TrimSpace(line)))
 		}
 	}
