@@ -49,6 +49,7 @@ func TestCostOfFiftyOpenPullRequests(t *testing.T) {
 	quiet.f.ResetRecording()
 	res = quiet.mustRun(true)
 	assert.Equal(t, 2, quiet.f.GraphQLQueries())
+	assert.Equal(t, 8, res.GitHub.Points)
 	assert.Len(t, res.PRs, 51)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -63,6 +64,20 @@ func TestRules(t *testing.T) {
 				w.f.Advance(10 * time.Minute)
 			},
 			want: none, pr: 3, decision: dispatch.DecisionWIP, rule: dispatch.RuleWIP, writes: []string{},
+		},
+		{
+			name: "0: a wip label with no labeled event in the timeline counts as stale",
+			setup: func(w *world) {
+				w.green(3, githubfake.OpenPR{})
+				w.on(3, githubfake.AddLabels{Labels: []string{"wip"}})
+				require.NoError(w.t, w.f.Do(w.ref(3), func(tx *githubfake.Tx) error {
+					pr, err := tx.PR()
+					pr.Timeline = nil
+					return err
+				}))
+			},
+			want: spawn(dispatch.SpawnSelfReview, 3), pr: 3, decision: dispatch.DecisionSpawn, rule: dispatch.RuleSelfReview,
+			writes: []string{"remove_label 3 wip", "add_label 3 wip"},
 		},
 		{
 			name:  "skip: a draft",
@@ -214,6 +229,14 @@ func TestRules(t *testing.T) {
 			want: none, pr: 3, decision: dispatch.DecisionWorking, rule: dispatch.RuleSelfReview, writes: []string{},
 		},
 		{
+			name: "7: a self-review without an Assessment line: wait",
+			setup: func(w *world) {
+				w.green(3, githubfake.OpenPR{})
+				w.on(3, githubfake.Comment{Author: worker, Body: "Self-review against " + w.head(3) + "\n\nStill reading."})
+			},
+			want: none, pr: 3, decision: dispatch.DecisionWait, rule: dispatch.RuleSelfReview, writes: []string{},
+		},
+		{
 			name: "8: a bot's approval of the head lists findings and no fix plan exists",
 			setup: func(w *world) {
 				w.ready(3)
@@ -283,6 +306,15 @@ func TestRules(t *testing.T) {
 			setup: func(w *world) {
 				w.ready(3)
 				w.on(3, githubfake.AddLabels{Labels: []string{"ready"}}, githubfake.Assign{Assignees: []githubfake.Actor{alice}})
+			},
+			want: none, pr: 3, decision: dispatch.DecisionHandedOff, rule: dispatch.RuleHandoff, writes: []string{},
+		},
+		{
+			name: "10: no hand-off assignee and already labelled ready: nothing",
+			setup: func(w *world) {
+				w.ready(3)
+				w.cfg.HandoffAssignee = ""
+				w.on(3, githubfake.AddLabels{Labels: []string{"ready"}})
 			},
 			want: none, pr: 3, decision: dispatch.DecisionHandedOff, rule: dispatch.RuleHandoff, writes: []string{},
 		},
