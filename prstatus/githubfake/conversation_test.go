@@ -38,7 +38,9 @@ func TestConversationInGraphQL(t *testing.T) {
 			PullRequests struct {
 				Nodes []struct {
 					Number int
-					Labels struct{ Nodes []struct{ Name, Color string } }
+					Labels struct {
+						Nodes []struct{ Name, Color string }
+					}
 					Assignees struct{ Nodes []struct{ Login string } }
 					Comments  struct {
 						Nodes []struct {
