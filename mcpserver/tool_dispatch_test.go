@@ -14,7 +14,13 @@ import (
 )
 
 func TestDispatchToolReturnsTheRunsDecision(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(protocol, func(t *testing.T) { dispatchToolRun(t, protocol) })
+	}
+}
+
+func dispatchToolRun(t *testing.T, protocol string) {
+	h := newHarness(t, harnessOpts{protocol: protocol})
 	h.apply(githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: []string{"build"}},
 		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess})
 	head := h.fake.PR(h.ref).HeadOID()

@@ -58,14 +58,14 @@ const (
 
 // Spawn is one SPAWN line: a worker to start.
 type Spawn struct {
-	Type SpawnType `json:"type"`
+	Type SpawnType `json:"type" jsonschema:"The worker to start.,enum=self-review,enum=sr-fix,enum=ci-fix,enum=address-feedback,enum=findings,enum=rebase,enum=impl"`
 	// Number is the pull request's, or the issue's for impl.
-	Number int `json:"number"`
+	Number int `json:"number" jsonschema:"The pull request's number; the issue's for impl."`
 	// SHA is the head commit the worker is for; empty for impl.
-	SHA    string `json:"sha"`
+	SHA    string `json:"sha" jsonschema:"The full head commit the worker is for; empty for impl."`
 	Reason string `json:"reason"`
 	// Task is the worker's instructions, rendered from its template.
-	Task string `json:"task"`
+	Task string `json:"task" jsonschema:"The worker's instructions: hand them to the worker as they are."`
 
 	task TaskData
 }
@@ -87,8 +87,8 @@ func (h Handoff) Line() string { return "HANDOFF:" + strconv.Itoa(h.Number) }
 // PRDecision is the run's decision about one open pull request, with the rule that made it.
 type PRDecision struct {
 	Number   int      `json:"number"`
-	Decision Decision `json:"decision"`
-	Rule     Rule     `json:"rule"`
+	Decision Decision `json:"decision" jsonschema:"enum=spawn,enum=deferred,enum=handoff,enum=handed_off,enum=wait,enum=working,enum=wip,enum=skip"`
+	Rule     Rule     `json:"rule" jsonschema:"The rule that decided.,enum=0,enum=skip,enum=2,enum=3,enum=4,enum=5,enum=6,enum=7,enum=8,enum=9,enum=10"`
 	Reason   string   `json:"reason"`
 }
 
@@ -105,12 +105,12 @@ const (
 // Mutation is one write on GitHub: a label removed or added, an assignee added, on a pull
 // request or an issue (Number).
 type Mutation struct {
-	Action MutationAction `json:"action"`
+	Action MutationAction `json:"action" jsonschema:"enum=remove_label,enum=add_label,enum=add_assignee"`
 	Number int            `json:"number"`
 	// Value is the label's name or the assignee's login.
 	Value string `json:"value"`
 	// Applied is true once GitHub accepted it; never with --dry-run.
-	Applied bool `json:"applied"`
+	Applied bool `json:"applied" jsonschema:"True once GitHub accepted the write; never with dry_run."`
 }
 
 // Need is data a plan could not do without: the run reads it and decides again.
