@@ -87,7 +87,7 @@ type Server struct {
 	gh       GitHub
 }
 
-// New builds the server and registers its four tools.
+// New builds the server and registers its tools.
 func New(cfg Config) (*Server, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func New(cfg Config) (*Server, error) {
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	s.mcp.AddTools(s.startTool(), s.nextStepTool(), s.statusTool(), s.stopTool())
+	s.mcp.AddTools(s.startTool(), s.nextStepTool(), s.statusTool(), s.stopTool(), s.dispatchTool())
 	return s, nil
 }
 

@@ -61,6 +61,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return exitOK
 	case "check":
 		return runCheck(ctx, args[1:], e)
+	case "dispatch":
+		return runDispatch(ctx, args[1:], e)
 	case "demo":
 		return runDemo(ctx, args[1:], e)
 	case "serve":
@@ -84,6 +86,7 @@ usage: prmonitor <command> [flags]
 commands:
   serve                      run the MCP server over stdio
   check [--json] PR          print what a pull request needs now, and why
+  dispatch OWNER/REPO        decide the next worker and the hand-offs over all open pull requests
   demo                       play a built-in scenario on a simulated GitHub
   fsm --mermaid              print the monitor's state diagram
   version                    print the version

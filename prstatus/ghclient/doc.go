@@ -1,7 +1,8 @@
 // Package ghclient talks to GitHub for prmonitor: the one-request GraphQL snapshot of a pull
 // request (Client.Snapshot), the server-side work (HeadSHA, PostReply, ResolveThread,
-// RequestReviews, RerunFailedJobs, RerunWorkflow, JobLogTail, Merge: see work.go), and the HTTP
-// plumbing that every GitHub call shares (Client.HTTPClient).
+// RequestReviews, RerunFailedJobs, RerunWorkflow, JobLogTail, Merge: see work.go), the
+// dispatcher's reads of a whole repository (RepoSnapshot, ThreadReplies, UnassignedIssues: see
+// repo.go), and the HTTP plumbing that every GitHub call shares (Client.HTTPClient).
 //
 // The transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
 // User-Agent, records the rate-limit headers, turns failures into typed errors (ErrUnauthorized,

@@ -25,8 +25,11 @@
 // model is a loud GraphQL error "githubfake: PullRequest.foo is not implemented", never a silent
 // null. Missing repositories and pull requests give GitHub's NOT_FOUND errors.
 //
-// Modelled roots: repository(owner,name){pullRequest(number), pullRequests}, node(id),
-// nodes(ids), viewer, user(login), rateLimit (GitHub's cost formula; remaining goes down).
+// Modelled roots: repository(owner,name){pullRequest(number), pullRequests, issues(states,
+// labels, orderBy CREATED_AT)}, node(id), nodes(ids), viewer, user(login), rateLimit (GitHub's
+// cost formula; remaining goes down). Issues and pull requests share their conversation side:
+// labels, assignees, comments (issue comments) and timelineItems (LABELED_EVENT and
+// UNLABELED_EVENT only; any other item type is a loud error).
 // Mutations: resolveReviewThread, unresolveReviewThread, addPullRequestReviewThreadReply (with
 // WithPendingReplies the reply lands in a PENDING review, invisible in the thread: GitHub's
 // pitfall), submitPullRequestReview, requestReviews, mergePullRequest, updatePullRequest.
@@ -44,6 +47,9 @@
 //	GET|POST|DELETE /repos/{o}/{r}/pulls/{n}/requested_reviewers
 //	GET|PUT /repos/{o}/{r}/pulls/{n}/merge             405 not mergeable or refused by policy, 409 stale sha
 //	DELETE /repos/{o}/{r}/git/refs/{ref}               refused (403)
+//	GET|POST /repos/{o}/{r}/issues/{n}/labels           POST: ["a"] or {"labels": [...]}; creates new labels
+//	DELETE /repos/{o}/{r}/issues/{n}/labels/{name}     404 "Label does not exist" when not applied
+//	POST   /repos/{o}/{r}/issues/{n}/assignees         201, the issue (a pull request's has pull_request)
 //	GET    /repos/{o}/{r}/actions/jobs/{id}[/logs]     logs: 302 to a URL valid 1 minute of fake time
 //	POST   /repos/{o}/{r}/actions/jobs/{id}/rerun
 //	GET    /repos/{o}/{r}/actions/runs/{id}[/jobs]
@@ -68,7 +74,9 @@
 // Describe(). Events are plain values (OpenPR, Push, MergeBase, Rebase, Amend, ReviewSubmitted
 // and its shorthands Approve/RequestChanges/CommentReview, ReviewDismissed, ThreadReply,
 // ThreadResolved, ChecksQueued, CheckStarted, CheckCompleted, StatusReported, MergeConflict,
-// MergeableUnknown, Merged, Closed, ...); a step's events apply atomically.
+// MergeableUnknown, Merged, Closed, AddLabels, RemoveLabel, Assign, Comment, OpenIssue, ...); a
+// step's events apply atomically. The conversation events (labels, assignees, comments) apply to
+// the issue or pull request with the reference's number, as numbers are shared on GitHub.
 //
 //	sc := githubfake.Scenario{PR: ref, Steps: []githubfake.Step{
 //		{Events: []githubfake.Event{githubfake.OpenPR{Title: "Add widgets"},

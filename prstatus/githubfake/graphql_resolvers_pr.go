@@ -134,7 +134,7 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 		}
 		return rollup{c: pr.Head()}, nil
 	}
-	return nil, errNotImplemented
+	return resolveConversation(x, &pr.Conversation, field, args)
 }
 
 // filterReviews applies reviews(author:, states:).

@@ -128,7 +128,7 @@ func resolveRepository(x *execution, parent any, field string, args map[string]a
 		}
 		return conn(prs), nil
 	}
-	return nil, errNotImplemented
+	return resolveRepoConversation(x, r, field, args)
 }
 
 func maxNumber(r *Repository) int {

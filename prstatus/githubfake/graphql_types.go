@@ -1,13 +1,14 @@
 package githubfake
 
 import (
+	"maps"
 	"strings"
 	"time"
 )
 
 // newResolvers maps each GraphQL object type the fake models to its resolver.
 func newResolvers() map[string]typeResolver {
-	return map[string]typeResolver{
+	m := map[string]typeResolver{
 		"Query":                    resolveQuery,
 		"Mutation":                 resolveMutation,
 		"Repository":               resolveRepository,
@@ -29,6 +30,8 @@ func newResolvers() map[string]typeResolver {
 		"Workflow":                 resolveWorkflow,
 		"StatusContext":            resolveStatusContext,
 	}
+	maps.Copy(m, conversationResolvers())
+	return m
 }
 
 // Values with no model struct of their own.
@@ -82,7 +85,7 @@ func typeName(v any) string {
 	case edge:
 		return v.typ
 	}
-	return ""
+	return conversationTypeName(v)
 }
 
 // actor resolves an Actor field: the registered account, or null for nobody.

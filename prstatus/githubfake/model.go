@@ -69,6 +69,10 @@ type Repository struct {
 	PullRequests map[int]*PullRequest
 	// Runs are the GitHub Actions workflow runs, by database id.
 	Runs map[int64]*WorkflowRun
+	// Issues are the issues, by number (pull requests take numbers from the same sequence).
+	Issues map[int]*Issue
+	// Labels are the repository's labels, by lowercase name.
+	Labels map[string]*Label
 
 	ownerID string
 }
@@ -121,6 +125,9 @@ type PullRequest struct {
 	MergedAt       time.Time
 	MergedBy       Actor
 	MergeCommitOID string
+
+	// Conversation is what the pull request shares with issues: labels, assignees, comments.
+	Conversation
 }
 
 // Head is the head commit (nil before the first push).

@@ -31,6 +31,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/merge", f.restIsMerged)
 	m.HandleFunc("PUT /repos/{owner}/{repo}/pulls/{number}/merge", f.restMerge)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/git/refs/{ref...}", f.restDeleteRef)
+	f.restIssueRoutes(m)
 
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/jobs/{job_id}", f.restGetJob)
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", f.restJobLogs)

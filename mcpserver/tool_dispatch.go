@@ -1,0 +1,89 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/prstatus/dispatch"
+	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// DispatchInput is pr_dispatch's input.
+type DispatchInput struct {
+	Repo   string `json:"repo" jsonschema:"The repository: OWNER/REPO."`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"Decide and report, but change nothing on GitHub (no label, no assignee)."`
+}
+
+// maxDispatchPRs bounds the per-pull-request decisions in one result: the payload an agent reads
+// stays bounded however many pull requests are open. Spawns and hand-offs are never cut.
+const maxDispatchPRs = 200
+
+// DispatchOutput is pr_dispatch's result: the run, as `prmonitor dispatch --json` prints it.
+type DispatchOutput struct {
+	runner.Result
+	// PRsOmitted is how many per-pull-request decisions were left out past the first 200.
+	PRsOmitted int `json:"prs_omitted,omitempty"`
+}
+
+func (s *Server) dispatchTool() server.ServerTool {
+	tool := mcp.NewTool("pr_dispatch",
+		mcp.WithDescription("Run the repository dispatcher once, as `prmonitor dispatch OWNER/REPO --json` does: look at every "+
+			"open pull request, decide which single worker is needed next (spawns: type, number, head sha, reason, and the "+
+			"worker's task to hand to a sub-agent) and which pull requests are ready for a human (handoffs), with each "+
+			"pull request's decision and rule. It updates the lock and hand-off labels and assignees unless dry_run. "+
+			"It never merges or closes anything. The configuration is .prmonitor/dispatch.yaml in the server's working "+
+			"directory, else the defaults."),
+		mcp.WithInputSchema[DispatchInput](),
+		mcp.WithOutputSchema[DispatchOutput](),
+		mcp.WithTitleAnnotation("Dispatch the repository's next worker"),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(false),
+		mcp.WithOpenWorldHintAnnotation(true),
+	)
+	return server.ServerTool{Tool: tool, Handler: s.handleDispatch}
+}
+
+func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in DispatchInput
+	if err := req.BindArguments(&in); err != nil {
+		return toolError("bad arguments: " + err.Error()), nil
+	}
+	repo, err := dispatch.ParseRepo(in.Repo)
+	if err != nil {
+		return toolError(oneLine(err)), nil
+	}
+	cfg, err := runner.LoadConfig("")
+	if err != nil {
+		return toolError(oneLine(err)), nil
+	}
+	tpl, err := runner.LoadTemplates("")
+	if err != nil {
+		return toolError(oneLine(err)), nil
+	}
+	gh, err := s.github(ctx)
+	if err != nil {
+		return toolError(githubCause(err)), nil
+	}
+	src, ok := gh.(runner.Source)
+	if !ok {
+		return toolError("this server's GitHub client cannot read a whole repository"), nil
+	}
+	res, err := runner.Run(ctx, src, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: in.DryRun, Now: s.cfg.Now(), Version: s.cfg.Version})
+	if err != nil {
+		if errors.Is(err, ghclient.ErrNotFound) {
+			return toolError(fmt.Sprintf("no repository %s, or the token cannot see it (404): %s", repo, oneLine(err))), nil
+		}
+		return toolError(githubCause(err)), nil
+	}
+	out := DispatchOutput{Result: res}
+	if n := len(out.PRs); n > maxDispatchPRs {
+		out.PRs, out.PRsOmitted = out.PRs[:maxDispatchPRs], n-maxDispatchPRs
+	}
+	return structured(out), nil
+}

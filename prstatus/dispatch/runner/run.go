@@ -1,0 +1,132 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/dispatch"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// Source is what a run reads and writes through; *ghclient.Client is one.
+type Source interface {
+	RepoSnapshot(ctx context.Context, repo dispatch.RepoRef, cost *ghclient.RepoCost) (*dispatch.Snapshot, error)
+	ThreadReplies(ctx context.Context, s *dispatch.Snapshot, numbers []int, cost *ghclient.RepoCost) error
+	UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, want int, cost *ghclient.RepoCost) error
+	// HTTPClient and Endpoints carry the writes (go-github over prmonitor's transport).
+	HTTPClient() *http.Client
+	Endpoints() ghclient.Endpoints
+}
+
+var _ Source = (*ghclient.Client)(nil)
+
+// Request is one run.
+type Request struct {
+	Repo      dispatch.RepoRef
+	Config    dispatch.Config
+	Templates *dispatch.Templates
+	// DryRun decides and prints the same, and writes nothing.
+	DryRun bool
+	Now    time.Time
+	// Version goes into the User-Agent of the writes.
+	Version string
+}
+
+// Result is one run's outcome: what --json prints and pr_dispatch returns.
+type Result struct {
+	Repo string `json:"repo"`
+	// User is the identity the workers act as (the config's, else the token's).
+	User   string `json:"user"`
+	DryRun bool   `json:"dry_run"`
+	dispatch.Plan
+	// GitHub is what the run cost: GraphQL requests and points, and REST writes.
+	GitHub Cost `json:"github"`
+}
+
+// Cost is what one run asked of GitHub.
+type Cost struct {
+	ghclient.RepoCost
+	Writes int `json:"rest_writes"`
+}
+
+// maxDecisions bounds how often the rules may ask for more data: threads, then issues, at most.
+const maxDecisions = 3
+
+// Run carries out one run. On an error the result holds what was done before it (the writes
+// that landed are marked Applied); nothing is written after a failed read or write.
+func Run(ctx context.Context, src Source, req Request) (Result, error) {
+	if req.Templates == nil {
+		return Result{}, errors.New("dispatch: no task templates")
+	}
+	res := Result{Repo: req.Repo.String(), DryRun: req.DryRun}
+	snap, err := src.RepoSnapshot(ctx, req.Repo, &res.GitHub.RepoCost)
+	if err != nil {
+		return res, err
+	}
+	res.User = req.Config.User
+	if res.User == "" {
+		res.User = snap.Viewer
+	}
+	for i := 0; ; i++ {
+		res.Plan = dispatch.Decide(snap, req.Config, req.Now)
+		need := res.Plan.Need
+		if need.Empty() {
+			break
+		}
+		if i+1 == maxDecisions {
+			return res, fmt.Errorf("dispatch: the rules still need data after %d reads", maxDecisions)
+		}
+		if len(need.ThreadsOf) > 0 {
+			if err := src.ThreadReplies(ctx, snap, need.ThreadsOf, &res.GitHub.RepoCost); err != nil {
+				return res, err
+			}
+		}
+		if need.Issues > 0 {
+			if err := src.UnassignedIssues(ctx, snap, need.Issues, &res.GitHub.RepoCost); err != nil {
+				return res, err
+			}
+		}
+	}
+	if err := res.Plan.RenderTasks(req.Templates); err != nil {
+		return res, fmt.Errorf("dispatch: %w", err)
+	}
+	if req.DryRun || len(res.Plan.Mutations) == 0 {
+		return res, nil
+	}
+	w, err := newWriter(src, req.Repo, req.Version)
+	if err != nil {
+		return res, err
+	}
+	for i := range res.Plan.Mutations {
+		m := &res.Plan.Mutations[i]
+		res.GitHub.Writes++
+		if err := w.apply(ctx, *m); err != nil {
+			return res, fmt.Errorf("%s %q on #%d: %w (%d earlier write%s landed; nothing after it was tried)",
+				describe(m.Action), m.Value, m.Number, err, i, plural(i))
+		}
+		m.Applied = true
+	}
+	return res, nil
+}
+
+func describe(a dispatch.MutationAction) string {
+	switch a {
+	case dispatch.ActionRemoveLabel:
+		return "remove the label"
+	case dispatch.ActionAddLabel:
+		return "add the label"
+	case dispatch.ActionAssign:
+		return "assign"
+	}
+	return string(a)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,171 @@
+package ghclient
+
+import "time"
+
+// The dispatcher's documents (prmonitor dispatch): every open pull request of a repository in
+// pages of repoPage, each with what the dispatch rules read, and two small follow-ups that the
+// rules ask for only when they need them (the replies of unresolved review threads; open
+// unassigned issues).
+//
+// Cost (GitHub's formula: one request per connection page, per parent; points = requests/100,
+// at least 1): a page is 1 + 8 × repoPage requests = 4 points for 50 pull requests. The threads
+// follow-up is 1 point per 100 threads, the issues one 1 point per page of 100 issues (2 points
+// when the bug pass finds none).
+
+// repoPage is how many pull requests one repository request reads.
+const repoPage = 50
+
+// repoQuery reads one page of a repository's open pull requests.
+type repoQuery struct {
+	Repository *struct {
+		PullRequests struct {
+			TotalCount int             `graphql:"totalCount"`
+			PageInfo   pageInfoForward `graphql:"pageInfo"`
+			Nodes      []*repoPRNode   `graphql:"nodes"`
+		} `graphql:"pullRequests(states: OPEN, first: 50, after: $cursor)"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+	Viewer struct {
+		Login string `graphql:"login"`
+	} `graphql:"viewer"`
+	RateLimit *rateLimitNode `graphql:"rateLimit"`
+}
+
+type repoPRNode struct {
+	ID          string     `graphql:"id"`
+	Number      int        `graphql:"number"`
+	URL         string     `graphql:"url"`
+	Author      *actorNode `graphql:"author"`
+	IsDraft     bool       `graphql:"isDraft"`
+	HeadRefName string     `graphql:"headRefName"`
+	HeadRefOid  string     `graphql:"headRefOid"`
+	BaseRefName string     `graphql:"baseRefName"`
+	Mergeable   string     `graphql:"mergeable"`
+
+	Labels struct {
+		Nodes []*struct {
+			Name string `graphql:"name"`
+		} `graphql:"nodes"`
+	} `graphql:"labels(first: 100)"`
+	Assignees struct {
+		Nodes []*struct {
+			Login string `graphql:"login"`
+		} `graphql:"nodes"`
+	} `graphql:"assignees(first: 10)"`
+	// TimelineItems are the newest label events: when the lock label was applied.
+	TimelineItems struct {
+		Nodes []*struct {
+			LabeledEvent struct {
+				CreatedAt time.Time `graphql:"createdAt"`
+				Label     struct {
+					Name string `graphql:"name"`
+				} `graphql:"label"`
+			} `graphql:"... on LabeledEvent"`
+		} `graphql:"nodes"`
+	} `graphql:"timelineItems(itemTypes: [LABELED_EVENT], last: 100)"`
+	LatestOpinionatedReviews struct {
+		Nodes []*verdictNode `graphql:"nodes"`
+	} `graphql:"latestOpinionatedReviews(first: 100)"`
+	// Reviews are the newest 100, with their bodies: the review bots' sentinels and findings.
+	Reviews struct {
+		Nodes []*reviewNode `graphql:"nodes"`
+	} `graphql:"reviews(last: 100)"`
+	// Comments are the newest 100 conversation comments: self-reviews and fix plans.
+	Comments struct {
+		Nodes []*commentNode `graphql:"nodes"`
+	} `graphql:"comments(last: 100)"`
+	ReviewThreads struct {
+		TotalCount int                `graphql:"totalCount"`
+		PageInfo   pageInfoForward    `graphql:"pageInfo"`
+		Nodes      []*threadStateNode `graphql:"nodes"`
+	} `graphql:"reviewThreads(first: 100)"`
+	StatusCheckRollup *struct {
+		State    string `graphql:"state"`
+		Contexts struct {
+			Nodes []*repoContextNode `graphql:"nodes"`
+		} `graphql:"contexts(first: 100)"`
+	} `graphql:"statusCheckRollup"`
+}
+
+// verdictNode is a review without its body: latestOpinionatedReviews only settles verdicts.
+type verdictNode struct {
+	ID          string     `graphql:"id"`
+	Author      *actorNode `graphql:"author"`
+	State       string     `graphql:"state"`
+	SubmittedAt *time.Time `graphql:"submittedAt"`
+	Commit      *struct {
+		Oid string `graphql:"oid"`
+	} `graphql:"commit"`
+}
+
+type threadStateNode struct {
+	ID         string `graphql:"id"`
+	IsResolved bool   `graphql:"isResolved"`
+}
+
+// repoContextNode is a check context without isRequired (which needs one pull request's number).
+type repoContextNode struct {
+	Typename string `graphql:"__typename"`
+	CheckRun struct {
+		Name       string  `graphql:"name"`
+		Status     string  `graphql:"status"`
+		Conclusion *string `graphql:"conclusion"`
+		DatabaseID *int64  `graphql:"databaseId"`
+		CheckSuite *struct {
+			WorkflowRun *struct {
+				Workflow *struct {
+					Name string `graphql:"name"`
+				} `graphql:"workflow"`
+			} `graphql:"workflowRun"`
+		} `graphql:"checkSuite"`
+	} `graphql:"... on CheckRun"`
+	StatusContext struct {
+		Context string `graphql:"context"`
+		State   string `graphql:"state"`
+	} `graphql:"... on StatusContext"`
+}
+
+// repoThreadsPageQuery reads one more page of a pull request's review threads (over 100).
+type repoThreadsPageQuery struct {
+	Node *struct {
+		PullRequest struct {
+			ReviewThreads struct {
+				PageInfo pageInfoForward    `graphql:"pageInfo"`
+				Nodes    []*threadStateNode `graphql:"nodes"`
+			} `graphql:"reviewThreads(first: 100, after: $cursor)"`
+		} `graphql:"... on PullRequest"`
+	} `graphql:"node(id: $id)"`
+	RateLimit *rateLimitNode `graphql:"rateLimit"`
+}
+
+// threadRepliesQuery reads how many comments each of up to 100 threads has.
+type threadRepliesQuery struct {
+	Nodes []*struct {
+		Thread struct {
+			ID         string `graphql:"id"`
+			IsResolved bool   `graphql:"isResolved"`
+			Comments   struct {
+				TotalCount int `graphql:"totalCount"`
+			} `graphql:"comments(first: 1)"`
+		} `graphql:"... on PullRequestReviewThread"`
+	} `graphql:"nodes(ids: $ids)"`
+	RateLimit *rateLimitNode `graphql:"rateLimit"`
+}
+
+// issuesQuery reads a page of open issues, oldest first, optionally only those with one of
+// $labels.
+type issuesQuery struct {
+	Repository *struct {
+		Issues struct {
+			PageInfo pageInfoForward `graphql:"pageInfo"`
+			Nodes    []*struct {
+				Number    int    `graphql:"number"`
+				Title     string `graphql:"title"`
+				URL       string `graphql:"url"`
+				Assignees struct {
+					TotalCount int `graphql:"totalCount"`
+				} `graphql:"assignees(first: 1)"`
+			} `graphql:"nodes"`
+		} `graphql:"issues(states: OPEN, labels: $labels, first: 100, after: $cursor, orderBy: {field: CREATED_AT, direction: ASC})"`
+	} `graphql:"repository(owner: $owner, name: $name)"`
+	RateLimit *rateLimitNode `graphql:"rateLimit"`
+}
