@@ -44,6 +44,9 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return toolError(fmt.Sprintf("%s: %s", ref, githubCause(err))), nil
 	}
+	if err := prstatus.CheckHost(in.PR, snap.URL); err != nil {
+		return toolError(err.Error()), nil
+	}
 	m, resumed, err := s.attach(ref)
 	if err != nil {
 		return toolError(err.Error()), nil
