@@ -55,7 +55,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	m.mu.Lock()
 	m.facts, m.factsAt, m.fresh = &f, s.cfg.Now(), &f
 	m.mu.Unlock()
-	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: f.Title, URL: f.URL,
+	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,
 		Summary: summarize(ref.String(), &f),
 		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
 	if p := m.pending(); resumed && p.Kind != statemachine.ActionPolling {

@@ -60,12 +60,12 @@ type ServerRequest struct {
 
 // PRContext identifies the pull request in a task.
 type PRContext struct {
-	Ref     string `json:"ref"`
-	Title   string `json:"title,omitempty"`
-	URL     string `json:"url,omitempty"`
-	HeadRef string `json:"head_ref,omitempty"`
-	BaseRef string `json:"base_ref,omitempty"`
-	HeadSHA string `json:"head_sha,omitempty"`
+	Ref     string    `json:"ref"`
+	Title   Untrusted `json:"title,omitempty"`
+	URL     string    `json:"url,omitempty"`
+	HeadRef string    `json:"head_ref,omitempty"`
+	BaseRef string    `json:"base_ref,omitempty"`
+	HeadSHA string    `json:"head_sha,omitempty"`
 }
 
 // ReviewContext is a review in play.

@@ -56,15 +56,40 @@ func roundID(key string) string {
 	return "r" + hex.EncodeToString(h[:5])
 }
 
-// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user.
+// Bounds of the GitHub text a question quotes.
+const (
+	maxExcerpt     = 280 // runes of the one comment a question is about
+	maxListExcerpt = 120 // runes of each comment in a list
+	maxListed      = 10  // entries of a list in a question; the rest are counted
+)
+
+// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user. It reads
+// no more of a long comment than it shows.
 func excerpt(u Untrusted, max int) string {
-	s := strings.Join(strings.Fields(string(u)), " ")
+	s := string(u)
+	if limit := 8*max + 64; len(s) > limit {
+		s = s[:limit]
+	}
+	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > max {
 		s = string(r[:max-1]) + "…"
 	}
 	return s
 }
 
+// quotedThread is one line of a fenced quote: who wrote what where. Everything on it is GitHub's.
+func quotedThread(t ThreadContext, body Untrusted, max int) string {
+	at := "the PR"
+	if t.Path != "" {
+		at = t.Path
+		if t.Line > 0 {
+			at = fmt.Sprintf("%s:%d", t.Path, t.Line)
+		}
+	}
+	return fmt.Sprintf("%s on %s: %s", t.Reviewer, at, excerpt(body, max))
+}
+
+// describeThread names a thread in the server's own sentences (what it is doing on GitHub).
 func describeThread(t ThreadContext) string {
-	return fmt.Sprintf("%s on %s", t.Reviewer, where(t.Path, t.Line))
+	return fmt.Sprintf("%s on %s", t.Reviewer, Where(t.Path, t.Line))
 }
