@@ -1,8 +1,12 @@
 package tests
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -181,4 +185,42 @@ func TestStartRefusesAReferenceOnAnotherHost(t *testing.T) {
 	raw, _ := w.call("pr_monitor_status", map[string]any{})
 	require.JSONEq(t, `{"monitors":[]}`, string(raw), "no monitor was started for a refused reference")
 	w.start() // the same pull request on the configured GitHub's own URL
+}
+
+func TestTokenPrintedByAFailingJobNeverReachesPayloadsOrState(t *testing.T) {
+	w := newWorld(t, profiles[2])
+	auth := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+	forms := []string{token, auth[20:60], base64.StdEncoding.EncodeToString([]byte(token))[:40]}
+	w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
+		githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "env\nGITHUB_TOKEN=" + token + "\n" +
+			"git -c http.extraheader=\"AUTHORIZATION: basic " + auth + "\" fetch\n" +
+			"remote: https://x-access-token:" + token + "@github.com/acme/widgets\n--- FAIL: TestRetry (1.00s)\nFAIL"})
+	w.launch()
+	w.start()
+	act := w.next("ready", "", nil)
+	require.Equal(t, "investigate_ci_failure", act.Task, "%+v", act)
+	require.Len(t, act.Context.Logs, 1)
+	tail := string(act.Context.Logs[0].Tail)
+	require.Contains(t, tail, "--- FAIL: TestRetry", "the log tail still reaches the agent")
+	require.Equal(t, 3, strings.Count(tail, "[REDACTED]"), tail)
+	w.call("pr_monitor_status", map[string]any{})
+	w.next("investigation_complete", "", map[string]any{"findings": "TestRetry times out.", "issue_type": "code"})
+
+	requireNoToken(t, w)
+	w.mu.Lock()
+	swept := append([]string{w.stderr.String()}, w.outputs...)
+	w.mu.Unlock()
+	require.NoError(t, filepath.WalkDir(w.stateDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		swept = append(swept, string(b))
+		return err
+	}))
+	for _, s := range swept {
+		for _, f := range forms {
+			require.NotContains(t, s, f, "an encoding of the token reached a payload, a log or a state file")
+		}
+	}
 }
