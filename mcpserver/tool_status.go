@@ -51,9 +51,13 @@ func (m *monitor) status() MonitorStatus {
 	defer m.mu.Unlock()
 	pos := m.m.Position()
 	st := MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: statemachine.Untrusted(pos.Monitor.Title).Fenced(), State: string(pos.Node.State()),
-		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Summary: summarize(m.ref.String(), m.facts), LastAction: m.lastAction}
+		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Summary: summarize(m.ref.String(), m.facts)}
+	if m.lastAction != nil {
+		last := boundOutput(*m.lastAction, statusBudget)
+		st.LastAction = &last
+	}
 	if p := m.m.Pending(); p.Kind != statemachine.ActionPolling {
-		po := actionOutput(m.id, p)
+		po := actionOutput(m.id, bound(p, statusBudget))
 		st.Pending = &po
 	}
 	if f := m.facts; f != nil {

@@ -164,4 +164,7 @@ type TaskContext struct {
 	HeadSnapshot string `json:"head_snapshot,omitempty"`
 	// Note is a short server remark for this task.
 	Note string `json:"note,omitempty"`
+	// Omitted says what was cut to keep the payload small, and where to read it whole. The
+	// machine never sets it; the server's bounding step does.
+	Omitted []string `json:"omitted,omitempty"`
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -86,10 +87,10 @@ func (s *step) askResults() (Action, error) {
 	values = append(values, elicitation.HandleMyself, elicitation.Stop)
 	text := fmt.Sprintf("CI failed on %s in %d check(s):\n%s", short(ci.Head), len(ci.Failed), s.checkList(ci.Failed))
 	if ci.Findings != "" {
-		text += "\nFindings: " + clip(ci.Findings, 1500)
+		text += "\nFindings: " + clip(ci.Findings, maxAnalysis)
 	}
 	if ci.Fix != "" {
-		text += "\nSuggested fix: " + clip(ci.Fix, 1000)
+		text += "\nSuggested fix: " + clip(ci.Fix, maxAnalysis)
 	}
 	return s.ask(elicitation.QCIResults, text, values, &TaskContext{FailedChecks: checkContexts(ci.Failed),
 		Findings: ci.Findings, SuggestedFix: ci.Fix, IssueType: ci.IssueType})
@@ -202,7 +203,7 @@ func (s *step) checkList(cs []prstatus.CheckFact) string {
 	var ext []string
 	for i, c := range cs {
 		if i < maxListed {
-			lines = append(lines, fmt.Sprintf("%d. %s", i+1, c.Name))
+			lines = append(lines, fmt.Sprintf("%d. %s", i+1, clip(c.Name, maxName)))
 		}
 		if !c.IsActions() {
 			ext = append(ext, strconv.Itoa(i+1))
@@ -225,9 +226,14 @@ func short(sha string) string {
 	return sha
 }
 
+// clip shortens s to at most n bytes, on a rune boundary, ending with "…" when it was cut.
 func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+	if len(s) <= n {
+		return s
 	}
-	return s
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

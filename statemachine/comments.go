@@ -129,7 +129,7 @@ func (s *step) askExplained() (Action, error) {
 		text = "The reviewer's reply:\n" + quote(quotedThread(t, t.Replies[len(t.Replies)-1].Body, maxExcerpt))
 	}
 	if cs.Recommendation != "" {
-		text += "\nRecommendation: " + cs.Recommendation
+		text += "\nRecommendation: " + clip(cs.Recommendation, maxAnalysis)
 	}
 	var values []elicitation.Value
 	if cs.Recommendation != "" {

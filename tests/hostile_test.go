@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -223,4 +224,129 @@ func TestTokenPrintedByAFailingJobNeverReachesPayloadsOrState(t *testing.T) {
 			require.NotContains(t, s, f, "an encoding of the token reached a payload, a log or a state file")
 		}
 	}
+}
+
+// maxAction is the most any tool result may weigh.
+const maxAction = 16 << 10
+
+// hugeThreads are 5,000 review threads, the first with a 1 MB comment.
+func hugeThreads(n int) []githubfake.NewThread {
+	mb := strings.Repeat("This shadows the package name; rename it. ", 25000)
+	threads := make([]githubfake.NewThread, n)
+	for i := range threads {
+		threads[i] = githubfake.NewThread{Path: fmt.Sprintf("pkg/file%04d.go", i), Line: i%90 + 1, Body: fmt.Sprintf("Rename variable %d.", i)}
+	}
+	threads[0].Body = mb
+	return threads
+}
+
+// requireBounded checks every tool result of the world so far.
+func requireBounded(t *testing.T, w *world) {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	require.NotEmpty(t, w.outputs)
+	for _, o := range w.outputs {
+		require.LessOrEqual(t, len(o), maxAction, "a tool result of %d bytes: %.300s…", len(o), o)
+	}
+	for _, q := range w.elicited {
+		require.LessOrEqual(t, len(q.Text), maxAction, "an elicitation message of %d bytes", len(q.Text))
+	}
+}
+
+func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5,000 threads: not in -short")
+	}
+	t.Run("5,000 comments, one of 1 MB: start, status, questions and the comment tasks", func(t *testing.T) {
+		w := newWorld(t, profiles[2])
+		threads := hugeThreads(5000)
+		w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.CommentReview(bob, "", threads[0])) // the oldest: listed first
+		w.fake.Advance(time.Minute)
+		w.apply(githubfake.CommentReview(carol, "", threads[1:]...))
+		w.launch()
+		w.start()
+		act := w.next("ready", "", nil)
+		require.Equal(t, "comments_multi", string(act.Question.ID))
+		require.Contains(t, act.Question.Text, "…and 4990 more comment(s)")
+		require.LessOrEqual(t, len(act.Question.Choices), 10)
+		w.call("pr_monitor_status", map[string]any{})
+		act = w.next("user_chose", "address_specific", nil)
+		require.Equal(t, "comment_pick", string(act.Question.ID))
+		require.LessOrEqual(t, len(act.Question.Choices), 12, "ten picks, handle myself, stop")
+		act = w.next("user_chose", "pick:1", nil)
+		require.Equal(t, "explain_comment", act.Task)
+		require.Equal(t, "pkg/file0000.go", act.Context.Thread.Path)
+		require.NotEmpty(t, act.Context.Omitted, "the 1 MB comment is cut, with a link to it")
+		require.Contains(t, strings.Join(act.Context.Omitted, " "), act.Context.Thread.URL)
+		act = w.next("task_complete", "", map[string]any{"recommendation": strings.Repeat("Rename it to pkgName. ", 2500)})
+		require.Equal(t, "comment_single", string(act.Question.ID))
+		act = w.next("user_chose", "apply_recommendation", nil)
+		require.Equal(t, "apply_recommendation", act.Task)
+		act = w.next("comment_addressed", "", nil)
+		require.Equal(t, "compose_reply", act.Task)
+		w.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
+		act = w.next("task_complete", "", nil) // the wrong event: recovery
+		require.Equal(t, "recovery", string(act.Question.ID))
+		w.killAndRestart()
+		w.start() // resumed: the pending question comes back in the start result
+		act = w.next("user_chose", "back_to_task", nil)
+		require.Equal(t, "compose_reply", act.Task)
+		act = w.next("comment_addressed", "", map[string]any{"reply_text": "Renamed to pkgName."})
+		require.Equal(t, "comments_remaining", string(act.Question.ID))
+		act = w.next("user_chose", "continue", nil)
+		require.Equal(t, "explain_comment", act.Task)
+		w.next("task_complete", "", map[string]any{"recommendation": "Rename it."})
+		act = w.next("user_chose", "address", nil)
+		require.Equal(t, "address_comment", act.Task)
+		requireBounded(t, w)
+	})
+	t.Run("changes requested with 5,000 threads and a 1 MB review: refine", func(t *testing.T) {
+		w := newWorld(t, profiles[2])
+		w.apply(githubfake.OpenPR{Title: "Add retries"})
+		w.fake.Advance(10 * time.Minute)
+		w.apply(githubfake.RequestChanges(bob, strings.Repeat("Rework the retries. ", 55000), hugeThreads(5000)...))
+		w.launch()
+		w.start()
+		act := w.next("ready", "", nil)
+		require.Equal(t, "refine", act.Task)
+		w.call("pr_monitor_status", map[string]any{})
+		requireBounded(t, w)
+	})
+	t.Run("300 failing checks and a 1 MB log: investigate, results, apply the fix; a conflict: rebase", func(t *testing.T) {
+		w := newWorld(t, profile{"2026-07-28 with elicitation, without sampling", "2026-07-28", true, false})
+		jobs := make([]string, 300)
+		for i := range jobs {
+			jobs[i] = fmt.Sprintf("test (shard %03d)", i)
+		}
+		w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: jobs})
+		for i, j := range jobs {
+			log := "FAIL"
+			if i == 0 {
+				log = strings.Repeat("--- FAIL: TestRetry (1.00s) timeout after 1s\n", 25000)
+			}
+			w.apply(githubfake.CheckCompleted{Name: j, Conclusion: "FAILURE", Log: log})
+		}
+		w.user = func(q question) string {
+			return map[string]string{"ci_results": "say:" + strings.Repeat("apply the fix but keep the old timeout in tests ", 300),
+				"merge_conflict": "rebase"}[q.ID]
+		}
+		w.launch()
+		w.start()
+		act := w.next("ready", "", nil)
+		require.Equal(t, "investigate_ci_failure", act.Task)
+		act = w.next("investigation_complete", "", map[string]any{"findings": strings.Repeat("The timeout is too short. ", 2000),
+			"suggested_fix": strings.Repeat("Raise it. ", 5000), "issue_type": "code"})
+		require.Equal(t, "interpret_freeform", act.Task, "the user's words, the question and 300 checks")
+		act = w.next("user_chose", "apply_fix", nil)
+		require.Equal(t, "apply_fix", act.Task)
+		w.apply(githubfake.MergeConflict{})
+		push(w, "Raise the timeout")
+		act = w.next("push_completed", "", nil)
+		for act.Action == "polling" {
+			act = w.next("ready", "", nil)
+		}
+		require.Equal(t, "rebase", act.Task)
+		requireBounded(t, w)
+	})
 }
