@@ -164,9 +164,9 @@ func (s *step) askItem() (Action, error) {
 		&TaskContext{Thread: &t, Progress: s.progress()})
 }
 
-// askPick offers the first maxListed unhandled threads; the others come back in the
-// pick-remaining question once one is handled. Labels carry no GitHub text: the comments are
-// quoted, fenced, in the question.
+// askPick offers the first maxListed unhandled threads (the question counts the others; once one
+// is handled the flow offers to continue with the rest in order). Labels carry no GitHub text:
+// the comments are quoted, fenced, in the question.
 func (s *step) askPick() (Action, error) {
 	cs := s.pos.Comments
 	var picks []elicitation.Choice
