@@ -248,7 +248,8 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5,000 threads: not in -short")
 	}
-	t.Run("5,000 comments, one of 1 MB: start, status, questions and the comment tasks", func(t *testing.T) {
+	t.Run("5,000 comments, one of 1 MB: start, status, the lists and the 1 MB comment explained", func(t *testing.T) {
+		t.Parallel()
 		w := newWorld(t, profiles[2])
 		threads := hugeThreads(5000)
 		w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.CommentReview(bob, "", threads[0])) // the oldest: listed first
@@ -269,6 +270,22 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 		require.Equal(t, "pkg/file0000.go", act.Context.Thread.Path)
 		require.NotEmpty(t, act.Context.Omitted, "the 1 MB comment is cut, with a link to it")
 		require.Contains(t, strings.Join(act.Context.Omitted, " "), act.Context.Thread.URL)
+		w.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
+		requireBounded(t, w)
+	})
+	t.Run("a 1 MB comment: every comment task, a recovery across a restart", func(t *testing.T) {
+		t.Parallel()
+		w := newWorld(t, profiles[2])
+		threads := hugeThreads(2)
+		w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.CommentReview(bob, "", threads[0]))
+		w.fake.Advance(time.Minute)
+		w.apply(githubfake.CommentReview(carol, "", threads[1:]...))
+		w.launch()
+		w.start()
+		act := w.next("ready", "", nil)
+		act = w.next("user_chose", "address_specific", nil)
+		act = w.next("user_chose", "pick:1", nil)
+		require.Equal(t, "explain_comment", act.Task)
 		act = w.next("task_complete", "", map[string]any{"recommendation": strings.Repeat("Rename it to pkgName. ", 2500)})
 		require.Equal(t, "comment_single", string(act.Question.ID))
 		act = w.next("user_chose", "apply_recommendation", nil)
@@ -292,6 +309,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 		requireBounded(t, w)
 	})
 	t.Run("changes requested with 5,000 threads and a 1 MB review: refine", func(t *testing.T) {
+		t.Parallel()
 		w := newWorld(t, profiles[2])
 		w.apply(githubfake.OpenPR{Title: "Add retries"})
 		w.fake.Advance(10 * time.Minute)
@@ -304,6 +322,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 		requireBounded(t, w)
 	})
 	t.Run("300 failing checks and a 1 MB log: investigate, results, apply the fix; a conflict: rebase", func(t *testing.T) {
+		t.Parallel()
 		w := newWorld(t, profile{"2026-07-28 with elicitation, without sampling", "2026-07-28", true, false})
 		jobs := make([]string, 300)
 		for i := range jobs {
