@@ -84,25 +84,39 @@ func Text(s string) string {
 
 // firstChange returns the byte offset of the first rune Text would remove or replace, or len(s).
 func firstChange(s string) int {
-	prev := rune(-1)
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if isControl(rune(c)) || c == '\r' {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if asciiChange[c] {
 				return i
 			}
-			prev = rune(c)
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || dropped(r, prev) {
+		if r == utf8.RuneError && size == 1 {
 			return i
 		}
-		prev = r
+		prev := rune(-1) // only a variation selector looks at what precedes it
+		if i > 0 && isVariationSelector(r) {
+			prev, _ = utf8.DecodeLastRuneInString(s[:i])
+		}
+		if dropped(r, prev) {
+			return i
+		}
 		i += size
 	}
 	return len(s)
 }
+
+// asciiChange marks the ASCII bytes Text changes: controls but newline and tab (CR included),
+// ESC, DEL.
+var asciiChange = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isControl(rune(c)) || c == '\r'
+	}
+	return t
+}()
 
 // dropped reports whether r is removed when it follows prev, the last rune kept (-1 at the start).
 func dropped(r, prev rune) bool {
