@@ -107,7 +107,7 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 	m.ended = act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
 	m.persistLocked()
 	m.state.Log(m.id, logKind(in), describeStep(in, act), map[string]any{"node": act.Node, "fired": m.m.Fired()})
-	return act, nil
+	return bound(act, actionBudget), nil
 }
 
 func (m *monitor) persistLocked() {
@@ -131,7 +131,7 @@ func (m *monitor) position() statemachine.Position {
 func (m *monitor) pending() statemachine.Action {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.m.Pending()
+	return bound(m.m.Pending(), actionBudget)
 }
 
 // takeFresh returns the start snapshot once, if it is still recent.

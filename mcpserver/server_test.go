@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/statemachine"
 )
 
 var eras = []string{"2025-11-25", "2026-07-28"}
@@ -22,7 +23,7 @@ func TestStartReadyAndBlockUntilMaxBlock(t *testing.T) {
 			out := h.start()
 			assert.Equal(t, "acme/widgets#7", out.MonitorID)
 			assert.False(t, out.Resumed)
-			assert.Equal(t, "Add retries", out.Title)
+			assert.Equal(t, statemachine.Untrusted("Add retries").Fenced(), out.Title, "the title is GitHub text: fenced")
 			assert.Contains(t, out.Next, "pr_monitor_next_step")
 
 			act := h.next("ready", "", nil)

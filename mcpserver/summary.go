@@ -19,10 +19,10 @@ func summarize(ref string, f *prstatus.Facts) string {
 		parts = append(parts, "no checks")
 	}
 	if len(f.Reviews.ChangesRequestedBy) > 0 {
-		parts = append(parts, "changes requested by "+strings.Join(f.Reviews.ChangesRequestedBy, ", "))
+		parts = append(parts, "changes requested by "+someNames(f.Reviews.ChangesRequestedBy))
 	}
 	if len(f.Reviews.Approvals) > 0 {
-		parts = append(parts, "approved by "+strings.Join(f.Reviews.Approvals, ", "))
+		parts = append(parts, "approved by "+someNames(f.Reviews.Approvals))
 	}
 	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d thread(s) need action", n))
@@ -39,4 +39,12 @@ func cancelled(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(" %d⊘", n)
+}
+
+// someNames joins at most three logins and counts the rest: the summary stays one short line.
+func someNames(names []string) string {
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
 }

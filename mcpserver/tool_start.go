@@ -44,6 +44,9 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return toolError(fmt.Sprintf("%s: %s", ref, githubCause(err))), nil
 	}
+	if err := prstatus.CheckHost(in.PR, snap.URL); err != nil {
+		return toolError(err.Error()), nil
+	}
 	m, resumed, err := s.attach(ref)
 	if err != nil {
 		return toolError(err.Error()), nil
@@ -53,7 +56,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	m.facts, m.factsAt, m.fresh = &f, s.cfg.Now(), &f
 	m.handed = "" // an agent (re)attaching may not have the task in progress: its ready gets it back
 	m.mu.Unlock()
-	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: f.Title, URL: f.URL,
+	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,
 		Summary: summarize(ref.String(), &f),
 		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
 	if p := m.pending(); resumed && p.Kind != statemachine.ActionPolling {

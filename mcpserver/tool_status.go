@@ -85,14 +85,18 @@ func (m *monitor) status() MonitorStatus {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	pos := m.m.Position()
-	st := MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: pos.Monitor.Title, State: string(pos.Node.State()),
-		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Summary: summarize(m.ref.String(), m.facts), LastAction: m.lastAction}
+	st := MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: statemachine.Untrusted(pos.Monitor.Title).Fenced(), State: string(pos.Node.State()),
+		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Summary: summarize(m.ref.String(), m.facts)}
+	if m.lastAction != nil {
+		last := boundOutput(*m.lastAction, statusBudget)
+		st.LastAction = &last
+	}
 	if p := m.m.Pending(); p.Kind != statemachine.ActionPolling {
-		po := actionOutput(m.id, p)
+		po := actionOutput(m.id, bound(p, statusBudget))
 		st.Pending = &po
 	}
 	if f := m.facts; f != nil {
-		st.Attention, st.AttentionReason = string(f.Attention.Kind), f.Attention.Reason
+		st.Attention, st.AttentionReason = string(f.Attention.Kind), statemachine.Reason(f.Attention)
 		st.LastPoll = m.factsAt.UTC().Format(time.RFC3339)
 		st.NeedsRefine = f.Refine.NeedsRefine
 		st.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)

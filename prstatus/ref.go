@@ -22,14 +22,19 @@ func (r PRRef) String() string { return fmt.Sprintf("%s/%s#%d", r.Owner, r.Repo,
 // ErrBadRef is wrapped by every ParsePRRef error.
 var ErrBadRef = errors.New("malformed pull request reference")
 
+// ErrOtherHost is wrapped (with ErrBadRef) by CheckHost's error: the reference is a URL on
+// another host than the GitHub the server talks to.
+var ErrOtherHost = errors.New("the pull request is on another host")
+
 var (
 	shortRef = regexp.MustCompile(`^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})#([0-9]{1,9})$`)
 	ownerRe  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
 	repoRe   = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
 )
 
-// ParsePRRef accepts OWNER/REPO#N or a pull request URL on any GitHub host
-// (https://github.com/OWNER/REPO/pull/N, optionally followed by /files, a query or a fragment).
+// ParsePRRef accepts OWNER/REPO#N or a pull request URL (https://HOST/OWNER/REPO/pull/N, optionally
+// followed by /files, a query or a fragment). It does not know which GitHub the server talks to:
+// CheckHost, given GitHub's own URL for the pull request, refuses a URL on any other host.
 func ParsePRRef(s string) (PRRef, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -61,4 +66,53 @@ func newRef(owner, repo, number, input string) (PRRef, error) {
 		return PRRef{}, fmt.Errorf("%w: %q has no valid pull request number", ErrBadRef, input)
 	}
 	return PRRef{Owner: owner, Repo: repo, Number: n}, nil
+}
+
+// CheckHost refuses a reference given as a URL whose host is not the host of prURL, the URL the
+// configured GitHub gives for that pull request: https://evil.example/o/r/pull/1, or
+// https://github.com@evil.example/o/r/pull/1 (its host is evil.example), or a GitHub Enterprise
+// URL while the server talks to github.com, would otherwise name o/r#1 on the configured GitHub.
+// GitHub's own answer is the authority on its web host: the API root does not always say it (a
+// proxy, data residency, a local fake). The error names both hosts. OWNER/REPO#N always passes.
+func CheckHost(ref, prURL string) error {
+	ref = strings.TrimSpace(ref)
+	if !strings.Contains(ref, "://") {
+		return nil
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return fmt.Errorf("%w: %q is not a URL", ErrBadRef, ref)
+	}
+	want := ""
+	if p, err := url.Parse(prURL); err == nil {
+		want = webHost(p)
+	}
+	got := webHost(u)
+	if u.User != nil {
+		return fmt.Errorf("%w: %w: %s names the host %s (what precedes @ is a user name, not a host), but the configured GitHub is %s; "+
+			"pass OWNER/REPO#N or a URL on %s", ErrBadRef, ErrOtherHost, u.Redacted(), got, orUnknown(want), orUnknown(want))
+	}
+	if want == "" || got != want {
+		return fmt.Errorf("%w: %w: %s is on %s, but the configured GitHub is %s; pass OWNER/REPO#N or a URL on %s",
+			ErrBadRef, ErrOtherHost, ref, got, orUnknown(want), orUnknown(want))
+	}
+	return nil
+}
+
+// webHost is a URL's host as people compare hosts: lower case, without a default port, a
+// trailing dot or a www. prefix.
+func webHost(u *url.URL) string {
+	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	h = strings.TrimPrefix(h, "www.")
+	if p := u.Port(); p != "" && !(p == "443" && u.Scheme == "https") && !(p == "80" && u.Scheme == "http") {
+		h += ":" + p
+	}
+	return h
+}
+
+func orUnknown(host string) string {
+	if host == "" {
+		return "a host it did not name"
+	}
+	return host
 }

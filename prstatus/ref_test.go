@@ -44,3 +44,40 @@ func TestParsePRRef(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckHostRefusesAReferenceOnAnotherHost(t *testing.T) {
+	const pr = "https://github.com/acme/widgets/pull/7"
+	tests := []struct {
+		name      string
+		ref       string
+		prURL     string
+		wantHosts []string // both named in the error; none means accepted
+	}{
+		{name: "short form", ref: "acme/widgets#7", prURL: pr},
+		{name: "same host", ref: "https://github.com/acme/widgets/pull/7/files", prURL: pr},
+		{name: "case, default port, www and a trailing dot are the same host", ref: "https://WWW.GitHub.com.:443/acme/widgets/pull/7", prURL: pr},
+		{name: "enterprise server serving its own URLs", ref: "https://ghe.corp/acme/widgets/pull/7", prURL: "https://ghe.corp/acme/widgets/pull/7"},
+		{name: "another host", ref: "https://evil.example/acme/widgets/pull/7", prURL: pr, wantHosts: []string{"evil.example", "github.com"}},
+		{name: "a user name that looks like the host", ref: "https://github.com@evil.example/acme/widgets/pull/7", prURL: pr, wantHosts: []string{"evil.example", "github.com"}},
+		{name: "credentials before the right host", ref: "https://me:hunter2@github.com/acme/widgets/pull/7", prURL: pr, wantHosts: []string{"github.com"}},
+		{name: "an enterprise URL while serving github.com", ref: "https://ghe.corp/acme/widgets/pull/7", prURL: pr, wantHosts: []string{"ghe.corp", "github.com"}},
+		{name: "github.com while serving an enterprise server", ref: pr, prURL: "https://ghe.corp/acme/widgets/pull/7", wantHosts: []string{"github.com", "ghe.corp"}},
+		{name: "another port", ref: "https://github.com:8443/acme/widgets/pull/7", prURL: pr, wantHosts: []string{"github.com:8443", "github.com"}},
+		{name: "GitHub named no URL", ref: pr, prURL: "", wantHosts: []string{"github.com", "a host it did not name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckHost(tt.ref, tt.prURL)
+			if len(tt.wantHosts) == 0 {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrOtherHost)
+			require.ErrorIs(t, err, ErrBadRef)
+			for _, h := range tt.wantHosts {
+				assert.Contains(t, err.Error(), " "+h)
+			}
+			assert.NotContains(t, err.Error(), "hunter2", "a password in the URL is not echoed")
+		})
+	}
+}

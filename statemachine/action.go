@@ -63,12 +63,12 @@ type ServerRequest struct {
 
 // PRContext identifies the pull request in a task.
 type PRContext struct {
-	Ref     string `json:"ref"`
-	Title   string `json:"title,omitempty"`
-	URL     string `json:"url,omitempty"`
-	HeadRef string `json:"head_ref,omitempty"`
-	BaseRef string `json:"base_ref,omitempty"`
-	HeadSHA string `json:"head_sha,omitempty"`
+	Ref     string    `json:"ref"`
+	Title   Untrusted `json:"title,omitempty"`
+	URL     string    `json:"url,omitempty"`
+	HeadRef string    `json:"head_ref,omitempty"`
+	BaseRef string    `json:"base_ref,omitempty"`
+	HeadSHA string    `json:"head_sha,omitempty"`
 }
 
 // ReviewContext is a review in play.
@@ -167,4 +167,7 @@ type TaskContext struct {
 	HeadSnapshot string `json:"head_snapshot,omitempty"`
 	// Note is a short server remark for this task.
 	Note string `json:"note,omitempty"`
+	// Omitted says what was cut to keep the payload small, and where to read it whole. The
+	// machine never sets it; the server's bounding step does.
+	Omitted []string `json:"omitted,omitempty"`
 }

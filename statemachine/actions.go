@@ -128,5 +128,5 @@ func (s *step) clearFlow() {
 
 func (s *step) prContext() PRContext {
 	m := s.pos.Monitor
-	return PRContext{Ref: m.Ref.String(), Title: m.Title, URL: m.URL, HeadRef: m.HeadRef, BaseRef: m.BaseRef, HeadSHA: s.pos.Head}
+	return PRContext{Ref: m.Ref.String(), Title: Untrusted(m.Title), URL: m.URL, HeadRef: m.HeadRef, BaseRef: m.BaseRef, HeadSHA: s.pos.Head}
 }

@@ -3,7 +3,9 @@ package statemachine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -47,7 +49,7 @@ func (s *step) askCancelled() (Action, error) {
 		values = append(values, elicitation.RerunFailed)
 	}
 	values = append(values, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
-	text := fmt.Sprintf("%d check(s) were cancelled on %s: %s.", len(ci.Cancelled), short(ci.Head), checkNames(ci.Cancelled))
+	text := fmt.Sprintf("%d check(s) were cancelled on %s:\n%s", len(ci.Cancelled), short(ci.Head), s.checkList(ci.Cancelled))
 	return s.ask(elicitation.QCICancelled, text, values, &TaskContext{CancelledChecks: checkContexts(ci.Cancelled)})
 }
 
@@ -83,15 +85,12 @@ func (s *step) askResults() (Action, error) {
 		values = append(values, elicitation.RerunFailed, elicitation.RerunAll)
 	}
 	values = append(values, elicitation.HandleMyself, elicitation.Stop)
-	text := fmt.Sprintf("CI failed on %s: %s.", short(ci.Head), checkNames(ci.Failed))
+	text := fmt.Sprintf("CI failed on %s in %d check(s):\n%s", short(ci.Head), len(ci.Failed), s.checkList(ci.Failed))
 	if ci.Findings != "" {
-		text += "\nFindings: " + clip(ci.Findings, 1500)
+		text += "\nFindings: " + clip(ci.Findings, maxAnalysis)
 	}
 	if ci.Fix != "" {
-		text += "\nSuggested fix: " + clip(ci.Fix, 1000)
-	}
-	if ext := external(ci.Failed); len(ext) > 0 {
-		text += "\nNot re-runnable from here (external CI): " + checkNames(ext) + "."
+		text += "\nSuggested fix: " + clip(ci.Fix, maxAnalysis)
 	}
 	return s.ask(elicitation.QCIResults, text, values, &TaskContext{FailedChecks: checkContexts(ci.Failed),
 		Findings: ci.Findings, SuggestedFix: ci.Fix, IssueType: ci.IssueType})
@@ -230,22 +229,27 @@ func anyActions(cs []prstatus.CheckFact) bool {
 	return slices.ContainsFunc(cs, prstatus.CheckFact.IsActions)
 }
 
-func external(cs []prstatus.CheckFact) []prstatus.CheckFact {
-	var out []prstatus.CheckFact
-	for _, c := range cs {
+// checkList quotes the names of checks, numbered, at most maxListed of them (check names are
+// GitHub text: a workflow or an app names them), and says which cannot be re-run from here.
+func (s *step) checkList(cs []prstatus.CheckFact) string {
+	var lines []string
+	var ext []string
+	for i, c := range cs {
+		if i < maxListed {
+			lines = append(lines, fmt.Sprintf("%d. %s", i+1, clip(c.Name, maxName)))
+		}
 		if !c.IsActions() {
-			out = append(out, c)
+			ext = append(ext, strconv.Itoa(i+1))
 		}
 	}
-	return out
-}
-
-func checkNames(cs []prstatus.CheckFact) string {
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		names[i] = c.Name
+	text := quote(lines...) + s.more(len(cs)-maxListed, "check(s)")
+	if len(ext) > 0 {
+		if len(ext) > maxListed {
+			ext = append(ext[:maxListed:maxListed], fmt.Sprintf("%d more", len(ext)-maxListed))
+		}
+		text += "\nNot re-runnable from here (external CI): " + strings.Join(ext, ", ") + "."
 	}
-	return strings.Join(names, ", ")
+	return text
 }
 
 func short(sha string) string {
@@ -255,9 +259,14 @@ func short(sha string) string {
 	return sha
 }
 
+// clip shortens s to at most n bytes, on a rune boundary, ending with "…" when it was cut.
 func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+	if len(s) <= n {
+		return s
 	}
-	return s
+	cut := n - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -124,12 +124,12 @@ func (s *step) afterExplain(rec string) (Action, error) {
 func (s *step) askExplained() (Action, error) {
 	cs, t := s.pos.Comments, s.current()
 	ctx := &TaskContext{Thread: &t, Progress: s.progress(), Recommendation: cs.Recommendation}
-	text := fmt.Sprintf("%s wrote: %q", describeThread(t), excerpt(t.Comment, 280))
+	text := "The review comment:\n" + quote(quotedThread(t, t.Comment, maxExcerpt))
 	if t.ReviewerReplied && len(t.Replies) > 0 {
-		text = fmt.Sprintf("%s replied: %q", describeThread(t), excerpt(t.Replies[len(t.Replies)-1].Body, 280))
+		text = "The reviewer's reply:\n" + quote(quotedThread(t, t.Replies[len(t.Replies)-1].Body, maxExcerpt))
 	}
 	if cs.Recommendation != "" {
-		text += "\nRecommendation: " + cs.Recommendation
+		text += "\nRecommendation: " + clip(cs.Recommendation, maxAnalysis)
 	}
 	var values []elicitation.Value
 	if cs.Recommendation != "" {
@@ -148,32 +148,58 @@ func (s *step) askExplained() (Action, error) {
 
 func (s *step) askMulti() (Action, error) {
 	cs := s.pos.Comments
-	text := fmt.Sprintf("%d review comments need action:", len(cs.Threads))
-	for i, t := range cs.Threads {
-		text += fmt.Sprintf("\n%d. %s: %q", i+1, describeThread(t), excerpt(t.Comment, 120))
+	all := make([]int, len(cs.Threads))
+	for i := range all {
+		all[i] = i
 	}
+	text := fmt.Sprintf("%d review comments need action:\n", len(cs.Threads)) + s.threadList(all)
 	return s.ask(elicitation.QCommentsMulti, text, []elicitation.Value{elicitation.AddressAll, elicitation.ExplainAll,
 		elicitation.AddressSpecific, elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Threads: cs.Threads})
 }
 
 func (s *step) askItem() (Action, error) {
 	t := s.current()
-	text := fmt.Sprintf("Comment %s. %s wrote: %q", s.progress(), describeThread(t), excerpt(t.Comment, 280))
+	text := fmt.Sprintf("Comment %s:\n%s", s.progress(), quote(quotedThread(t, t.Comment, maxExcerpt)))
 	return s.ask(elicitation.QCommentItem, text, []elicitation.Value{elicitation.Address, elicitation.Skip, elicitation.Done, elicitation.Stop},
 		&TaskContext{Thread: &t, Progress: s.progress()})
 }
 
+// askPick offers the first maxListed unhandled threads (the question counts the others; once one
+// is handled the flow offers to continue with the rest in order). Labels carry no GitHub text:
+// the comments are quoted, fenced, in the question.
 func (s *step) askPick() (Action, error) {
 	cs := s.pos.Comments
 	var picks []elicitation.Choice
-	for i, t := range cs.Threads {
-		if cs.Handled[t.ID] == "" {
-			picks = append(picks, elicitation.Choice{Value: elicitation.Pick(i + 1),
-				Label: fmt.Sprintf("%d. %s: %s", i+1, describeThread(t), excerpt(t.Comment, 100))})
-		}
+	open := s.unhandled()
+	for _, i := range open[:min(len(open), maxListed)] {
+		picks = append(picks, elicitation.Choice{Value: elicitation.Pick(i + 1),
+			Label: fmt.Sprintf("Comment %d (%s)", i+1, cs.Threads[i].Reviewer)})
 	}
-	return s.ask(elicitation.QCommentPick, "Which comment should be addressed?",
+	return s.ask(elicitation.QCommentPick, "Which comment should be addressed?\n"+s.threadList(open),
 		[]elicitation.Value{elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Threads: cs.Threads}, picks...)
+}
+
+// threadList quotes the threads at the given indexes, numbered as in the flow, at most maxListed
+// of them: one fenced block, then how many more there are and where to see them all.
+func (s *step) threadList(idx []int) string {
+	ts := s.pos.Comments.Threads
+	var lines []string
+	for _, i := range idx[:min(len(idx), maxListed)] {
+		lines = append(lines, fmt.Sprintf("%d. %s", i+1, quotedThread(ts[i], ts[i].Comment, maxListExcerpt)))
+	}
+	return quote(lines...) + s.more(len(idx)-maxListed, "comment(s)")
+}
+
+// more says how many items a list left out and where to see them, or nothing.
+func (s *step) more(n int, what string) string {
+	if n <= 0 {
+		return ""
+	}
+	where := "on GitHub"
+	if u := s.pos.Monitor.URL; u != "" {
+		where = "at " + u
+	}
+	return fmt.Sprintf("\n…and %d more %s, not listed here; see them all %s.", n, what, where)
 }
 
 func (s *step) askRemaining(summary string) (Action, error) {

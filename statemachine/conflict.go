@@ -19,7 +19,8 @@ func (s *step) enterConflict(f *prstatus.Facts, att prstatus.Attention) (Action,
 
 func (s *step) askConflict() (Action, error) {
 	c := s.pos.Conflict
-	text := fmt.Sprintf("%s conflicts with %s (head %s).", s.pos.Monitor.HeadRef, c.BaseRef, short(c.Head))
+	text := fmt.Sprintf("%s conflicts with %s (head %s).", plainName(s.pos.Monitor.HeadRef, "The branch"),
+		plainName(c.BaseRef, "its base branch"), short(c.Head))
 	return s.ask(elicitation.QMergeConflict, text, []elicitation.Value{elicitation.Rebase, elicitation.HandleMyself, elicitation.Stop}, nil)
 }
 
@@ -28,7 +29,8 @@ func (s *step) conflictAnswer(v elicitation.Value) (Action, error) {
 	case elicitation.Rebase:
 		return s.workThen(func() Action {
 			return s.execute(TaskRebase, []Event{EventPushCompleted}, TaskContext{
-				Note: fmt.Sprintf("Rebase %s onto %s, resolve the conflicts, run the tests, and push.", s.pos.Monitor.HeadRef, s.pos.Conflict.BaseRef),
+				Note: fmt.Sprintf("Rebase %s onto %s, resolve the conflicts, run the tests, and push.",
+					plainName(s.pos.Monitor.HeadRef, "context.pr.head_ref"), plainName(s.pos.Conflict.BaseRef, "context.pr.base_ref")),
 			}, "")
 		})
 	case elicitation.HandleMyself:

@@ -10,7 +10,7 @@ import (
 // retrying it in a loop. skippable offers skipping the current comment.
 func (s *step) actionFailed(f Flow, req ServerRequest, o Outcome, skippable bool) (Action, error) {
 	if req.Kind == ServerRequestReview && f == FlowComments {
-		return s.finish("comments_done", fmt.Sprintf("Could not %s: %s.", req.Describe, o.Error))
+		return s.finish("comments_done", withCause("Could not "+req.Describe, o.Error))
 	}
 	s.pos.Retry = &req
 	if err := s.toAsk(f); err != nil {
@@ -21,11 +21,7 @@ func (s *step) actionFailed(f Flow, req ServerRequest, o Outcome, skippable bool
 		values = append(values, elicitation.Skip)
 	}
 	values = append(values, elicitation.HandleMyself, elicitation.Stop)
-	cause := o.Error
-	if cause == "" {
-		cause = "no reason given"
-	}
-	return s.ask(elicitation.QActionFailed, fmt.Sprintf("Could not %s: %s.", req.Describe, cause), values, nil)
+	return s.ask(elicitation.QActionFailed, withCause("Could not "+req.Describe, o.Error), values, nil)
 }
 
 // failedAnswer handles the action_failed question.

@@ -152,7 +152,7 @@ func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
 			return Action{}, false, err
 		}
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
-			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, where(t.Path, t.Line))}), true, nil
+			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, Where(t.Path, t.Line))}), true, nil
 	}
 	settled, _ := prstatus.SettledByApproval(f)
 	for _, t := range settled {
@@ -177,7 +177,7 @@ func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
 	}
 	msg := "Done: " + req.Describe + "."
 	if !o.OK {
-		msg = fmt.Sprintf("Could not %s: %s. Not retrying for this head.", req.Describe, o.Error)
+		msg = withCause("Could not "+req.Describe+" (not retrying for this head)", o.Error)
 	}
 	return s.polling(msg, true), nil
 }
@@ -192,16 +192,47 @@ func waitingFor(f *prstatus.Facts) string {
 	if f.CI.Pending > 0 {
 		return fmt.Sprintf("Waiting for CI: %d of %d checks still running.", f.CI.Pending, f.CI.Total)
 	}
-	return f.Attention.Reason
+	return Reason(f.Attention)
 }
 
-func where(path string, line int) string {
-	switch {
+// Reason is an attention's reason as the agent reads it, outside any fence: Derive's own reason
+// where it holds only logins, commit ids, counts and times; otherwise (it names checks, paths or
+// branches, which are GitHub text) a sentence with counts, the names being in the context.
+func Reason(att prstatus.Attention) string {
+	switch att.Kind {
+	case prstatus.AttentionMergeConflict:
+		return "the branch conflicts with its base branch and must be rebased or merged"
+	case prstatus.AttentionNewComments:
+		return fmt.Sprintf("%d unresolved thread(s) need action (from %s)", len(att.ThreadIDs), someNames(att.Reviewers))
+	case prstatus.AttentionReviewerReplied:
+		return fmt.Sprintf("a reviewer wrote again after our answer in %d thread(s)", len(att.ThreadIDs))
+	case prstatus.AttentionCIFailed:
+		return fmt.Sprintf("%d check(s) failed", len(att.Checks))
+	case prstatus.AttentionCICancelled:
+		return fmt.Sprintf("%d check(s) were cancelled", len(att.Checks))
+	}
+	return att.Reason
+}
+
+// someNames joins at most three logins and counts the rest.
+func someNames(names []string) string {
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return prstatus.JoinNames(names)
+}
+
+// Where names a place in the pull request in the server's own sentences (and its prompts): a
+// path only when it is plainly a name (see plainName), else "a file".
+func Where(path string, line int) string {
+	switch p := plainName(path, ""); {
 	case path == "":
 		return "the PR"
+	case p == "":
+		return "a file"
 	case line > 0:
-		return fmt.Sprintf("%s:%d", path, line)
+		return fmt.Sprintf("%s:%d", p, line)
 	default:
-		return path
+		return p
 	}
 }

@@ -88,7 +88,7 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 			values = append(values, elicitation.MergeAdmin)
 		}
 		values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
-		return s.ask(elicitation.QMergeRefused, "GitHub refused the merge: "+o.Error, values, nil)
+		return s.ask(elicitation.QMergeRefused, withCause("GitHub refused the merge", o.Error), values, nil)
 	}
 	return s.actionFailed(FlowReady, req, o, false)
 }

@@ -55,19 +55,19 @@ func (s *step) onHead() (Action, error) {
 	var reason string
 	switch {
 	case !h.OK:
-		reason = fmt.Sprintf("I couldn't check whether a commit was pushed (%s)", h.Error)
+		reason = withCause("I couldn't check whether a commit was pushed", h.Error)
 	case task.HeadSnapshot == "" && task.Name.pushCapable():
-		reason = "I have no record of the head when the task began"
+		reason = "I have no record of the head when the task began."
 	case advanced:
 		if ev, ok := pushCompletion(task.Name, s.pos.Node.Flow()); ok {
 			s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil
 			return s.complete(ev, rec.Data)
 		}
-		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered", short(h.SHA))
+		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered.", short(h.SHA))
 	case task.Name.pushCapable():
-		reason = fmt.Sprintf("The agent sent %s, but no new commit was pushed", rec.Event)
+		reason = fmt.Sprintf("The agent sent %s, but no new commit was pushed.", rec.Event)
 	default:
-		reason = fmt.Sprintf("The agent sent %s, which does not finish %s", rec.Event, task.Name)
+		reason = fmt.Sprintf("The agent sent %s, which does not finish %s.", rec.Event, task.Name)
 	}
 	rec.Reason = reason
 	if err := s.toAsk(s.pos.Node.Flow()); err != nil {
@@ -90,7 +90,7 @@ func (s *step) askRecovery() (Action, error) {
 		values = append(values, elicitation.TreatAsPushed)
 	}
 	values = append(values, elicitation.BackToTask, elicitation.Resume, elicitation.Stop)
-	text := fmt.Sprintf("%s while working on %s. If the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Reason, rec.Task.Name)
+	text := fmt.Sprintf("While working on %s: %s\nIf the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Task.Name, rec.Reason)
 	ctx := rec.Task.Emitted.Context
 	return s.ask(elicitation.QRecovery, text, values, ctx)
 }

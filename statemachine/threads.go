@@ -56,15 +56,39 @@ func roundID(key string) string {
 	return "r" + hex.EncodeToString(h[:5])
 }
 
-// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user.
+// Bounds of the GitHub text a question quotes, in bytes: a question stays a few kilobytes
+// whatever GitHub holds.
+const (
+	maxExcerpt     = 400  // the one comment a question is about
+	maxListExcerpt = 160  // each comment in a list
+	maxName        = 120  // a path or a check's name
+	maxListed      = 10   // entries of a list in a question; the rest are counted
+	maxAnalysis    = 1500 // the agent's recommendation or findings, repeated in a question
+)
+
+// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user. It reads
+// no more of a long comment than it shows.
 func excerpt(u Untrusted, max int) string {
-	s := strings.Join(strings.Fields(string(u)), " ")
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-1]) + "…"
+	s := string(u)
+	if limit := 2*max + 64; len(s) > limit {
+		s = s[:limit]
 	}
-	return s
+	return clip(strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " "), max)
 }
 
+// quotedThread is one line of a fenced quote: who wrote what where. Everything on it is GitHub's.
+func quotedThread(t ThreadContext, body Untrusted, max int) string {
+	at := "the PR"
+	if t.Path != "" {
+		at = clip(t.Path, maxName)
+		if t.Line > 0 {
+			at = fmt.Sprintf("%s:%d", at, t.Line)
+		}
+	}
+	return fmt.Sprintf("%s on %s: %s", t.Reviewer, at, excerpt(body, max))
+}
+
+// describeThread names a thread in the server's own sentences (what it is doing on GitHub).
 func describeThread(t ThreadContext) string {
-	return fmt.Sprintf("%s on %s", t.Reviewer, where(t.Path, t.Line))
+	return fmt.Sprintf("%s on %s", t.Reviewer, Where(t.Path, t.Line))
 }

@@ -51,6 +51,9 @@ func runCheck(ctx context.Context, args []string, e env) int {
 		}
 		return fail(exitCode(err), err)
 	}
+	if err := prstatus.CheckHost(rest[0], facts.URL); err != nil {
+		return fail(exitCode(err), err)
+	}
 
 	report := newCheckReport(facts)
 	var out bytes.Buffer

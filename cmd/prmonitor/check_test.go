@@ -325,6 +325,6 @@ func TestCheckTableIsTerminalSafe(t *testing.T) {
 	assert.NotContains(t, res.stdout, "\x1b")
 	assert.NotContains(t, res.stdout, "\x07")
 	assert.NotContains(t, res.stdout, "\u202e")
-	assert.Regexp(t, `(?m)^  needs action\s+a\.go:1\s+bob\s+"line one line two\[31m red evil"$`, res.stdout)
+	assert.Regexp(t, `(?m)^  needs action\s+a\.go:1\s+bob\s+"line one line two red evil"$`, res.stdout)
 	assert.NotContains(t, res.stdout, testToken)
 }

@@ -24,7 +24,7 @@ func TestRun(t *testing.T) {
 		{name: "-h", args: []string{"-h"}, wantCode: exitOK, wantStdout: "check [--json] PR"},
 		{name: "no command", args: nil, wantCode: exitUsage, wantStderr: "usage: prmonitor <command>"},
 		{name: "unknown command", args: []string{"frobnicate"}, wantCode: exitUsage, wantStderr: `prmonitor: unknown command "frobnicate"`},
-		{name: "unknown command with control characters", args: []string{"x\x1b[2Jy"}, wantCode: exitUsage, wantStderr: `unknown command "x[2Jy"`},
+		{name: "unknown command with control characters", args: []string{"x\x1b[2Jy"}, wantCode: exitUsage, wantStderr: `unknown command "xy"`},
 		{name: "check --help", args: []string{"check", "--help"}, wantCode: exitOK, wantStdout: "usage: prmonitor check [--json] [--github-url URL] OWNER/REPO#N|PR-URL"},
 		{name: "demo --help", args: []string{"demo", "-h"}, wantCode: exitOK, wantStdout: "usage: prmonitor demo"},
 		{name: "demo with an argument", args: []string{"demo", "now"}, wantCode: exitUsage, wantStderr: `prmonitor demo: takes no arguments, got "now"`},

@@ -11,16 +11,7 @@ import (
 // included) are dropped and runs of whitespace become one space. Text from GitHub is untrusted and
 // goes through it before it reaches a terminal.
 func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			return ' '
-		case r < 0x20 || r == 0x7f:
-			return -1
-		}
-		return r
-	}, sanitize.Text(s))
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(sanitize.Text(s)), " ")
 }
 
 // clip shortens s to at most n runes, ending with "…" when it was cut.

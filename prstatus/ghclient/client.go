@@ -50,6 +50,7 @@ type Client struct {
 	http      *http.Client
 	gql       *githubv4.Client
 	log       *slog.Logger
+	in        ingest
 }
 
 // New validates cfg and builds a Client. It fails with ErrNoToken when cfg.Token is empty and
@@ -132,6 +133,7 @@ func New(cfg Config) (*Client, error) {
 		http:      hc,
 		gql:       githubv4.NewEnterpriseClient(ep.GraphQL, hc),
 		log:       logger,
+		in:        ingest{redact: cfg.Token.redactor()},
 	}, nil
 }
 

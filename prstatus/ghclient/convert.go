@@ -11,16 +11,24 @@ import (
 // ghostLogin is the login GitHub shows for a deleted account (a null author in GraphQL).
 const ghostLogin = "ghost"
 
-// cleanText is applied to every piece of untrusted text at ingestion.
-func cleanText(s string) string { return sanitize.Text(s) }
+// ingest converts GitHub's answers into prstatus types. Every string GitHub sent (text users
+// wrote, names, paths, branch names, URLs) passes through text, once, here: sanitised, and
+// without the server's own token in any of its obvious encodings (a job log or a comment can
+// print it).
+type ingest struct {
+	redact sanitize.Redactor
+}
+
+// text is the ingestion step for one string from GitHub.
+func (in ingest) text(s string) string { return in.redact.Clean(s) }
 
 // toActor normalises an author once, here: bots get REST's "[bot]" suffix and IsBot, and a
 // deleted account (null author) becomes "ghost".
-func toActor(a *actorNode) prstatus.Actor {
+func (in ingest) toActor(a *actorNode) prstatus.Actor {
 	if a == nil || a.Login == "" {
 		return prstatus.Actor{Login: ghostLogin}
 	}
-	login := cleanText(a.Login)
+	login := in.text(a.Login)
 	if a.Typename == "Bot" {
 		return prstatus.Actor{Login: botLogin(login), IsBot: true}
 	}
@@ -35,7 +43,7 @@ func botLogin(login string) string {
 	return login + "[bot]"
 }
 
-func toReviews(nodes []*reviewNode) []prstatus.Review {
+func (in ingest) toReviews(nodes []*reviewNode) []prstatus.Review {
 	out := make([]prstatus.Review, 0, len(nodes))
 	for _, n := range nodes {
 		if n == nil {
@@ -44,9 +52,9 @@ func toReviews(nodes []*reviewNode) []prstatus.Review {
 		r := prstatus.Review{
 			ID:         n.ID,
 			DatabaseID: n.DatabaseID,
-			Author:     toActor(n.Author),
+			Author:     in.toActor(n.Author),
 			State:      prstatus.ReviewState(n.State),
-			Body:       cleanText(n.Body),
+			Body:       in.text(n.Body),
 		}
 		if n.SubmittedAt != nil {
 			r.SubmittedAt = n.SubmittedAt.UTC()
@@ -59,7 +67,7 @@ func toReviews(nodes []*reviewNode) []prstatus.Review {
 	return out
 }
 
-func toReviewRequests(pr *pullRequestNode) []string {
+func (in ingest) toReviewRequests(pr *pullRequestNode) []string {
 	if pr.ReviewRequests == nil {
 		return nil
 	}
@@ -71,17 +79,17 @@ func toReviewRequests(pr *pullRequestNode) []string {
 		r := n.RequestedReviewer
 		switch {
 		case r.Typename == "Team" && r.Team.Slug != "":
-			out = append(out, cleanText(r.Team.Organization.Login)+"/"+cleanText(r.Team.Slug))
+			out = append(out, in.text(r.Team.Organization.Login)+"/"+in.text(r.Team.Slug))
 		case r.Typename == "Bot" && r.Actor.Login != "":
-			out = append(out, botLogin(cleanText(r.Actor.Login)))
+			out = append(out, botLogin(in.text(r.Actor.Login)))
 		case r.Actor.Login != "":
-			out = append(out, cleanText(r.Actor.Login))
+			out = append(out, in.text(r.Actor.Login))
 		}
 	}
 	return out
 }
 
-func toThreads(nodes []*threadNode) []prstatus.Thread {
+func (in ingest) toThreads(nodes []*threadNode) []prstatus.Thread {
 	out := make([]prstatus.Thread, 0, len(nodes))
 	for _, n := range nodes {
 		if n == nil {
@@ -91,8 +99,8 @@ func toThreads(nodes []*threadNode) []prstatus.Thread {
 			ID:         n.ID,
 			IsResolved: n.IsResolved,
 			IsOutdated: n.IsOutdated,
-			Path:       cleanText(n.Path),
-			Comments:   mergeComments(n.FirstComment.Nodes, n.LastComments.Nodes),
+			Path:       in.text(n.Path),
+			Comments:   in.mergeComments(n.FirstComment.Nodes, n.LastComments.Nodes),
 		}
 		if n.Line != nil {
 			t.Line = *n.Line
@@ -105,7 +113,7 @@ func toThreads(nodes []*threadNode) []prstatus.Thread {
 
 // mergeComments joins a thread's first comment and its newest ones, oldest first, each once (on a
 // short thread the newest include the first).
-func mergeComments(first, last []*commentNode) []prstatus.Comment {
+func (in ingest) mergeComments(first, last []*commentNode) []prstatus.Comment {
 	out := make([]prstatus.Comment, 0, len(first)+len(last))
 	seen := make(map[string]bool, len(first)+len(last))
 	for _, n := range slices.Concat(first, last) {
@@ -116,31 +124,31 @@ func mergeComments(first, last []*commentNode) []prstatus.Comment {
 		out = append(out, prstatus.Comment{
 			ID:         n.ID,
 			DatabaseID: n.DatabaseID,
-			Author:     toActor(n.Author),
-			Body:       cleanText(n.Body),
+			Author:     in.toActor(n.Author),
+			Body:       in.text(n.Body),
 			CreatedAt:  n.CreatedAt.UTC(),
-			URL:        n.URL,
+			URL:        in.text(n.URL),
 		})
 	}
 	slices.SortStableFunc(out, func(a, b prstatus.Comment) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	return out
 }
 
-func toCommits(nodes []commitNode) []prstatus.Commit {
+func (in ingest) toCommits(nodes []commitNode) []prstatus.Commit {
 	out := make([]prstatus.Commit, 0, len(nodes))
 	for _, c := range nodes {
 		out = append(out, prstatus.Commit{
 			OID:           c.Oid,
 			AuthoredDate:  c.AuthoredDate.UTC(),
 			CommittedDate: c.CommittedDate.UTC(),
-			Headline:      cleanText(c.MessageHeadline),
+			Headline:      in.text(c.MessageHeadline),
 			ParentCount:   c.Parents.TotalCount,
 		})
 	}
 	return out
 }
 
-func toChecks(nodes []*contextNode) []prstatus.Check {
+func (in ingest) toChecks(nodes []*contextNode) []prstatus.Check {
 	out := make([]prstatus.Check, 0, len(nodes))
 	for _, n := range nodes {
 		if n == nil {
@@ -151,10 +159,10 @@ func toChecks(nodes []*contextNode) []prstatus.Check {
 			cr := n.CheckRun
 			c := prstatus.Check{
 				Kind:       prstatus.KindCheckRun,
-				Name:       cleanText(cr.Name),
+				Name:       in.text(cr.Name),
 				Status:     cr.Status,
 				Conclusion: deref(cr.Conclusion),
-				URL:        deref(cr.DetailsURL),
+				URL:        in.text(deref(cr.DetailsURL)),
 				IsRequired: cr.IsRequired,
 			}
 			if cr.DatabaseID != nil {
@@ -165,7 +173,7 @@ func toChecks(nodes []*contextNode) []prstatus.Check {
 					c.WorkflowRunID = *run.DatabaseID
 				}
 				if wf := cr.CheckSuite.WorkflowRun.Workflow; wf != nil {
-					c.WorkflowName = cleanText(wf.Name)
+					c.WorkflowName = in.text(wf.Name)
 				}
 			}
 			out = append(out, c)
@@ -173,9 +181,9 @@ func toChecks(nodes []*contextNode) []prstatus.Check {
 			sc := n.StatusContext
 			out = append(out, prstatus.Check{
 				Kind:       prstatus.KindStatusContext,
-				Name:       cleanText(sc.Context),
+				Name:       in.text(sc.Context),
 				State:      sc.State,
-				URL:        deref(sc.TargetURL),
+				URL:        in.text(deref(sc.TargetURL)),
 				IsRequired: sc.IsRequired,
 			})
 		}

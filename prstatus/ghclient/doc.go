@@ -15,8 +15,10 @@
 // reply is looked for before it is re-posted, a merge is never re-sent). Nothing in this package
 // can close a pull request or delete a branch.
 //
-// Every error the package returns is one line and never contains the token. Untrusted text from
-// GitHub passes through package sanitize before it lands in a prstatus.Snapshot.
+// Every error the package returns is one line and never contains the token. Every string from
+// GitHub (text users wrote, names, paths, URLs, job logs) passes through package sanitize once, at
+// ingestion (convert.go), which also removes the token in any of its obvious encodings: a failing
+// job's log or a comment may print it.
 //
 // Time and sleeping are injected (Config.Now, Config.Sleep) so tests run instantly.
 package ghclient

@@ -131,12 +131,6 @@ const maxDetail = 300
 // maxDetail bytes.
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(sanitize.Text(s)), " ")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return -1
-		}
-		return r
-	}, s)
 	if len(s) > maxDetail {
 		cut := maxDetail
 		for cut > 0 && !utf8RuneStart(s[cut]) {

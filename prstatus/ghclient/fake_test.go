@@ -6,6 +6,7 @@ package ghclient_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -515,4 +516,29 @@ func TestFakeCancellation(t *testing.T) {
 	_, err := e.c.Snapshot(ctx, ref)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.NotErrorIs(t, err, ghclient.ErrUnavailable)
+}
+
+func TestFakeControlCharactersAndTheTokenAreRemovedAtIngestion(t *testing.T) {
+	e := newFakeEnv(t)
+	leak := "GITHUB_TOKEN=" + fakeToken + " auth=" + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+fakeToken))
+	e.apply(t,
+		githubfake.OpenPR{Title: "Fix\x00 bug\x07\x1b[2J", Head: "feat\x1b[31m", Body: "Body\x1b]0;owned\x07 " + leak,
+			Commits: []githubfake.NewCommit{{Headline: "Tidy\x08 up " + fakeToken}}},
+		githubfake.RequestChanges(alice, "Please\x1b[1A fix\r\nnow "+leak, githubfake.NewThread{Path: "a\x7f.go", Line: 1, Body: "Why\x00?\rok " + leak}),
+		githubfake.ChecksQueued{Workflow: "C\x1b[0mI", Jobs: []string{"te\x07st"}},
+	)
+	s, _ := e.snapshot(t)
+	assert.Equal(t, "Fix bug", s.Title)
+	assert.Equal(t, "feat", s.HeadRef)
+	redacted := "GITHUB_TOKEN=[REDACTED] auth=eC1hY2Nlc3MtdG9rZW46[REDACTED]" // base64("x-access-token:") is no secret
+	assert.True(t, strings.HasPrefix(s.Body, "Body "+redacted), s.Body)
+	assert.Equal(t, "Tidy up [REDACTED]", s.Commits[0].Headline)
+	assert.True(t, strings.HasPrefix(s.Reviews[0].Body, "Please fix\nnow "+redacted), s.Reviews[0].Body)
+	assert.Equal(t, "a.go", s.Threads[0].Path)
+	assert.True(t, strings.HasPrefix(s.Threads[0].First().Body, "Why?\nok "+redacted), s.Threads[0].First().Body)
+	assert.Equal(t, "test", s.Checks[0].Name)
+	assert.Equal(t, "CI", s.Checks[0].WorkflowName)
+	b, err := json.Marshal(s)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), fakeToken)
 }

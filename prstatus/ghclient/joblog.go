@@ -61,6 +61,7 @@ func (c *Client) JobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64
 		if err != nil {
 			return LogTail{}, fmt.Errorf("%s: %w", what, err)
 		}
+		tail.Text = c.in.text(tail.Text) // a failing job may print the token
 		return tail, nil
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 
 	"github.com/shurcooL/githubv4"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // Follow-up pages. The snapshot query reads the first page of every connection; a page query is
@@ -195,7 +197,7 @@ func isMerge(parents int, headline string) bool {
 
 func anySubstantive(commits []commitNode) bool {
 	for _, c := range commits {
-		if !isMerge(c.Parents.TotalCount, cleanText(c.MessageHeadline)) {
+		if !isMerge(c.Parents.TotalCount, sanitize.Text(c.MessageHeadline)) {
 			return true
 		}
 	}

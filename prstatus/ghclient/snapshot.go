@@ -75,38 +75,39 @@ func (c *Client) snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sn
 		c.log.DebugContext(ctx, "snapshot needed follow-up pages", "pr", ref.String(), "pages", p.calls)
 	}
 
+	in := c.in
 	s := &prstatus.Snapshot{
 		Ref:              ref,
 		ID:               pr.ID,
-		Title:            cleanText(pr.Title),
-		URL:              pr.URL,
-		Body:             cleanText(pr.Body),
-		Author:           toActor(pr.Author),
+		Title:            in.text(pr.Title),
+		URL:              in.text(pr.URL),
+		Body:             in.text(pr.Body),
+		Author:           in.toActor(pr.Author),
 		State:            prstatus.PRState(pr.State),
 		Merged:           pr.Merged,
 		Closed:           pr.Closed,
 		IsDraft:          pr.IsDraft,
-		HeadRef:          pr.HeadRefName,
+		HeadRef:          in.text(pr.HeadRefName),
 		HeadOID:          pr.HeadRefOid,
-		BaseRef:          pr.BaseRefName,
+		BaseRef:          in.text(pr.BaseRefName),
 		Mergeable:        prstatus.Mergeable(pr.Mergeable),
 		MergeStateStatus: pr.MergeStateStatus,
 		ReviewDecision:   deref(pr.ReviewDecision),
-		ReviewRequests:   toReviewRequests(pr),
-		Threads:          toThreads(threads),
-		Commits:          toCommits(commits),
+		ReviewRequests:   in.toReviewRequests(pr),
+		Threads:          in.toThreads(threads),
+		Commits:          in.toCommits(commits),
 		CommitsTotal:     pr.Commits.TotalCount,
-		Checks:           toChecks(contexts),
-		Viewer:           q.Viewer.Login,
+		Checks:           in.toChecks(contexts),
+		Viewer:           in.text(q.Viewer.Login),
 		RateLimit:        toRateLimit(p.rate),
 	}
 	s.LatestOpinionatedReviews = []prstatus.Review{}
 	if pr.LatestOpinionatedReviews != nil {
-		s.LatestOpinionatedReviews = toReviews(pr.LatestOpinionatedReviews.Nodes)
+		s.LatestOpinionatedReviews = in.toReviews(pr.LatestOpinionatedReviews.Nodes)
 	}
 	s.Reviews = []prstatus.Review{}
 	if pr.Reviews != nil {
-		s.Reviews = toReviews(pr.Reviews.Nodes)
+		s.Reviews = in.toReviews(pr.Reviews.Nodes)
 	}
 	return s, nil
 }

@@ -127,12 +127,12 @@ func TestSnapshotStopsOnARepeatedCursor(t *testing.T) {
 }
 
 func TestToActor(t *testing.T) {
-	assert.Equal(t, prstatus.Actor{Login: "ghost"}, toActor(nil))
-	assert.Equal(t, prstatus.Actor{Login: "ghost"}, toActor(&actorNode{Typename: "User"}))
-	assert.Equal(t, prstatus.Actor{Login: "alice"}, toActor(&actorNode{Typename: "User", Login: "alice"}))
-	assert.Equal(t, prstatus.Actor{Login: "copilot-pull-request-reviewer[bot]", IsBot: true}, toActor(&actorNode{Typename: "Bot", Login: "copilot-pull-request-reviewer"}))
-	assert.Equal(t, prstatus.Actor{Login: "dependabot[bot]", IsBot: true}, toActor(&actorNode{Typename: "Bot", Login: "dependabot[bot]"}), "never doubled")
-	assert.Equal(t, prstatus.Actor{Login: "imported"}, toActor(&actorNode{Typename: "Mannequin", Login: "imported"}))
+	assert.Equal(t, prstatus.Actor{Login: "ghost"}, ingest{}.toActor(nil))
+	assert.Equal(t, prstatus.Actor{Login: "ghost"}, ingest{}.toActor(&actorNode{Typename: "User"}))
+	assert.Equal(t, prstatus.Actor{Login: "alice"}, ingest{}.toActor(&actorNode{Typename: "User", Login: "alice"}))
+	assert.Equal(t, prstatus.Actor{Login: "copilot-pull-request-reviewer[bot]", IsBot: true}, ingest{}.toActor(&actorNode{Typename: "Bot", Login: "copilot-pull-request-reviewer"}))
+	assert.Equal(t, prstatus.Actor{Login: "dependabot[bot]", IsBot: true}, ingest{}.toActor(&actorNode{Typename: "Bot", Login: "dependabot[bot]"}), "never doubled")
+	assert.Equal(t, prstatus.Actor{Login: "imported"}, ingest{}.toActor(&actorNode{Typename: "Mannequin", Login: "imported"}))
 }
 
 func TestMergeComments(t *testing.T) {
@@ -147,11 +147,11 @@ func TestMergeComments(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"c1", "c2"}, ids(mergeComments(first, short)))
-	assert.Equal(t, []string{"c1", "c8", "c9"}, ids(mergeComments(first, long)))
-	assert.Empty(t, mergeComments(nil, nil))
-	assert.Equal(t, []string{"c8", "c9"}, ids(mergeComments(nil, long)))
-	c := mergeComments([]*commentNode{{ID: "x", Author: &actorNode{Typename: "Bot", Login: "b"}, Body: "a\u202Eb"}}, nil)
+	assert.Equal(t, []string{"c1", "c2"}, ids(ingest{}.mergeComments(first, short)))
+	assert.Equal(t, []string{"c1", "c8", "c9"}, ids(ingest{}.mergeComments(first, long)))
+	assert.Empty(t, ingest{}.mergeComments(nil, nil))
+	assert.Equal(t, []string{"c8", "c9"}, ids(ingest{}.mergeComments(nil, long)))
+	c := ingest{}.mergeComments([]*commentNode{{ID: "x", Author: &actorNode{Typename: "Bot", Login: "b"}, Body: "a\u202Eb"}}, nil)
 	assert.Equal(t, prstatus.Actor{Login: "b[bot]", IsBot: true}, c[0].Author)
 	assert.Equal(t, "ab", c[0].Body)
 }
@@ -178,6 +178,6 @@ func TestIsMerge(t *testing.T) {
 }
 
 func TestToChecksSkipsUnknownNodes(t *testing.T) {
-	got := toChecks([]*contextNode{nil, {Typename: "SomethingNew"}})
+	got := ingest{}.toChecks([]*contextNode{nil, {Typename: "SomethingNew"}})
 	assert.Empty(t, got)
 }

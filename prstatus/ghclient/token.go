@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"os/exec"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // redacted is what a Token prints as, however it is printed.
-const redacted = "[REDACTED]"
+const redacted = sanitize.Redacted
 
 // Token is a GitHub token that cannot leak by accident: every way of printing, marshalling or
 // logging it yields "[REDACTED]". Only the transport reads the secret, to build the Authorization
@@ -66,13 +68,11 @@ func (t Token) reveal() string {
 	return *t.secret
 }
 
-// scrub replaces every occurrence of the token in s.
-func (t Token) scrub(s string) string {
-	if v := t.reveal(); len(v) >= 4 && strings.Contains(s, v) {
-		return strings.ReplaceAll(s, v, redacted)
-	}
-	return s
-}
+// redactor finds the token, and its obvious encodings, in text from GitHub.
+func (t Token) redactor() sanitize.Redactor { return sanitize.NewRedactor(t.reveal()) }
+
+// scrub replaces every occurrence of the token in s, in any of its obvious encodings.
+func (t Token) scrub(s string) string { return t.redactor().Redact(s) }
 
 // validToken reports whether s can go into an Authorization header: printable ASCII, no spaces.
 func validToken(s string) bool {

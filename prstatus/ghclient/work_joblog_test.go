@@ -1,6 +1,7 @@
 package ghclient_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -218,4 +219,21 @@ func TestJobLogTailOfAGeneratedLog(t *testing.T) {
 	assert.Contains(t, tail.Text, "##[group]Run test\n")
 	assert.Contains(t, tail.Text, "--- FAIL: test\n##[error]Process completed with exit code 1.")
 	assert.NotContains(t, tail.Text, "Z ")
+}
+
+func TestJobLogTailRedactsTheToken(t *testing.T) {
+	e := newFakeEnv(t)
+	auth := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + fakeToken))
+	log := "2026-11-21T12:00:00.0000000Z env\n" +
+		"2026-11-21T12:00:00.0000000Z GITHUB_TOKEN=" + fakeToken + "\n" +
+		"2026-11-21T12:00:00.0000000Z git -c http.extraheader=\"AUTHORIZATION: basic " + auth + "\" fetch\n" +
+		"2026-11-21T12:00:00.0000000Z https://x-access-token:" + url.QueryEscape(fakeToken) + "@github.com/acme/widgets\n" +
+		"2026-11-21T12:00:00.0000000Z --- FAIL: TestWidget\n"
+	job := failWith(t, e, log)
+	tail, err := e.c.JobLogTail(t.Context(), ref, job, 4096)
+	require.NoError(t, err)
+	assert.NotContains(t, tail.Text, fakeToken)
+	assert.NotContains(t, tail.Text, auth[20:60])
+	assert.Equal(t, 3, strings.Count(tail.Text, "[REDACTED]"), tail.Text)
+	assert.Contains(t, tail.Text, "--- FAIL: TestWidget")
 }
