@@ -165,7 +165,7 @@ func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
 			return Action{}, false, err
 		}
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
-			Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, where(t.Path, t.Line), t.Reviewer)}), true, nil
+			Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, Where(t.Path, t.Line), t.Reviewer)}), true, nil
 	}
 	return Action{}, false, nil
 }

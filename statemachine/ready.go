@@ -118,7 +118,7 @@ func describeSettled(ts []prstatus.ThreadFact) string {
 			names = append(names, fmt.Sprintf("%d more", len(ts)-3))
 			break
 		}
-		names = append(names, t.Reviewer+" on "+where(t.Path, t.Line))
+		names = append(names, t.Reviewer+" on "+Where(t.Path, t.Line))
 	}
 	return prstatus.JoinNames(names)
 }

@@ -47,12 +47,12 @@ func (c *Client) RepoSnapshot(ctx context.Context, repo dispatch.RepoRef, cost *
 		if q.Repository == nil {
 			return nil, fmt.Errorf("%w: no repository %s", ErrNotFound, repo)
 		}
-		s.Viewer = cleanText(q.Viewer.Login)
+		s.Viewer = c.in.text(q.Viewer.Login)
 		for _, n := range q.Repository.PullRequests.Nodes {
 			if n == nil {
 				continue
 			}
-			pr := toDispatchPR(repo, n)
+			pr := c.in.toDispatchPR(repo, n)
 			if n.ReviewThreads.PageInfo.HasNextPage {
 				more, err := c.moreThreadStates(ctx, n.ID, n.ReviewThreads.PageInfo.EndCursor, cost)
 				if err != nil {
@@ -180,7 +180,7 @@ func (c *Client) unassignedIssues(ctx context.Context, repo dispatch.RepoRef, la
 		}
 		for _, n := range q.Repository.Issues.Nodes {
 			if n != nil && n.Assignees.TotalCount == 0 && len(out) < want {
-				out = append(out, dispatch.Issue{Number: n.Number, Title: cleanText(n.Title), URL: n.URL, Labels: []string{}, Assignees: []string{}})
+				out = append(out, dispatch.Issue{Number: n.Number, Title: c.in.text(n.Title), URL: n.URL, Labels: []string{}, Assignees: []string{}})
 			}
 		}
 		info := q.Repository.Issues.PageInfo
@@ -192,76 +192,76 @@ func (c *Client) unassignedIssues(ctx context.Context, repo dispatch.RepoRef, la
 	return out, nil
 }
 
-func toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR {
+func (in ingest) toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR {
 	pr := dispatch.PR{
 		Snapshot: prstatus.Snapshot{
 			Ref:       prstatus.PRRef{Owner: repo.Owner, Repo: repo.Name, Number: n.Number},
 			ID:        n.ID,
 			URL:       n.URL,
-			Author:    toActor(n.Author),
+			Author:    in.toActor(n.Author),
 			State:     prstatus.StateOpen,
 			IsDraft:   n.IsDraft,
-			HeadRef:   cleanText(n.HeadRefName),
+			HeadRef:   in.text(n.HeadRefName),
 			HeadOID:   n.HeadRefOid,
-			BaseRef:   cleanText(n.BaseRefName),
+			BaseRef:   in.text(n.BaseRefName),
 			Mergeable: prstatus.Mergeable(n.Mergeable),
-			Reviews:   toReviews(n.Reviews.Nodes),
+			Reviews:   in.toReviews(n.Reviews.Nodes),
 			Threads:   toThreadStates(n.ReviewThreads.Nodes),
 			Checks:    []prstatus.Check{},
 		},
 		Labels:      []string{},
 		Assignees:   []string{},
 		LabelEvents: []dispatch.LabelEvent{},
-		Comments:    mergeComments(nil, n.Comments.Nodes),
+		Comments:    in.mergeComments(nil, n.Comments.Nodes),
 	}
 	pr.LatestOpinionatedReviews = make([]prstatus.Review, 0, len(n.LatestOpinionatedReviews.Nodes))
 	for _, v := range n.LatestOpinionatedReviews.Nodes {
 		if v != nil {
-			pr.LatestOpinionatedReviews = append(pr.LatestOpinionatedReviews, toReviews([]*reviewNode{{
+			pr.LatestOpinionatedReviews = append(pr.LatestOpinionatedReviews, in.toReviews([]*reviewNode{{
 				ID: v.ID, Author: v.Author, State: v.State, SubmittedAt: v.SubmittedAt, Commit: v.Commit,
 			}})...)
 		}
 	}
 	for _, l := range n.Labels.Nodes {
 		if l != nil {
-			pr.Labels = append(pr.Labels, cleanText(l.Name))
+			pr.Labels = append(pr.Labels, in.text(l.Name))
 		}
 	}
 	for _, a := range n.Assignees.Nodes {
 		if a != nil {
-			pr.Assignees = append(pr.Assignees, cleanText(a.Login))
+			pr.Assignees = append(pr.Assignees, in.text(a.Login))
 		}
 	}
 	for _, e := range n.TimelineItems.Nodes {
 		if e != nil && e.LabeledEvent.Label.Name != "" {
-			pr.LabelEvents = append(pr.LabelEvents, dispatch.LabelEvent{Label: cleanText(e.LabeledEvent.Label.Name), At: e.LabeledEvent.CreatedAt.UTC()})
+			pr.LabelEvents = append(pr.LabelEvents, dispatch.LabelEvent{Label: in.text(e.LabeledEvent.Label.Name), At: e.LabeledEvent.CreatedAt.UTC()})
 		}
 	}
 	if r := n.StatusCheckRollup; r != nil {
 		pr.RollupState = r.State
-		pr.Checks = repoChecks(r.Contexts.Nodes)
+		pr.Checks = in.repoChecks(r.Contexts.Nodes)
 	}
 	return pr
 }
 
 // repoChecks converts the repository read's check contexts (isRequired unknown: it needs one
 // pull request's number).
-func repoChecks(nodes []*repoContextNode) []prstatus.Check {
+func (in ingest) repoChecks(nodes []*repoContextNode) []prstatus.Check {
 	out := make([]prstatus.Check, 0, len(nodes))
 	for _, n := range nodes {
 		switch {
 		case n == nil:
 		case n.Typename == string(prstatus.KindCheckRun):
-			c := prstatus.Check{Kind: prstatus.KindCheckRun, Name: cleanText(n.CheckRun.Name), Status: n.CheckRun.Status, Conclusion: deref(n.CheckRun.Conclusion)}
+			c := prstatus.Check{Kind: prstatus.KindCheckRun, Name: in.text(n.CheckRun.Name), Status: n.CheckRun.Status, Conclusion: deref(n.CheckRun.Conclusion)}
 			if n.CheckRun.DatabaseID != nil {
 				c.DatabaseID = *n.CheckRun.DatabaseID
 			}
 			if s := n.CheckRun.CheckSuite; s != nil && s.WorkflowRun != nil && s.WorkflowRun.Workflow != nil {
-				c.WorkflowName = cleanText(s.WorkflowRun.Workflow.Name)
+				c.WorkflowName = in.text(s.WorkflowRun.Workflow.Name)
 			}
 			out = append(out, c)
 		case n.Typename == string(prstatus.KindStatusContext):
-			out = append(out, prstatus.Check{Kind: prstatus.KindStatusContext, Name: cleanText(n.StatusContext.Context), State: n.StatusContext.State})
+			out = append(out, prstatus.Check{Kind: prstatus.KindStatusContext, Name: in.text(n.StatusContext.Context), State: n.StatusContext.State})
 		}
 	}
 	return out
