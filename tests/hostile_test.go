@@ -251,6 +251,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 	t.Run("5,000 comments, one of 1 MB: start, status, the lists and the 1 MB comment explained", func(t *testing.T) {
 		t.Parallel()
 		w := newWorld(t, profiles[2])
+		w.block = "10s" // huge payloads: no step may be cut by the call's deadline
 		threads := hugeThreads(5000)
 		w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.CommentReview(bob, "", threads[0])) // the oldest: listed first
 		w.fake.Advance(time.Minute)
@@ -276,6 +277,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 	t.Run("a 1 MB comment: every comment task, a recovery across a restart", func(t *testing.T) {
 		t.Parallel()
 		w := newWorld(t, profiles[2])
+		w.block = "10s" // huge payloads: no step may be cut by the call's deadline
 		threads := hugeThreads(2)
 		w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.CommentReview(bob, "", threads[0]))
 		w.fake.Advance(time.Minute)
@@ -311,6 +313,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 	t.Run("changes requested with 5,000 threads and a 1 MB review: refine", func(t *testing.T) {
 		t.Parallel()
 		w := newWorld(t, profiles[2])
+		w.block = "10s" // huge payloads: no step may be cut by the call's deadline
 		w.apply(githubfake.OpenPR{Title: "Add retries"})
 		w.fake.Advance(10 * time.Minute)
 		w.apply(githubfake.RequestChanges(bob, strings.Repeat("Rework the retries. ", 55000), hugeThreads(5000)...))
@@ -324,6 +327,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 	t.Run("300 failing checks and a 1 MB log: investigate, results, apply the fix; a conflict: rebase", func(t *testing.T) {
 		t.Parallel()
 		w := newWorld(t, profile{"2026-07-28 with elicitation, without sampling", "2026-07-28", true, false})
+		w.block = "10s" // huge payloads: no step may be cut by the call's deadline
 		jobs := make([]string, 300)
 		for i := range jobs {
 			jobs[i] = fmt.Sprintf("test (shard %03d)", i)

@@ -58,6 +58,8 @@ type world struct {
 	// mergesAllowed counts the user's merge choices; the fake fails the test on any merge beyond.
 	mergesAllowed int
 	merges        int
+	// block overrides the server's --max-block (see maxBlock).
+	block string
 }
 
 // question is what the user was asked, whichever way it reached them.
@@ -97,11 +99,21 @@ func (w *world) answered(v string) {
 	}
 }
 
+// maxBlock is the server's --max-block: short, so a story that waits for nothing runs fast; a
+// world whose steps are heavy (huge payloads under -race on a loaded machine) sets a longer one so
+// no step is cut by the deadline.
+func (w *world) maxBlock() string {
+	if w.block != "" {
+		return w.block
+	}
+	return "400ms"
+}
+
 // launch starts prmonitor serve and connects the client.
 func (w *world) launch() {
 	w.t.Helper()
 	cmd := exec.Command(binary, "serve", "--github-url", w.fake.URL(), "--state-dir", w.stateDir,
-		"--poll-busy", "15ms", "--poll-quiet", "15ms", "--poll-other", "15ms", "--max-block", "400ms")
+		"--poll-busy", "15ms", "--poll-quiet", "15ms", "--poll-other", "15ms", "--max-block", w.maxBlock())
 	cmd.Env = []string{"GITHUB_TOKEN=" + token, "HOME=" + w.stateDir, "PATH=/usr/bin:/bin"}
 	w.stderr = &syncBuffer{}
 	cmd.Stderr = w.stderr
