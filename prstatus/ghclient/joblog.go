@@ -27,6 +27,9 @@ const (
 	minRangeSaving = 256 << 10
 )
 
+// errNoLocation: the redirect to the log names no place a log can be downloaded from.
+var errNoLocation = errors.New("GitHub answered HTTP 302 without a usable download location")
+
 // errLinkExpired: the short-lived log URL no longer works.
 var errLinkExpired = errors.New("the log download link expired or was refused")
 
@@ -76,16 +79,19 @@ func (c *Client) jobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64
 	case err == nil:
 	case resp != nil && resp.StatusCode == http.StatusFound:
 		// The location did not parse; its text (a signed URL) stays out of the error.
-		return LogTail{}, errors.New("GitHub answered HTTP 302 without a usable download location")
+		return LogTail{}, errNoLocation
 	case resp != nil:
 		// An answer the transport passed on that is not the redirect (go-github closed its body).
 		return LogTail{}, &RESTStatusError{Status: resp.StatusCode, Message: "expected a redirect to the log"}
 	default:
 		return LogTail{}, c.restError(ctx, resp, err)
 	}
+	if loc == nil || (loc.Host == "" && loc.Path == "") {
+		return LogTail{}, errNoLocation // an empty location would name the API root itself
+	}
 	u := c.restRoot.ResolveReference(loc) // GitHub Enterprise Server may name a path on its own host
 	if (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return LogTail{}, errors.New("GitHub answered HTTP 302 without a usable download location")
+		return LogTail{}, errNoLocation
 	}
 	return c.downloadTail(ctx, u, maxBytes)
 }
