@@ -74,7 +74,7 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 	if !ok {
 		return toolError("this server's GitHub client cannot read a whole repository"), nil
 	}
-	res, err := runner.Run(ctx, src, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: in.DryRun, Now: s.cfg.Now(), Version: s.cfg.Version})
+	res, err := runner.Run(ctx, src, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: in.DryRun, Now: s.cfg.Now()})
 	if err != nil {
 		if errors.Is(err, ghclient.ErrNotFound) {
 			return toolError(fmt.Sprintf("no repository %s, or the token cannot see it (404): %s", repo, oneLine(err))), nil

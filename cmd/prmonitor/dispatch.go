@@ -64,7 +64,7 @@ func runDispatch(ctx context.Context, args []string, e env) int {
 	if err != nil {
 		return fail(exitCode(err), err)
 	}
-	res, err := runner.Run(ctx, client, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: *dryRun, Now: e.Now(), Version: version})
+	res, err := runner.Run(ctx, client, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: *dryRun, Now: e.Now()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitFailure, fmt.Errorf("interrupted: %w", context.Cause(ctx)))

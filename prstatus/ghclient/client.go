@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-github/v92/github"
 	"github.com/shurcooL/githubv4"
 )
 
@@ -48,7 +49,11 @@ type Client struct {
 	endpoints Endpoints
 	transport *transport
 	http      *http.Client
-	gql       *githubv4.Client
+	gql       queryClient    // GraphQL queries: the transport may send one again
+	mut       mutationClient // GraphQL mutations: sent once; the caller decides (write)
+	rest      *github.Client // REST, through the same transport (rest.go)
+	noFollow  *http.Client   // the transport, following no redirect (log downloads)
+	restRoot  *url.URL       // resolves a relative log location
 	log       *slog.Logger
 	in        ingest
 }
@@ -127,18 +132,47 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	hc := &http.Client{Transport: t}
+	restAPI, noFollow, err := newREST(hc, ep.REST, t.userAgent)
+	if err != nil {
+		return nil, err
+	}
+	restRoot, _ := url.Parse(ep.REST + "/") // validated above
+	gqlAPI := githubv4.NewEnterpriseClient(ep.GraphQL, hc)
 	return &Client{
 		endpoints: ep,
 		transport: t,
 		http:      hc,
-		gql:       githubv4.NewEnterpriseClient(ep.GraphQL, hc),
+		gql:       queryClient{gqlAPI},
+		mut:       mutationClient{gqlAPI},
+		rest:      restAPI,
+		noFollow:  noFollow,
+		restRoot:  restRoot,
 		log:       logger,
 		in:        ingest{redact: cfg.Token.redactor()},
 	}, nil
 }
 
+// queryClient sends GraphQL queries. A query changes nothing, so it says so to the transport
+// (withMark), which may then send it again after a failure. The decision is made here, where the
+// request is sent, never by reading the document.
+type queryClient struct{ c *githubv4.Client }
+
+// Query sends a GraphQL query; see githubv4.Client.Query.
+func (q queryClient) Query(ctx context.Context, v any, vars map[string]any) error {
+	return q.c.Query(withMark(ctx, markQuery), v, vars)
+}
+
+// mutationClient sends GraphQL mutations, once each: only the caller knows whether doing one
+// again is harmless (Client.write).
+type mutationClient struct{ c *githubv4.Client }
+
+// Mutate sends a GraphQL mutation once; see githubv4.Client.Mutate.
+func (m mutationClient) Mutate(ctx context.Context, v any, input githubv4.Input, vars map[string]any) error {
+	return m.c.Mutate(ctx, v, input, vars)
+}
+
 // HTTPClient returns the client's *http.Client: authenticated, rate-limit aware, retrying
-// idempotent requests, with typed errors. A REST client (go-github) built on it shares all that.
+// idempotent requests, with typed errors. REST goes through go-github built on it (REST).
 func (c *Client) HTTPClient() *http.Client { return c.http }
 
 // Endpoints returns the REST root and GraphQL endpoint the client calls.

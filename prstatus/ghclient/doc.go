@@ -2,18 +2,21 @@
 // request (Client.Snapshot), the server-side work (HeadSHA, PostReply, ResolveThread,
 // RequestReviews, RerunFailedJobs, RerunWorkflow, JobLogTail, Merge: see work.go), the
 // dispatcher's reads of a whole repository (RepoSnapshot, ThreadReplies, UnassignedIssues: see
-// repo.go), and the HTTP plumbing that every GitHub call shares (Client.HTTPClient).
+// repo.go), and the HTTP plumbing that every GitHub call shares (Client.HTTPClient). GraphQL goes
+// through githubv4, REST through google/go-github (Client.REST, rest.go), both on that plumbing.
 //
 // The transport authenticates requests to the configured GitHub hosts only, names prmonitor in the
 // User-Agent, records the rate-limit headers, turns failures into typed errors (ErrUnauthorized,
 // ErrForbidden, ErrNotFound, ErrUnavailable, *RateLimitError) and retries idempotent requests
-// (GraphQL queries, REST GET and HEAD) with exponential backoff. Every request to GitHub passes the
-// token's Gate (gate.go): after a rate-limited answer nothing is sent before the time GitHub named,
-// and no wait (a rate limit, a backoff, an attempt) outlasts the request context's deadline: the
-// caller gets the cause at once and schedules the rest. Mutations are never retried there:
-// each work method decides, and checks whether a first attempt landed before trying again (a
-// reply is looked for before it is re-posted, a merge is never re-sent). Nothing in this package
-// can close a pull request or delete a branch.
+// (REST GET and HEAD, and GraphQL queries: the query client marks them so where it sends them;
+// the transport never reads a document to guess) with exponential backoff. Every request to GitHub
+// passes the token's Gate (gate.go): after a rate-limited answer nothing is sent before the time
+// GitHub named, and no wait (a rate limit, a backoff, an attempt) outlasts the request context's
+// deadline: the caller gets the cause at once and schedules the rest. go-github's own rate-limit
+// checks are off, so the Gate alone decides. Writes are never retried by the transport: each work
+// method decides through one loop (Client.write, mutate.go), which checks whether a failed attempt
+// landed before trying again (a reply is looked for before it is re-posted); a merge is never
+// re-sent. Nothing in this package can close a pull request or delete a branch.
 //
 // Every error the package returns is one line and never contains the token. Every string from
 // GitHub (text users wrote, names, paths, URLs, job logs) passes through package sanitize once, at

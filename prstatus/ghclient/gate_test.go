@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-github/v92/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,9 +64,10 @@ func (c *counting) answer(next func(http.ResponseWriter, *http.Request)) {
 	c.mu.Unlock()
 }
 
+// query posts a GraphQL query as queryClient does: marked as one, so the transport may retry it.
 func query(t *testing.T, c *Client, ctx context.Context) error {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoints().GraphQL, strings.NewReader(queryBody))
+	req, err := http.NewRequestWithContext(withMark(ctx, markQuery), http.MethodPost, c.Endpoints().GraphQL, strings.NewReader(queryBody))
 	require.NoError(t, err)
 	resp, err := c.HTTPClient().Do(req)
 	if err == nil {
@@ -99,9 +101,9 @@ func TestRetryAfterHoldsEveryRequestOfTheTokenUntilTheTimeGitHubNamed(t *testing
 	for _, do := range []func() error{
 		func() error { return query(t, c, t.Context()) },
 		func() error { return get(t, c, t.Context(), srv.URL+"/repos/o/r") },
-		func() error {
-			_, err := c.restDo(t.Context(), http.MethodPost, "/repos/o/r/pulls/1/requested_reviewers", map[string]any{})
-			return err
+		func() error { // a REST write through go-github
+			_, resp, err := c.rest.PullRequests.RequestReviewers(t.Context(), "o", "r", 1, github.ReviewersRequest{Reviewers: []string{"a"}})
+			return c.restError(t.Context(), resp, err)
 		},
 	} {
 		err := do()

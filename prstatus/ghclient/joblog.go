@@ -27,14 +27,18 @@ const (
 	minRangeSaving = 256 << 10
 )
 
+// errNoLocation: the redirect to the log names no place a log can be downloaded from.
+var errNoLocation = errors.New("GitHub answered HTTP 302 without a usable download location")
+
 // errLinkExpired: the short-lived log URL no longer works.
 var errLinkExpired = errors.New("the log download link expired or was refused")
 
 // JobLogTail fetches the last maxBytes of a job's log (see LogTail):
 //
 //   - REST GET .../actions/jobs/{id}/logs answers 302 with a URL on another host that expires
-//     after a minute. It is followed at once, by hand, without the token: the request's context
-//     forbids the transport to add it, whatever the host;
+//     after a minute (go-github returns that URL and follows nothing). It is downloaded at once,
+//     by hand, without the token: the request's context forbids the transport to add it, whatever
+//     the host;
 //   - the log is streamed through a cleaner into a ring buffer of maxBytes: memory stays bounded
 //     whatever the log's size. When the log host says the length and accepts ranges, and the log
 //     is far longer than the tail, the download is abandoned after its headers and only the end
@@ -66,32 +70,35 @@ func (c *Client) JobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64
 	}
 }
 
-// jobLogTail asks GitHub where the log is and downloads its tail.
+// jobLogTail asks GitHub where the log is (go-github's GetWorkflowJobLogs, which returns the
+// redirect's location without following it) and downloads its tail.
 func (c *Client) jobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64, maxBytes int) (LogTail, error) {
-	resp, err := c.restStream(ctx, http.MethodGet, repoPath(ref)+"/actions/jobs/"+i64(jobID)+"/logs", nil)
-	if err != nil {
-		return LogTail{}, err
+	owner, repo := repoArgs(ref)
+	loc, resp, err := c.rest.Actions.GetWorkflowJobLogs(ctx, owner, repo, jobID, 0)
+	switch {
+	case err == nil:
+	case resp != nil && resp.StatusCode == http.StatusFound:
+		// The location did not parse; its text (a signed URL) stays out of the error.
+		return LogTail{}, errNoLocation
+	case resp != nil:
+		// An answer the transport passed on that is not the redirect (go-github closed its body).
+		return LogTail{}, &RESTStatusError{Status: resp.StatusCode, Message: "expected a redirect to the log"}
+	default:
+		return LogTail{}, c.restError(ctx, resp, err)
 	}
-	switch resp.StatusCode {
-	case http.StatusOK: // served in place (no redirect)
-		defer resp.Body.Close()
-		return tailOf(ctx, resp, maxBytes, false, resp.ContentLength)
-	case http.StatusFound, http.StatusMovedPermanently, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		loc, lerr := resp.Location()
-		discard(resp)
-		if lerr != nil || (loc.Scheme != "https" && loc.Scheme != "http") || loc.Host == "" {
-			return LogTail{}, fmt.Errorf("GitHub answered HTTP %d without a usable download location", resp.StatusCode)
-		}
-		return c.downloadTail(ctx, loc, maxBytes)
+	if loc == nil || (loc.Host == "" && loc.Path == "") {
+		return LogTail{}, errNoLocation // an empty location would name the API root itself
 	}
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	_ = resp.Body.Close()
-	return LogTail{}, c.statusErr(restResponse{status: resp.StatusCode, header: resp.Header, body: data})
+	u := c.restRoot.ResolveReference(loc) // GitHub Enterprise Server may name a path on its own host
+	if (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return LogTail{}, errNoLocation
+	}
+	return c.downloadTail(ctx, u, maxBytes)
 }
 
 // downloadTail downloads the log at u (pre-signed: no token) and keeps its tail.
 func (c *Client) downloadTail(ctx context.Context, u *url.URL, maxBytes int) (LogTail, error) {
-	ctx = withoutToken(ctx)
+	ctx = withMark(ctx, markTokenless)
 	resp, err := c.download(ctx, u, "")
 	if err != nil {
 		return LogTail{}, err
@@ -147,7 +154,7 @@ func (c *Client) download(ctx context.Context, u *url.URL, byteRange string) (*h
 	if byteRange != "" {
 		req.Header.Set("Range", byteRange)
 	}
-	resp, err := c.restClient().Do(req)
+	resp, err := c.noFollow.Do(req)
 	if err != nil {
 		err = c.callError(err)
 		switch {

@@ -55,6 +55,32 @@ func TestLogDownloadOnTheAPIHostGetsNoToken(t *testing.T) {
 	assert.False(t, strings.Contains(err.Error(), "\n"))
 }
 
+// A redirect that names no usable place is an error that does not quote it, and nothing is
+// downloaded: an empty location must not send the tokenless download to the API root.
+func TestLogRedirectWithoutAUsableLocation(t *testing.T) {
+	for _, loc := range []string{"", "ftp://logs.example.com/5?sig=SIGNATURE-SECRET", "http://%zz/?sig=SIGNATURE-SECRET"} {
+		t.Run(loc, func(t *testing.T) {
+			var mu sync.Mutex
+			var paths []string
+			c, _, _ := testClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				paths = append(paths, r.URL.Path)
+				mu.Unlock()
+				if loc != "" {
+					w.Header().Set("Location", loc)
+				}
+				w.WriteHeader(http.StatusFound)
+			}))
+			_, err := c.JobLogTail(t.Context(), prstatus.PRRef{Owner: "o", Repo: "r", Number: 1}, 5, 100)
+			require.ErrorIs(t, err, errNoLocation)
+			assert.NotContains(t, err.Error(), "SIGNATURE-SECRET")
+			mu.Lock()
+			defer mu.Unlock()
+			assert.Equal(t, []string{"/repos/o/r/actions/jobs/5/logs"}, paths, "the API call only")
+		})
+	}
+}
+
 func TestContentRange(t *testing.T) {
 	for _, tt := range []struct {
 		h           string

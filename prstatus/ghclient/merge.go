@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/google/go-github/v92/github"
+
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Merge merges the pull request, only at the expected head: REST PUT .../pulls/{n}/merge with
-// merge_method and sha. It sends that request once, never more:
+// merge_method and sha (go-github's PullRequests.Merge). It sends that request once, never more:
 //
 //   - 200 → the merge commit's SHA;
 //   - 405 (not mergeable, branch policy) and 422 → *MergeRefusedError with GitHub's reason;
@@ -29,40 +31,33 @@ func (c *Client) Merge(ctx context.Context, ref prstatus.PRRef, m MergeRequest) 
 	if err != nil {
 		return MergeResult{}, fmt.Errorf("%s: %w", what, err)
 	}
-	resp, err := c.restDo(ctx, http.MethodPut, pullPath(ref)+"/merge", in)
-	if err != nil {
-		if errors.Is(err, ErrUnavailable) && ctx.Err() == nil {
-			return c.mergeOutcome(ctx, ref, in.SHA, what, err)
-		}
+	owner, repo := repoArgs(ref)
+	opts := &github.PullRequestOptions{MergeMethod: in.MergeMethod, SHA: in.SHA}
+	out, resp, err := c.rest.PullRequests.Merge(ctx, owner, repo, ref.Number, "", opts)
+	err = c.restError(ctx, resp, err)
+	var st *RESTStatusError
+	switch {
+	case err == nil:
+	case errors.As(err, &st) && (st.Status == http.StatusMethodNotAllowed || st.Status == http.StatusUnprocessableEntity):
+		return MergeResult{}, fmt.Errorf("%s: %w", what, &MergeRefusedError{Reason: refusal(st)})
+	case errors.As(err, &st) && st.Status == http.StatusConflict:
+		return MergeResult{}, fmt.Errorf("%s: %w (GitHub: %s)", what, ErrHeadMoved, refusal(st))
+	case errors.Is(err, ErrUnavailable) && ctx.Err() == nil:
+		return c.mergeOutcome(ctx, ref, in.SHA, what, err)
+	default:
 		return MergeResult{}, fmt.Errorf("%s: %w", what, err)
 	}
-	switch resp.status {
-	case http.StatusOK:
-		var out struct {
-			SHA     string `json:"sha"`
-			Merged  bool   `json:"merged"`
-			Message string `json:"message"`
-		}
-		if err := decodeJSON(resp, &out); err != nil {
-			return c.mergeOutcome(ctx, ref, in.SHA, what, err)
-		}
-		if !out.Merged {
-			return MergeResult{}, fmt.Errorf("%s: %w", what, &MergeRefusedError{Reason: oneLine(c.transport.token.scrub(out.Message))})
-		}
-		c.log.InfoContext(ctx, "merged pull request", "pr", ref.String(), "method", in.MergeMethod, "head", in.SHA, "sha", out.SHA)
-		return MergeResult{SHA: out.SHA}, nil
-	case http.StatusMethodNotAllowed, http.StatusUnprocessableEntity:
-		return MergeResult{}, fmt.Errorf("%s: %w", what, &MergeRefusedError{Reason: c.refusal(resp)})
-	case http.StatusConflict:
-		return MergeResult{}, fmt.Errorf("%s: %w (GitHub: %s)", what, ErrHeadMoved, c.refusal(resp))
+	if !out.GetMerged() {
+		return MergeResult{}, fmt.Errorf("%s: %w", what, &MergeRefusedError{Reason: oneLine(c.transport.token.scrub(out.GetMessage()))})
 	}
-	return MergeResult{}, fmt.Errorf("%s: %w", what, c.statusErr(resp))
+	c.log.InfoContext(ctx, "merged pull request", "pr", ref.String(), "method", in.MergeMethod, "head", in.SHA, "sha", out.GetSHA())
+	return MergeResult{SHA: out.GetSHA()}, nil
 }
 
-// mergeBody is the merge request.
+// mergeBody is the merge request: what go-github sends as merge_method and sha.
 type mergeBody struct {
-	MergeMethod string `json:"merge_method"`
-	SHA         string `json:"sha"`
+	MergeMethod string
+	SHA         string
 }
 
 // body validates the request: a known method ("" is GitHub's default, merge) and a head SHA,
@@ -103,11 +98,11 @@ func isHexSHA(s string) bool {
 }
 
 // refusal is GitHub's reason for refusing a merge, one line.
-func (c *Client) refusal(resp restResponse) string {
-	if msg := c.restMessage(resp.body); msg != "" {
-		return msg
+func refusal(st *RESTStatusError) string {
+	if st.Message != "" {
+		return st.Message
 	}
-	return fmt.Sprintf("HTTP %d", resp.status)
+	return fmt.Sprintf("HTTP %d", st.Status)
 }
 
 // mergeOutcome finds out what became of a merge whose answer was lost (cause).

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/google/go-github/v92/github"
+
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
@@ -20,7 +22,8 @@ import (
 //   - when the POST fails without an answer that proves nothing happened (a 5xx, a dropped
 //     connection, a timeout), the thread is read again after a backoff and the POST is repeated
 //     only if the reply is not there (Recovered when it is). A rate limit is waited out and the
-//     POST repeated; any other 4xx is returned at once. Attempts are bounded by the retry policy.
+//     POST repeated; any other 4xx is returned at once. Attempts are bounded by the retry policy
+//     (Client.write).
 func (c *Client) PostReply(ctx context.Context, ref prstatus.PRRef, r ReplyRequest) (ReplyResult, error) {
 	what := fmt.Sprintf("reply on %s", ref)
 	want, err := r.check(ref)
@@ -37,32 +40,52 @@ func (c *Client) PostReply(ctx context.Context, ref prstatus.PRRef, r ReplyReque
 		return ReplyResult{Already: true, CommentID: tc.id, URL: tc.url}, nil
 	}
 
-	path := pullPath(ref) + "/comments/" + i64(r.ReplyToID) + "/replies"
-	body := map[string]string{"body": r.Body + "\n\n" + want.String()}
-	for attempt := 1; ; attempt++ {
-		resp, err := c.restDo(ctx, http.MethodPost, path, body)
-		if err == nil {
-			return c.replyPosted(what, resp)
-		}
-		again, werr := c.waitToRetry(ctx, what, err, attempt)
-		if werr != nil {
-			return ReplyResult{}, werr
-		}
-		if !again {
-			return ReplyResult{}, fmt.Errorf("%s: %w", what, err)
-		}
-		if errors.Is(err, ErrRateLimited) || neverSent(err) {
-			continue // GitHub did not act on it
-		}
-		st, rerr := c.readThread(ctx, r.ThreadID)
-		if rerr != nil {
-			return ReplyResult{}, fmt.Errorf("%s: %w (and the thread could not be read again to see whether the reply landed: %v)", what, err, rerr)
-		}
-		if tc, ok := st.ourReply(want); ok {
-			c.log.InfoContext(ctx, "reply landed although its answer was lost", "pr", ref.String(), "thread", r.ThreadID, "comment", tc.id)
-			return ReplyResult{CommentID: tc.id, URL: tc.url, Recovered: true}, nil
-		}
+	body := r.Body + "\n\n" + want.String()
+	var res ReplyResult
+	err = c.write(ctx, write{
+		what: what,
+		send: func(ctx context.Context, _ int) error {
+			posted, err := c.postReply(ctx, ref, r.ReplyToID, body)
+			if err == nil {
+				res = ReplyResult{CommentID: posted.GetID(), URL: posted.GetHTMLURL()}
+			}
+			return err
+		},
+		landed: func(ctx context.Context) (bool, error) {
+			st, err := c.readThread(ctx, r.ThreadID)
+			if err != nil {
+				return false, fmt.Errorf("the thread could not be read again to see whether the reply landed: %v", err)
+			}
+			tc, ok := st.ourReply(want)
+			if ok {
+				c.log.InfoContext(ctx, "reply landed although its answer was lost", "pr", ref.String(), "thread", r.ThreadID, "comment", tc.id)
+				res = ReplyResult{CommentID: tc.id, URL: tc.url, Recovered: true}
+			}
+			return ok, nil
+		},
+	})
+	if err != nil {
+		return ReplyResult{}, err
 	}
+	return res, nil
+}
+
+// postReply sends the POST once. go-github has no method for GitHub's reply endpoint (its
+// CreateCommentInReplyTo uses the older in_reply_to form of .../comments), so the request is
+// built with go-github's NewRequest and sent with its Do, like its own methods.
+func (c *Client) postReply(ctx context.Context, ref prstatus.PRRef, replyTo int64, body string) (*github.PullRequestComment, error) {
+	owner, repo := repoArgs(ref)
+	u := fmt.Sprintf("repos/%s/%s/pulls/%d/comments/%d/replies", owner, repo, ref.Number, replyTo)
+	req, err := c.rest.NewRequest(ctx, http.MethodPost, u, map[string]string{"body": body})
+	if err != nil {
+		return nil, fmt.Errorf("build the request: %w", c.callError(err))
+	}
+	var out github.PullRequestComment
+	resp, err := c.rest.Do(req, &out)
+	if err != nil {
+		return nil, c.restError(ctx, resp, err)
+	}
+	return &out, nil
 }
 
 // check validates the request and returns the marker to append, normalised as a reader of the
@@ -88,19 +111,4 @@ func (r ReplyRequest) check(ref prstatus.PRRef) (prstatus.Marker, error) {
 		return prstatus.Marker{}, fmt.Errorf("the marker names thread %q, the reply goes to %q", m.Thread, r.ThreadID)
 	}
 	return want, nil
-}
-
-// replyPosted reads the created comment from a 201.
-func (c *Client) replyPosted(what string, resp restResponse) (ReplyResult, error) {
-	if !resp.ok() {
-		return ReplyResult{}, fmt.Errorf("%s: %w", what, c.statusErr(resp))
-	}
-	var out struct {
-		ID      int64  `json:"id"`
-		HTMLURL string `json:"html_url"`
-	}
-	if err := decodeJSON(resp, &out); err != nil {
-		return ReplyResult{}, fmt.Errorf("%s: posted, but %w", what, err)
-	}
-	return ReplyResult{CommentID: out.ID, URL: out.HTMLURL}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/google/go-github/v92/github"
+
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
@@ -16,62 +18,61 @@ var ErrRunInProgress = errors.New("the workflow run is still running; re-run it 
 // RerunFailedJobs re-runs the failed jobs (and the jobs that depend on them) of one GitHub Actions
 // workflow run: REST POST .../actions/runs/{id}/rerun-failed-jobs, 201. See rerun for retries.
 func (c *Client) RerunFailedJobs(ctx context.Context, ref prstatus.PRRef, runID int64) error {
-	return c.rerun(ctx, ref, runID, "rerun-failed-jobs", fmt.Sprintf("re-run the failed jobs of run %d on %s", runID, ref))
+	return c.rerun(ctx, ref, runID, c.rest.Actions.RerunFailedJobsByID, fmt.Sprintf("re-run the failed jobs of run %d on %s", runID, ref))
 }
 
 // RerunWorkflow re-runs every job of a GitHub Actions workflow run: REST POST
 // .../actions/runs/{id}/rerun, 201. See rerun for retries.
 func (c *Client) RerunWorkflow(ctx context.Context, ref prstatus.PRRef, runID int64) error {
-	return c.rerun(ctx, ref, runID, "rerun", fmt.Sprintf("re-run run %d on %s", runID, ref))
+	return c.rerun(ctx, ref, runID, c.rest.Actions.RerunWorkflowByID, fmt.Sprintf("re-run run %d on %s", runID, ref))
 }
 
-// rerun sends one re-run request. It is not retried after an answer (a 5xx may have started the
-// run), only after a failure that brought no answer at all (a refused or dropped connection, a
-// timeout). Such a retry is safe: if the lost attempt had started the run, GitHub refuses the
-// next with "already running", which then means the re-run happened. A first "already running"
-// is ErrRunInProgress; a rate limit is returned for the caller to schedule.
-func (c *Client) rerun(ctx context.Context, ref prstatus.PRRef, runID int64, endpoint, what string) error {
+// rerunCall is one of go-github's re-run methods.
+type rerunCall func(ctx context.Context, owner, repo string, runID int64) (*github.Response, error)
+
+// rerun sends one re-run request (Client.write). It is not retried after an answer (a 5xx may have
+// started the run), only after a failure that brought no answer at all (a refused or dropped
+// connection, a timeout). Such a retry is safe: if the lost attempt had started the run, GitHub
+// refuses the next with "already running", which then means the re-run happened. A first "already
+// running" is ErrRunInProgress; a rate limit is returned for the caller to schedule.
+func (c *Client) rerun(ctx context.Context, ref prstatus.PRRef, runID int64, call rerunCall, what string) error {
 	if err := checkRef(ref); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if runID <= 0 {
 		return fmt.Errorf("%s: no workflow run id", what)
 	}
-	path := repoPath(ref) + "/actions/runs/" + i64(runID) + "/" + endpoint
-	for attempt := 1; ; attempt++ {
-		resp, err := c.restDo(ctx, http.MethodPost, path, nil)
-		switch {
-		case err == nil && resp.ok():
-			return nil
-		case err == nil && alreadyRunning(resp.status, c.restMessage(resp.body)):
-			err = fmt.Errorf("%w (GitHub: %s)", ErrRunInProgress, c.restMessage(resp.body))
-		case err == nil:
-			return fmt.Errorf("%s: %w", what, c.statusErr(resp))
-		case errors.Is(err, ErrForbidden) && alreadyRunning(http.StatusForbidden, err.Error()):
-			err = fmt.Errorf("%w (GitHub: %s)", ErrRunInProgress, strings.TrimPrefix(err.Error(), ErrForbidden.Error()+": "))
-		case noResponse(err):
-			again, werr := c.waitToRetry(ctx, what, err, attempt)
-			if werr != nil {
-				return werr
+	owner, repo := repoArgs(ref)
+	return c.write(ctx, write{
+		what: what,
+		send: func(ctx context.Context, attempt int) error {
+			resp, err := call(ctx, owner, repo, runID)
+			err = c.restError(ctx, resp, err)
+			msg, running := alreadyRunning(err)
+			switch {
+			case !running:
+				return err
+			case attempt > 1:
+				c.log.InfoContext(ctx, "re-run started by an attempt whose answer was lost", "pr", ref.String(), "run", runID)
+				return nil
 			}
-			if again {
-				continue
-			}
-			return fmt.Errorf("%s: %w", what, err)
-		default:
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		// "Already running".
-		if attempt > 1 {
-			c.log.InfoContext(ctx, "re-run started by an attempt whose answer was lost", "pr", ref.String(), "run", runID)
-			return nil
-		}
-		return fmt.Errorf("%s: %w", what, err)
-	}
+			return fmt.Errorf("%w (GitHub: %s)", ErrRunInProgress, msg)
+		},
+		retryable: noResponse,
+	})
 }
 
-// alreadyRunning recognises GitHub's refusal to re-run a run that is still going.
-func alreadyRunning(status int, message string) bool {
-	return (status == http.StatusForbidden || status == http.StatusConflict) &&
-		strings.Contains(strings.ToLower(message), "already running")
+// alreadyRunning recognises GitHub's refusal to re-run a run that is still going (a 403 or 409
+// saying "already running") and returns GitHub's words.
+func alreadyRunning(err error) (string, bool) {
+	var st *RESTStatusError
+	switch {
+	case errors.As(err, &st):
+		if st.Status == http.StatusConflict || st.Status == http.StatusForbidden {
+			return st.Message, strings.Contains(strings.ToLower(st.Message), "already running")
+		}
+	case errors.Is(err, ErrForbidden):
+		return strings.TrimPrefix(err.Error(), ErrForbidden.Error()+": "), strings.Contains(strings.ToLower(err.Error()), "already running")
+	}
+	return "", false
 }

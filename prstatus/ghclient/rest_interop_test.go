@@ -13,9 +13,9 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-// TestRESTSharesTheTransport uses Client.HTTPClient for REST calls, as the later REST work will
-// (go-github built with WithHTTPClient): requests are authenticated by the transport, failures
-// are typed, GETs are retried past a 5xx and POSTs are not.
+// TestRESTSharesTheTransport uses Client.HTTPClient for REST calls, as the client's go-github
+// does (Client.REST): requests are authenticated by the transport, failures are typed, GETs are
+// retried past a 5xx and POSTs are not.
 func TestRESTSharesTheTransport(t *testing.T) {
 	e := newFakeEnv(t)
 	e.apply(t, githubfake.OpenPR{Title: "Add widgets"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
@@ -30,6 +30,14 @@ func TestRESTSharesTheTransport(t *testing.T) {
 	assert.Equal(t, "Add widgets", pr.Title)
 
 	_, err = hc.Get(pull(999))
+	require.ErrorIs(t, err, ghclient.ErrNotFound)
+
+	// The same through the client's go-github, which decodes the fake's answer as GitHub's.
+	got, _, err := e.c.REST().PullRequests.Get(t.Context(), ref.Owner, ref.Repo, ref.Number)
+	require.NoError(t, err)
+	assert.Equal(t, "Add widgets", got.GetTitle())
+	assert.Equal(t, ref.Number, got.GetNumber())
+	_, _, err = e.c.REST().PullRequests.Get(t.Context(), ref.Owner, ref.Repo, 999)
 	require.ErrorIs(t, err, ghclient.ErrNotFound)
 
 	h := e.f.InjectFault(githubfake.Fault{Match: githubfake.MatchREST(http.MethodGet, "/repos/*/*/pulls/*"), Status: 502, Times: 1})

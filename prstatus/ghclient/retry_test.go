@@ -56,7 +56,7 @@ func TestRetry(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		method    string // GET (REST), POST (REST), QUERY or MUTATION (GraphQL)
+		method    string // GET (REST), POST (REST), QUERY, MUTATION or UNMARKED (GraphQL)
 		steps     []func(http.ResponseWriter, *http.Request)
 		wantCalls int
 		wantWaits []time.Duration
@@ -69,6 +69,7 @@ func TestRetry(t *testing.T) {
 		{name: "GraphQL query 502 then OK", method: "QUERY", steps: []func(http.ResponseWriter, *http.Request){status(502), status(504), status(200)}, wantCalls: 3,
 			wantWaits: []time.Duration{500 * time.Millisecond, time.Second}},
 		{name: "GraphQL mutation 502 is not retried", method: "MUTATION", steps: []func(http.ResponseWriter, *http.Request){status(502), status(200)}, wantCalls: 1, wantIs: ErrUnavailable},
+		{name: "a GraphQL query its sender did not mark is not retried: no document is read", method: "UNMARKED", steps: []func(http.ResponseWriter, *http.Request){status(502), status(200)}, wantCalls: 1, wantIs: ErrUnavailable},
 		{name: "GraphQL mutation rate limit is not waited out", method: "MUTATION", steps: []func(http.ResponseWriter, *http.Request){status(429, "Retry-After", "5"), status(200)}, wantCalls: 1, wantIs: ErrRateLimited},
 		{name: "REST POST 503 is not retried", method: "POST", steps: []func(http.ResponseWriter, *http.Request){status(503), status(201)}, wantCalls: 1, wantIs: ErrUnavailable},
 		{name: "429 Retry-After honoured", method: "GET", steps: []func(http.ResponseWriter, *http.Request){status(429, "Retry-After", "5"), status(200)}, wantCalls: 2, wantWaits: []time.Duration{5 * time.Second}},
@@ -95,10 +96,14 @@ func TestRetry(t *testing.T) {
 			var req *http.Request
 			var err error
 			switch tt.method {
-			case "QUERY":
-				req, err = http.NewRequest(http.MethodPost, c.Endpoints().GraphQL, strings.NewReader(queryBody))
-			case "MUTATION":
-				req, err = http.NewRequest(http.MethodPost, c.Endpoints().GraphQL, strings.NewReader(mutationBody))
+			case "QUERY": // as queryClient sends it
+				req, err = http.NewRequestWithContext(withMark(t.Context(), markQuery), http.MethodPost, c.Endpoints().GraphQL, strings.NewReader(queryBody))
+			case "MUTATION", "UNMARKED":
+				body := mutationBody
+				if tt.method == "UNMARKED" {
+					body = queryBody
+				}
+				req, err = http.NewRequest(http.MethodPost, c.Endpoints().GraphQL, strings.NewReader(body))
 			case "POST":
 				req, err = http.NewRequest(http.MethodPost, srv.URL+"/repos/o/r/actions/runs/1/rerun-failed-jobs", nil)
 			default:
@@ -202,9 +207,7 @@ func TestRetryAttemptTimeout(t *testing.T) {
 	})
 	c, sl, _ := testClient(t, h, func(c *Config) { c.Retry.AttemptTimeout = 20 * time.Millisecond })
 	t.Cleanup(func() { close(release) }) // runs before the server closes
-	resp, err := c.HTTPClient().Post(c.Endpoints().GraphQL, "application/json", strings.NewReader(queryBody))
-	require.NoError(t, err)
-	_ = resp.Body.Close()
+	require.NoError(t, query(t, c, t.Context()))
 	assert.Equal(t, int32(2), calls.Load())
 	assert.Len(t, sl.recorded(), 1)
 }

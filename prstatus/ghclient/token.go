@@ -107,9 +107,11 @@ func ExecCommand(ctx context.Context, name string, args ...string) ([]byte, erro
 	return stdout.Bytes(), nil
 }
 
-// ResolveToken finds the GitHub token: GITHUB_TOKEN, then GH_TOKEN, then `gh auth token`
-// (with --hostname HOST when host is not github.com). host is the web host of the GitHub
-// instance, as Endpoints.Host returns it. run may be nil, which skips the gh fallback.
+// ResolveToken finds the GitHub token: GITHUB_TOKEN, then GH_TOKEN, then `gh auth token
+// --hostname HOST`. host is the web host of the GitHub instance prmonitor talks to, as
+// Endpoints.Host returns it ("" means github.com): gh is always asked for that host's token, never
+// for whichever host it happens to default to (GH_HOST, an enterprise login). run may be nil,
+// which skips the gh fallback.
 //
 // When nothing is found the error wraps ErrNoToken and says where it looked.
 func ResolveToken(ctx context.Context, getenv func(string) string, host string, run CommandRunner) (Token, error) {
@@ -124,10 +126,10 @@ func ResolveToken(ctx context.Context, getenv func(string) string, host string, 
 	if run == nil {
 		return Token{}, fmt.Errorf("%w (GITHUB_TOKEN and GH_TOKEN are empty)", ErrNoToken)
 	}
-	args := []string{"auth", "token"}
-	if host != "" && host != "github.com" {
-		args = append(args, "--hostname", host)
+	if host == "" {
+		host = "github.com"
 	}
+	args := []string{"auth", "token", "--hostname", host}
 	out, err := run(ctx, "gh", args...)
 	if err != nil {
 		if ctx.Err() != nil {

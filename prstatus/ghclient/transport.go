@@ -3,7 +3,6 @@ package ghclient
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -45,22 +44,21 @@ type transport struct {
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	gql := req.Method == http.MethodPost && sameEndpoint(req.URL, t.graphQL)
+	// Only what may be sent twice is retried: REST GET and HEAD, and GraphQL requests their
+	// sender marked as queries (withMark). The document itself is never read to decide.
+	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead || (gql && marked(ctx, markQuery))
 
-	// Buffer the body of requests that may be retried (and of every GraphQL request, to see
-	// whether it is a query). Other bodies stream through untouched, for one attempt.
+	// Buffer the body of requests that may be retried. Other bodies stream through untouched,
+	// for one attempt.
 	var body []byte
 	buffered := false
-	if req.Body != nil && req.Body != http.NoBody && (gql || req.Method == http.MethodGet || req.Method == http.MethodHead) {
+	if req.Body != nil && req.Body != http.NoBody && idempotent {
 		b, err := io.ReadAll(req.Body)
 		_ = req.Body.Close()
 		if err != nil {
 			return nil, fmt.Errorf("read request body: %w", scrubError(t.token, err))
 		}
 		body, buffered = b, true
-	}
-	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead
-	if gql {
-		idempotent = isGraphQLQuery(body)
 	}
 
 	resource := t.resource(req, gql)
@@ -112,7 +110,7 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 		r.ContentLength = int64(len(body))
 	}
 	r.Header.Set("User-Agent", t.userAgent)
-	if !isTokenless(ctx) && t.authHosts[r.URL.Scheme+"://"+strings.ToLower(r.URL.Host)] {
+	if !marked(ctx, markTokenless) && t.authHosts[r.URL.Scheme+"://"+strings.ToLower(r.URL.Host)] {
 		r.Header.Set("Authorization", "Bearer "+t.token.reveal())
 	}
 
@@ -177,17 +175,25 @@ func (t *transport) lastRateLimit() (RateLimitInfo, bool) {
 	return t.last, t.seen
 }
 
-// tokenlessKey marks a request context whose requests must not carry the token.
-type tokenlessKey struct{}
+// mark is something the sender of a request tells the transport through the request's context.
+// It is decided where the request is made, never guessed from the request.
+type mark int
 
-// withoutToken returns a context whose requests never carry the token, whatever their host: a
-// pre-signed download URL needs none, and may well be served from a GitHub host (GHES).
-func withoutToken(ctx context.Context) context.Context {
-	return context.WithValue(ctx, tokenlessKey{}, true)
-}
+const (
+	// markTokenless: the request must not carry the token, whatever its host. A pre-signed download
+	// URL needs none, and may well be served from a GitHub host (GHES).
+	markTokenless mark = iota + 1
+	// markQuery: the GraphQL request is a query, which the transport may send again after a failure.
+	// queryClient sets it; mutationClient never does.
+	markQuery
+)
 
-func isTokenless(ctx context.Context) bool {
-	v, _ := ctx.Value(tokenlessKey{}).(bool)
+// withMark returns ctx with m set for every request made with it.
+func withMark(ctx context.Context, m mark) context.Context { return context.WithValue(ctx, m, true) }
+
+// marked reports whether m is set in ctx.
+func marked(ctx context.Context, m mark) bool {
+	v, _ := ctx.Value(m).(bool)
 	return v
 }
 
@@ -215,88 +221,3 @@ func redactURL(u *url.URL) string {
 	c.User, c.RawQuery, c.Fragment = nil, "", ""
 	return c.String()
 }
-
-// isGraphQLQuery reports whether a GraphQL request body holds a query and no mutation or
-// subscription: only those are safe to send twice. Anything unparseable counts as a mutation.
-func isGraphQLQuery(body []byte) bool {
-	var in struct {
-		Query string `json:"query"`
-	}
-	if len(body) == 0 || json.Unmarshal(body, &in) != nil {
-		return false
-	}
-	return documentIsQuery(in.Query)
-}
-
-// documentIsQuery reports whether every operation in a GraphQL document is a query: each
-// top-level definition starts with "{" or the keyword "query" (fragments are allowed too).
-func documentIsQuery(doc string) bool {
-	depth, ops := 0, 0
-	for i := 0; i < len(doc); {
-		c := doc[i]
-		switch {
-		case c == '#':
-			for i < len(doc) && doc[i] != '\n' && doc[i] != '\r' {
-				i++
-			}
-			continue
-		case c == '"':
-			i = skipString(doc, i)
-			continue
-		case c == '{':
-			if depth == 0 {
-				ops++ // "{" at top level: an anonymous query, or the body of a named definition
-			}
-			depth++
-		case c == '}':
-			depth--
-		case depth == 0 && isNameStart(c):
-			j := i
-			for j < len(doc) && isNameChar(doc[j]) {
-				j++
-			}
-			switch doc[i:j] {
-			case "query", "fragment":
-			default: // mutation, subscription, or not GraphQL at all
-				return false
-			}
-			// Skip the rest of the definition header (name, variables, directives) up to "{".
-			for j < len(doc) && doc[j] != '{' {
-				if doc[j] == '"' {
-					j = skipString(doc, j)
-					continue
-				}
-				j++
-			}
-			i = j
-			continue
-		}
-		i++
-	}
-	return ops > 0 && depth == 0
-}
-
-// skipString returns the index just after the string literal (plain or block) starting at i.
-func skipString(doc string, i int) int {
-	if strings.HasPrefix(doc[i:], `"""`) {
-		if end := strings.Index(doc[i+3:], `"""`); end >= 0 {
-			return i + 3 + end + 3
-		}
-		return len(doc)
-	}
-	for j := i + 1; j < len(doc); j++ {
-		switch doc[j] {
-		case '\\':
-			j++
-		case '"', '\n':
-			return j + 1
-		}
-	}
-	return len(doc)
-}
-
-func isNameStart(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
-
-func isNameChar(c byte) bool { return isNameStart(c) || (c >= '0' && c <= '9') }

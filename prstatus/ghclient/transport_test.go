@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -195,30 +196,28 @@ func TestNewValidates(t *testing.T) {
 	assert.Equal(t, Endpoints{REST: "https://ghe.example.com/api/v3", GraphQL: "https://ghe.example.com/api/graphql"}, c.Endpoints())
 }
 
-func TestDocumentIsQuery(t *testing.T) {
-	tests := []struct {
-		doc  string
-		want bool
-	}{
-		{"{viewer{login}}", true},
-		{"query{viewer{login}}", true},
-		{"query($a:Int!$b:String){x(a:$a){y}}", true},
-		{"  # a comment\n query Named { viewer { login } }", true},
-		{`query { search(query: "mutation {") { issueCount } }`, true},
-		{"query A { a } fragment F on User { login }", true},
-		{"mutation($input:ResolveReviewThreadInput!){resolveReviewThread(input: $input){thread{id}}}", false},
-		{"mutation{x}", false},
-		{"query A { a } mutation B { b }", false},
-		{"subscription { x }", false},
-		{"", false},
-		{"not graphql", false},
-		{"{ unbalanced", false},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, documentIsQuery(tt.doc), tt.doc)
-	}
-	assert.False(t, isGraphQLQuery([]byte("not json")))
-	assert.False(t, isGraphQLQuery(nil))
-	assert.True(t, isGraphQLQuery([]byte(queryBody)))
-	assert.False(t, isGraphQLQuery([]byte(mutationBody)))
+// TestGraphQLRetryIsDecidedWhereSent: the client's query path marks its requests as queries and
+// the transport retries them; its mutation path does not, and the transport sends a mutation once,
+// whatever the document says.
+func TestGraphQLRetryIsDecidedWhereSent(t *testing.T) {
+	t.Run("a query is retried past a 502", func(t *testing.T) {
+		s := &script{steps: []func(http.ResponseWriter, *http.Request){status(502), status(200)}}
+		c, sl, _ := testClient(t, s)
+		var q struct{ Viewer struct{ Login string } }
+		require.NoError(t, c.gql.Query(t.Context(), &q, nil))
+		assert.Equal(t, "me", q.Viewer.Login)
+		assert.Equal(t, int32(2), s.calls.Load())
+		assert.Len(t, sl.recorded(), 1)
+		assert.True(t, strings.HasPrefix(s.bodies[0], `{"query":"{viewer{login}}"`), s.bodies[0])
+		assert.Equal(t, s.bodies[0], s.bodies[1], "the same document, sent again")
+	})
+	t.Run("a mutation is sent once", func(t *testing.T) {
+		s := &script{steps: []func(http.ResponseWriter, *http.Request){status(502), status(200)}}
+		c, sl, _ := testClient(t, s)
+		var m resolveMutation
+		err := c.mut.Mutate(t.Context(), &m, githubv4.ResolveReviewThreadInput{ThreadID: "T"}, nil)
+		require.ErrorIs(t, err, ErrUnavailable)
+		assert.Equal(t, int32(1), s.calls.Load())
+		assert.Empty(t, sl.recorded())
+	})
 }

@@ -70,7 +70,7 @@ func (w *world) head(n int) string { return w.f.PR(w.ref(n)).HeadOID() }
 // run runs the dispatcher at the fake's current time.
 func (w *world) run(dryRun bool) (runner.Result, error) {
 	w.t.Helper()
-	return runner.Run(w.t.Context(), w.c, runner.Request{Repo: repo, Config: w.cfg, Templates: w.tpl, DryRun: dryRun, Now: w.f.Now(), Version: "test"})
+	return runner.Run(w.t.Context(), w.c, runner.Request{Repo: repo, Config: w.cfg, Templates: w.tpl, DryRun: dryRun, Now: w.f.Now()})
 }
 
 func (w *world) mustRun(dryRun bool) runner.Result {

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
+
+	"github.com/google/go-github/v92/github"
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
@@ -16,9 +17,8 @@ type Source interface {
 	RepoSnapshot(ctx context.Context, repo dispatch.RepoRef, cost *ghclient.RepoCost) (*dispatch.Snapshot, error)
 	ThreadReplies(ctx context.Context, s *dispatch.Snapshot, numbers []int, cost *ghclient.RepoCost) error
 	UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, want int, cost *ghclient.RepoCost) error
-	// HTTPClient and Endpoints carry the writes (go-github over prmonitor's transport).
-	HTTPClient() *http.Client
-	Endpoints() ghclient.Endpoints
+	// REST carries the writes: go-github over prmonitor's transport (ghclient.Client.REST).
+	REST() *github.Client
 }
 
 var _ Source = (*ghclient.Client)(nil)
@@ -31,8 +31,6 @@ type Request struct {
 	// DryRun decides and prints the same, and writes nothing.
 	DryRun bool
 	Now    time.Time
-	// Version goes into the User-Agent of the writes.
-	Version string
 }
 
 // Result is one run's outcome: what --json prints and pr_dispatch returns.
@@ -96,10 +94,7 @@ func Run(ctx context.Context, src Source, req Request) (Result, error) {
 	if req.DryRun || len(res.Plan.Mutations) == 0 {
 		return res, nil
 	}
-	w, err := newWriter(src, req.Repo, req.Version)
-	if err != nil {
-		return res, err
-	}
+	w := &writer{gh: src.REST(), repo: req.Repo}
 	for i := range res.Plan.Mutations {
 		m := &res.Plan.Mutations[i]
 		res.GitHub.Writes++

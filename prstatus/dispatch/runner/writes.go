@@ -12,30 +12,12 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
 
-// writer makes the run's writes through go-github's issues API (which serves pull requests too).
+// writer makes the run's writes through go-github's issues API (which serves pull requests too),
+// the source's go-github: prmonitor's transport authenticates, honours rate limits (go-github's own
+// checks are off), classifies errors and keeps the token out of them.
 type writer struct {
 	gh   *github.Client
 	repo dispatch.RepoRef
-}
-
-// newWriter builds go-github on the source's HTTP client: prmonitor's transport authenticates,
-// honours rate limits, classifies errors and keeps the token out of them. go-github's own
-// rate-limit bookkeeping is off, so that one component decides about waiting.
-func newWriter(src Source, repo dispatch.RepoRef, version string) (*writer, error) {
-	base := src.Endpoints().REST + "/"
-	if version == "" {
-		version = "dev"
-	}
-	gh, err := github.NewClient(
-		github.WithHTTPClient(src.HTTPClient()),
-		github.WithURLs(&base, &base),
-		github.WithDisableRateLimitCheck(),
-		github.WithUserAgent("prmonitor/"+version),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("set up the GitHub REST client: %w", err)
-	}
-	return &writer{gh: gh, repo: repo}, nil
 }
 
 // apply makes one write. Removing a label that is already gone counts as done.
