@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 // The weights: strong names the concern outright, medium usually does, weak only leans.
 const (
