@@ -139,6 +139,6 @@ var categoryRules = []categoryRule{
 }
 
 // categoryPhrases indexes categoryRules, built on the first Categorize rather than at program
-// start (a few milliseconds and 400 KB that `prmonitor version` or `check` never need). Read-only
+// start (a millisecond or two and 135 KB that `prmonitor version` or `check` never need). Read-only
 // once built.
 var categoryPhrases = sync.OnceValue(func() *phraseIndex { return buildPhraseIndex(categoryRules) })
