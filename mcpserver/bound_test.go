@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -55,7 +55,7 @@ func (h huge) pr() statemachine.PRContext {
 func (h huge) cluster() *statemachine.ClusterContext {
 	c := &statemachine.ClusterContext{Theme: "naming", Instruction: "judge the earlier fixes"}
 	for i, t := range h.threads {
-		c.NewThreads = append(c.NewThreads, prstatus.ClusterThread{ID: t.ID, Reviewer: t.Reviewer, Path: t.Path, Line: t.Line, Category: "naming"})
+		c.NewThreads = append(c.NewThreads, rounds.ClusterThread{ID: t.ID, Reviewer: t.Reviewer, Path: t.Path, Line: t.Line, Category: "naming"})
 		c.Files = append(c.Files, t.Path)
 		c.Prior = append(c.Prior, statemachine.PriorContext{ThreadID: t.ID, Round: fmt.Sprint(i), Reviewer: "bob", Excerpt: h.mb[:200]})
 	}

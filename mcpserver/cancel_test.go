@@ -67,7 +67,7 @@ func TestCancelledRequestGetsNoResponseAndTheMonitorStaysIntact(t *testing.T) {
 	url := fake.Start()
 	t.Cleanup(fake.Close)
 	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
-	require.NoError(t, fake.Apply(ref, githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}}))
+	require.NoError(t, fake.Apply(githubfake.Ref(ref), githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}}))
 	srv, err := New(Config{
 		Connect: func(context.Context) (GitHub, error) {
 			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken)})

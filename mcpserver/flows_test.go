@@ -179,7 +179,7 @@ func TestReplyMarkerCarriesTheCategoryTheHostsModelChose(t *testing.T) {
 			require.Equal(t, "apply_recommendation", act.Task)
 			h.next("comment_addressed", "", map[string]any{"reply_text": "Escaped."})
 			var body string
-			require.NoError(t, h.fake.View(h.ref, func(pr *githubfake.PullRequest) {
+			require.NoError(t, h.fake.View(githubfake.Ref(h.ref), func(pr *githubfake.PullRequest) {
 				c := pr.Threads[0].Comments
 				body = c[len(c)-1].Body
 			}))

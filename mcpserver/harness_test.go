@@ -155,7 +155,7 @@ func (h *harness) next(event, choice string, data map[string]any) ActionOutput {
 
 func (h *harness) apply(events ...githubfake.Event) {
 	h.t.Helper()
-	require.NoError(h.t, h.fake.Apply(h.ref, events...))
+	require.NoError(h.t, h.fake.Apply(githubfake.Ref(h.ref), events...))
 }
 
 // choose answers every elicitation with the value picked by pick from the offered consts.

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -87,7 +87,7 @@ func composeParams(ctx *statemachine.TaskContext) mcp.CreateMessageParams {
 // fixed list; the deterministic guess is only a floor.
 func categoryParams(body, path, guess string) mcp.CreateMessageParams {
 	var names []string
-	for _, c := range prstatus.Categories() {
+	for _, c := range rounds.Categories() {
 		names = append(names, string(c))
 	}
 	return mcp.CreateMessageParams{
@@ -101,9 +101,9 @@ func categoryParams(body, path, guess string) mcp.CreateMessageParams {
 }
 
 // readCategory takes the model's answer if it names a category of the list.
-func readCategory(text string) (prstatus.Category, bool) {
+func readCategory(text string) (rounds.Category, bool) {
 	word := strings.Trim(strings.ToLower(strings.TrimSpace(text)), ".`\"' ")
-	return prstatus.ParseCategory(word)
+	return rounds.ParseCategory(word)
 }
 
 // samplingText extracts the text of a sampling result, whatever shape the content arrived in.

@@ -23,7 +23,7 @@ func dispatchToolRun(t *testing.T, protocol string) {
 	h := newHarness(t, harnessOpts{protocol: protocol})
 	h.apply(githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: []string{"build"}},
 		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess})
-	head := h.fake.PR(h.ref).HeadOID()
+	head := h.fake.PR(githubfake.Ref(h.ref)).HeadOID()
 
 	raw, errText := h.call("pr_dispatch", map[string]any{"repo": "acme/widgets", "dry_run": true})
 	require.Empty(t, errText)

@@ -78,7 +78,7 @@ func TestGitHubWorkCutByTheDeadlineStaysPendingAndIsDoneOnce(t *testing.T) {
 	act = h.next("ready", "", nil)
 	assert.NotEqual(t, "ask_user", act.Action, "a cut is not a failure to ask about: %s", act.Message)
 	replies := 0
-	require.NoError(t, h.fake.View(h.ref, func(pr *githubfake.PullRequest) {
+	require.NoError(t, h.fake.View(githubfake.Ref(h.ref), func(pr *githubfake.PullRequest) {
 		replies = len(pr.Threads[0].Comments) - 1
 		assert.True(t, pr.Threads[0].IsResolved, "a bot's thread is resolved after the reply")
 	}))

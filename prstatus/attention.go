@@ -79,7 +79,7 @@ func newComments(f *Facts) Attention {
 	ids, reviewers := threadIDs(list), threadReviewers(list)
 	return Attention{
 		Kind: AttentionNewComments,
-		Reason: plural(len(list), "unresolved thread needs", "unresolved threads need") + " action: " +
+		Reason: Plural(len(list), "unresolved thread needs", "unresolved threads need") + " action: " +
 			describeThreads(list, func(t ThreadFact) string { return t.Reviewer }),
 		Key:       key(AttentionNewComments, f.HeadSHA, ids),
 		ThreadIDs: ids,
@@ -97,7 +97,7 @@ func reviewerReplied(f *Facts) Attention {
 	}
 	return Attention{
 		Kind: AttentionReviewerReplied,
-		Reason: "a reviewer wrote again after our answer in " + plural(len(list), "thread", "threads") + ": " +
+		Reason: "a reviewer wrote again after our answer in " + Plural(len(list), "thread", "threads") + ": " +
 			describeThreads(list, func(t ThreadFact) string { return reviewerLogin(t.Last.Author) }),
 		Key:       key(AttentionReviewerReplied, f.HeadSHA, keyIDs),
 		ThreadIDs: ids,
@@ -144,7 +144,7 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		JoinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
 	var warn []string
 	if n := len(f.Threads.Waiting); n > 0 {
-		warn = append(warn, plural(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
+		warn = append(warn, Plural(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
 	}
 	if len(f.Reviews.PendingRequests) > 0 {
 		warn = append(warn, "a review is still requested from "+JoinNames(f.Reviews.PendingRequests))
@@ -175,7 +175,7 @@ func staleApproval(f *Facts) (Attention, bool) {
 	return Attention{
 		Kind: AttentionStaleApproval,
 		Reason: fmt.Sprintf("CI is green on %s but the %s from %s %s on an older commit; a new approval is needed",
-			orDefault(shortOID(f.HeadSHA), "the head"), pluralWord(len(stale), "approval", "approvals"), JoinNames(stale), pluralWord(len(stale), "is", "are")),
+			orDefault(shortOID(f.HeadSHA), "the head"), PluralWord(len(stale), "approval", "approvals"), JoinNames(stale), PluralWord(len(stale), "is", "are")),
 		Key:       key(AttentionStaleApproval, f.HeadSHA, stale),
 		Reviewers: slices.Clone(stale),
 	}, true
@@ -214,7 +214,7 @@ func noneReason(f *Facts) string {
 		why = append(why, "GitHub's review decision is "+d)
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
-		why = append(why, plural(n, "thread waits", "threads wait")+" for a reviewer's reply")
+		why = append(why, Plural(n, "thread waits", "threads wait")+" for a reviewer's reply")
 	}
 	if len(why) == 0 {
 		return "nothing needs attention"
@@ -239,7 +239,7 @@ func describeThreads(list []ThreadFact, who func(ThreadFact) string) string {
 			places = append(places, fmt.Sprintf("%d more", len(list)-3))
 			break
 		}
-		places = append(places, who(t)+" on "+t.where())
+		places = append(places, who(t)+" on "+t.Where())
 	}
 	return JoinNames(places)
 }

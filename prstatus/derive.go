@@ -74,12 +74,13 @@ func JoinNames(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// plural renders "1 thread" or "3 threads".
-func plural(n int, one, many string) string {
-	return strconv.Itoa(n) + " " + pluralWord(n, one, many)
+// Plural renders a count for a sentence: "1 thread" or "3 threads".
+func Plural(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + PluralWord(n, one, many)
 }
 
-func pluralWord(n int, one, many string) string {
+// PluralWord picks the word for a count: one when n is 1, else many ("is" or "are").
+func PluralWord(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -105,10 +105,10 @@ func requestedBy(requesters []string, at time.Time) string {
 func sinceNote(merges, rewritten int) string {
 	var parts []string
 	if merges > 0 {
-		parts = append(parts, plural(merges, "merge commit", "merge commits")+" since do not count")
+		parts = append(parts, Plural(merges, "merge commit", "merge commits")+" since do not count")
 	}
 	if rewritten > 0 {
-		parts = append(parts, plural(rewritten, "commit was", "commits were")+
+		parts = append(parts, Plural(rewritten, "commit was", "commits were")+
 			" rewritten since (rebase or amend) and count by their older author dates")
 	}
 	if len(parts) == 0 {

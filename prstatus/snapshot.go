@@ -40,6 +40,10 @@ func (s ReviewState) Opinionated() bool {
 	return s == ReviewApproved || s == ReviewChangesRequested || s == ReviewDismissed
 }
 
+// Submitted reports whether a review in this state was submitted: PENDING is a draft, and a state
+// GitHub may add later is not trusted.
+func (s ReviewState) Submitted() bool { return s.Opinionated() || s == ReviewCommented }
+
 // Actor is a GitHub account. Login is normalised once, at the edge: bots carry the REST form
 // ("copilot-pull-request-reviewer[bot]") whatever GraphQL returned ("copilot-pull-request-reviewer").
 type Actor struct {

@@ -89,14 +89,14 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 		}
 	}
 	for _, list := range [][]ThreadFact{tf.NeedsAction, tf.ReviewerReplied, tf.Waiting, tf.Resolved} {
-		slices.SortFunc(list, compareThreads)
+		slices.SortFunc(list, CompareThreads)
 	}
 	return tf
 }
 
-// compareThreads orders threads oldest first, then by id, then by their newest comment, so the
+// CompareThreads orders threads oldest first, then by id, then by their newest comment, so the
 // lists do not depend on the order GitHub returned the threads in.
-func compareThreads(a, b ThreadFact) int {
+func CompareThreads(a, b ThreadFact) int {
 	if c := a.First.CreatedAt.Compare(b.First.CreatedAt); c != 0 {
 		return c
 	}
@@ -120,8 +120,8 @@ func lastCommentID(t ThreadFact) string {
 	return t.Last.CreatedAt.UTC().Format(timeFormat)
 }
 
-// where renders a thread's location for a sentence: "api.go:12", "api.go", or its id.
-func (t ThreadFact) where() string {
+// Where renders a thread's location for a sentence: "api.go:12", "api.go", or its id.
+func (t ThreadFact) Where() string {
 	switch {
 	case t.Path != "" && t.Line > 0:
 		return t.Path + ":" + itoa(int64(t.Line))

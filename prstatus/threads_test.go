@@ -101,7 +101,7 @@ func TestThreadFact(t *testing.T) {
 	assert.NotZero(t, t1.ReplyToID)
 	assert.Equal(t, 9, t1.TotalComments)
 	assert.Len(t, t1.Comments, 2)
-	assert.Equal(t, "a.go:7", t1.where())
+	assert.Equal(t, "a.go:7", t1.Where())
 
 	require.Len(t, f.Threads.Waiting, 1)
 	assert.Equal(t, "T2", f.Threads.Waiting[0].ID)

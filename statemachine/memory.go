@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
 // Memory across review rounds (DESIGN §9): a cluster brief when new feedback repeats the theme of
@@ -16,20 +17,20 @@ const maxVerdicts = 5
 
 // ClusterContext is a cluster brief as a task carries it: the reviewer's words fenced as data.
 type ClusterContext struct {
-	Theme       string                   `json:"theme"`
-	ThemeKind   prstatus.ThemeKind       `json:"theme_kind"`
-	Files       []string                 `json:"files"`
-	NewThreads  []prstatus.ClusterThread `json:"new_threads"`
-	Prior       []PriorContext           `json:"prior,omitempty"`
-	Rounds      []string                 `json:"rounds,omitempty"`
-	Instruction string                   `json:"instruction"`
+	Theme       string                 `json:"theme"`
+	ThemeKind   rounds.ThemeKind       `json:"theme_kind"`
+	Files       []string               `json:"files"`
+	NewThreads  []rounds.ClusterThread `json:"new_threads"`
+	Prior       []PriorContext         `json:"prior,omitempty"`
+	Rounds      []string               `json:"rounds,omitempty"`
+	Instruction string                 `json:"instruction"`
 }
 
 // PriorContext is an earlier resolution in a cluster.
 type PriorContext struct {
 	ThreadID  string             `json:"thread_id"`
 	Round     string             `json:"round"`
-	Category  prstatus.Category  `json:"category"`
+	Category  rounds.Category    `json:"category"`
 	Path      string             `json:"path,omitempty"`
 	Line      int                `json:"line,omitempty"`
 	Reviewer  string             `json:"reviewer"`
@@ -56,7 +57,7 @@ type PriorAttempt struct {
 // clusterFor runs the cluster analysis for the threads a flow is about to work on. It costs no
 // API call: everything comes from the snapshot the poll already fetched.
 func (s *step) clusterFor(f *prstatus.Facts, threadIDs []string) *ClusterContext {
-	res := prstatus.Cluster(f, threadIDs, s.cfg.Lookback)
+	res := rounds.Cluster(f, threadIDs, s.cfg.Lookback)
 	b := res.Brief
 	if b == nil {
 		return nil
@@ -115,7 +116,7 @@ func (s *step) recordVerdicts(f *prstatus.Facts) {
 	if !m.Watching {
 		return
 	}
-	vs := prstatus.VerdictsSince(f, m.VerdictSince, m.WorkRound)
+	vs := rounds.VerdictsSince(f, m.VerdictSince, m.WorkRound)
 	if len(vs) == 0 {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
 // PositionVersion is the schema version of Position. Bump it on an incompatible change.
@@ -246,7 +247,7 @@ type Memory struct {
 	Tried map[string]string `json:"tried,omitempty"`
 
 	// Verdicts are the reviewers' verdicts on the agent's earlier attempts, oldest first, bounded.
-	Verdicts []prstatus.Verdict `json:"verdicts,omitempty"`
+	Verdicts []rounds.Verdict `json:"verdicts,omitempty"`
 	// AwaitVerdict: the agent finished work on WorkRound; the next reviews are its verdict.
 	// Watching: the window has been pinned at VerdictSince (GitHub's clock).
 	AwaitVerdict bool      `json:"await_verdict,omitempty"`

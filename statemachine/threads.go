@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
 // threadContext turns a thread fact into the context handed to tasks and questions.
@@ -35,7 +36,7 @@ func threadIDs(ts []ThreadContext) []string {
 
 // category is the thread's concern category: the cluster analysis's when it placed the thread,
 // else the deterministic floor. It goes into the reply's marker, for later rounds to read.
-func (cs *CommentsState) category(t ThreadContext) prstatus.Category {
+func (cs *CommentsState) category(t ThreadContext) rounds.Category {
 	if cs.Cluster != nil {
 		for _, n := range cs.Cluster.NewThreads {
 			if n.ID == t.ID {
@@ -43,7 +44,7 @@ func (cs *CommentsState) category(t ThreadContext) prstatus.Category {
 			}
 		}
 	}
-	return prstatus.Categorize(string(t.Comment), t.Path)
+	return rounds.Categorize(string(t.Comment), t.Path)
 }
 
 // threadKey identifies a thread in its current state: acknowledging it lasts until someone writes

@@ -13,7 +13,7 @@ import (
 func requireThreadsResolved(t *testing.T, w *world, n int) {
 	t.Helper()
 	resolved := 0
-	require.NoError(t, w.fake.View(w.ref, func(pr *githubfake.PullRequest) {
+	require.NoError(t, w.fake.View(githubfake.Ref(w.ref), func(pr *githubfake.PullRequest) {
 		for _, th := range pr.Threads {
 			if th.IsResolved {
 				resolved++
@@ -26,7 +26,7 @@ func requireThreadsResolved(t *testing.T, w *world, n int) {
 // requireOneReplyPerThread: prmonitor never posts the same reply twice.
 func requireOneReplyPerThread(t *testing.T, w *world) {
 	t.Helper()
-	require.NoError(t, w.fake.View(w.ref, func(pr *githubfake.PullRequest) {
+	require.NoError(t, w.fake.View(githubfake.Ref(w.ref), func(pr *githubfake.PullRequest) {
 		for _, th := range pr.Threads {
 			seen := map[string]bool{}
 			for _, c := range th.Comments {

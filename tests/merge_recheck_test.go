@@ -29,7 +29,7 @@ func TestAMergeNeverGoesOverAChangeRequestTheUserDidNotSee(t *testing.T) {
 				asked = append(asked, q)
 				if len(asked) == 1 {
 					w.fake.Advance(time.Minute)
-					require.NoError(t, w.fake.Apply(w.ref, githubfake.RequestChanges(bob, "Not yet: the retry budget is wrong.")))
+					require.NoError(t, w.fake.Apply(githubfake.Ref(w.ref), githubfake.RequestChanges(bob, "Not yet: the retry budget is wrong.")))
 					return "merge"
 				}
 				return "handle_myself"

@@ -32,7 +32,7 @@ func (w *world) restart(kill bool) {
 func repliesPerThread(t *testing.T, w *world) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	require.NoError(t, w.fake.View(w.ref, func(pr *githubfake.PullRequest) {
+	require.NoError(t, w.fake.View(githubfake.Ref(w.ref), func(pr *githubfake.PullRequest) {
 		for _, th := range pr.Threads {
 			out[th.Path] += 0
 			for _, c := range th.Comments {

@@ -122,7 +122,7 @@ func TestKilledWhilePostingAReplyPostsItOnce(t *testing.T) {
 	}()
 	landed := func() bool {
 		n := 0
-		_ = w.fake.View(w.ref, func(pr *githubfake.PullRequest) { n = len(pr.Threads[0].Comments) })
+		_ = w.fake.View(githubfake.Ref(w.ref), func(pr *githubfake.PullRequest) { n = len(pr.Threads[0].Comments) })
 		return n == 2
 	}
 	start := time.Now()
@@ -156,7 +156,7 @@ func TestTwoServersOnOneStateDirectory(t *testing.T) {
 	assert.Contains(t, errText, "pid")
 	assert.NotContains(t, errText, "\n")
 
-	require.NoError(t, a.fake.Apply(githubfakeRef("acme", "other", 8), githubfake.OpenPR{Title: "y"}))
+	require.NoError(t, a.fake.Apply(githubfake.Ref(githubfakeRef("acme", "other", 8)), githubfake.OpenPR{Title: "y"}))
 	raw, errText := b.call("pr_monitor_start", map[string]any{"pr": "acme/other#8"})
 	require.Empty(t, errText, "another pull request is fine")
 	var out mcpserver.StartOutput

@@ -299,7 +299,7 @@ func scenarios() []scenario {
 			check: func(t *testing.T, w *world, trace []string) {
 				for _, r := range w.fake.Requests() {
 					if strings.HasSuffix(r.Path, "/rerun-failed-jobs") {
-						c, err := w.fake.PR(w.ref).Check("e2e")
+						c, err := w.fake.PR(githubfake.Ref(w.ref)).Check("e2e")
 						require.NoError(t, err)
 						require.Equal(t, "SUCCESS", c.Conclusion, "the re-run started only after e2e finished")
 					}
@@ -422,7 +422,7 @@ func scenarios() []scenario {
 			setup: append(append([]githubfake.Event{}, open...),
 				githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "api/list.go", Line: 12, Body: "Validate `limit`: negative values break paging."})),
 			prepare: func(w *world) { // an earlier round: prmonitor's reply (with its marker) resolved the thread
-				th, err := w.fake.PR(w.ref).Thread(0)
+				th, err := w.fake.PR(githubfake.Ref(w.ref)).Thread(0)
 				require.NoError(w.t, err)
 				marker := prstatus.Marker{Round: "r1", Thread: th.ID, Kind: prstatus.ReplyAddressed, Category: "validation"}
 				w.apply(githubfake.ThreadReply{Thread: 0, By: githubfake.User("dev"), Body: "Done: limit is checked now.\n\n" + marker.String()},

@@ -244,7 +244,7 @@ func (w *world) next(event, choice string, data map[string]any) mcpserver.Action
 
 func (w *world) apply(events ...githubfake.Event) {
 	w.t.Helper()
-	require.NoError(w.t, w.fake.Apply(w.ref, events...))
+	require.NoError(w.t, w.fake.Apply(githubfake.Ref(w.ref), events...))
 }
 
 // askedIDs lists the ids of the questions elicited so far.

@@ -140,7 +140,7 @@ func TestCheckNeedsRefine(t *testing.T) {
 			assert.NotEmpty(t, attention["reason"])
 			assert.NotEmpty(t, out["needs_refine_reason"])
 			assert.Equal(t, "OPEN", out["state"])
-			assert.Equal(t, g.PR(testRef).HeadOID(), out["head_sha"])
+			assert.Equal(t, g.PR(githubfake.Ref(testRef)).HeadOID(), out["head_sha"])
 			assert.NotNil(t, out["last_substantive_commit_at"])
 			if tt.wantRefine {
 				assert.Equal(t, []any{"bob"}, out["changes_requested_by"])
@@ -219,13 +219,13 @@ func TestCheckTable(t *testing.T) {
 			githubfake.CheckCompleted{Name: "test", Conclusion: githubfake.ConclusionFailure}),
 		at(time.Hour, githubfake.RequestChanges(bob, "Please fix", githubfake.NewThread{Path: "cache.go", Line: 12, Body: "This races."})),
 	)
-	test, err := g.PR(testRef).Check("test")
+	test, err := g.PR(githubfake.Ref(testRef)).Check("test")
 	require.NoError(t, err)
 
 	res := runCLI(t, withToken(), "check", testRef.String(), "--github-url", g.url)
 	require.Equal(t, exitOK, res.code, res.stderr)
 	assert.Empty(t, res.stderr)
-	head := g.PR(testRef).HeadOID()
+	head := g.PR(githubfake.Ref(testRef)).HeadOID()
 	for _, want := range []string{
 		`(?m)^pull request\s+octo/widgets#7  Add widgets$`,
 		`(?m)^head\s+feature @ ` + head[:7] + ` → main$`,

@@ -96,7 +96,7 @@ func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) 
 }
 
 func (d *demoSession) apply(events ...githubfake.Event) {
-	if err := d.fake.Apply(d.ref, events...); err != nil {
+	if err := d.fake.Apply(githubfake.Ref(d.ref), events...); err != nil {
 		d.t.line("!", "the simulated GitHub refused an event: %v", err)
 	}
 }

@@ -35,7 +35,7 @@ func TestDispatchPrintsLinesAndWrites(t *testing.T) {
 	g := &fakeGitHub{Fake: f, url: f.Start()}
 	t.Cleanup(f.Close)
 	g.play(t, greenPR())
-	head := g.PR(testRef).HeadOID()
+	head := g.PR(githubfake.Ref(testRef)).HeadOID()
 
 	dry := runCLI(t, withToken(), "dispatch", "--dry-run", "--github-url", g.url, "octo/widgets")
 	require.Equal(t, exitOK, dry.code, dry.stderr)
@@ -49,7 +49,7 @@ func TestDispatchPrintsLinesAndWrites(t *testing.T) {
 	assert.Equal(t, dry.stdout, res.stdout, "the same lines")
 	assert.Equal(t, 1, restWrites(g), "the spawn's lock")
 	var labels []string
-	require.NoError(t, g.View(testRef, func(pr *githubfake.PullRequest) { labels = pr.LabelNames() }))
+	require.NoError(t, g.View(githubfake.Ref(testRef), func(pr *githubfake.PullRequest) { labels = pr.LabelNames() }))
 	assert.Equal(t, []string{"wip"}, labels)
 
 	again := runCLI(t, withToken(), "dispatch", "--github-url", g.url, "octo/widgets")

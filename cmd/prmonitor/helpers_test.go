@@ -115,7 +115,7 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 func (g *fakeGitHub) play(t *testing.T, steps ...githubfake.Step) {
 	t.Helper()
 	for i, s := range steps {
-		require.NoError(t, g.PlayStep(testRef, s), "step %d: %s", i, s.Describe())
+		require.NoError(t, g.PlayStep(githubfake.Ref(testRef), s), "step %d: %s", i, s.Describe())
 	}
 }
 

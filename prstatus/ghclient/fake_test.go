@@ -155,7 +155,7 @@ func (e *fakeEnv) requests() int { return len(e.rec.documents()) }
 
 func (e *fakeEnv) apply(t *testing.T, events ...githubfake.Event) {
 	t.Helper()
-	require.NoError(t, e.f.Apply(ref, events...))
+	require.NoError(t, e.f.Apply(githubfake.Ref(ref), events...))
 }
 
 func TestFakeOrdinaryPRIsOneRequest(t *testing.T) {
@@ -180,14 +180,14 @@ func TestFakeOrdinaryPRIsOneRequest(t *testing.T) {
 	assert.Equal(t, 1, requests, "an ordinary PR costs exactly one GraphQL request")
 
 	assert.Equal(t, ref, s.Ref)
-	assert.Equal(t, e.f.PR(ref).ID(), s.ID)
+	assert.Equal(t, e.f.PR(githubfake.Ref(ref)).ID(), s.ID)
 	assert.Equal(t, "Add widgets", s.Title)
 	assert.Equal(t, "Adds the widgets.", s.Body)
 	assert.Equal(t, prstatus.Actor{Login: "dev"}, s.Author)
 	assert.Equal(t, prstatus.StateOpen, s.State)
 	assert.Equal(t, "widgets", s.HeadRef)
 	assert.Equal(t, "main", s.BaseRef)
-	assert.Equal(t, e.f.PR(ref).HeadOID(), s.HeadOID)
+	assert.Equal(t, e.f.PR(githubfake.Ref(ref)).HeadOID(), s.HeadOID)
 	assert.Equal(t, "dev", s.Viewer)
 	assert.Empty(t, s.ReviewDecision, "null reviewDecision (no review rule) becomes empty")
 	assert.Equal(t, 3, s.CommitsTotal)
@@ -232,7 +232,7 @@ func TestFakeOrdinaryPRIsOneRequest(t *testing.T) {
 	assert.Equal(t, "FAILURE", test.Conclusion)
 	assert.True(t, test.IsRequired)
 	assert.Equal(t, "CI", test.WorkflowName)
-	info, err := e.f.PR(ref).Check("test")
+	info, err := e.f.PR(githubfake.Ref(ref)).Check("test")
 	require.NoError(t, err)
 	assert.Equal(t, info.JobID, test.DatabaseID)
 	assert.Equal(t, info.RunID, test.WorkflowRunID)
@@ -390,7 +390,7 @@ func TestFakeGhostAndSanitising(t *testing.T) {
 		githubfake.RequestChanges(alice, "Please\u2066 fix", githubfake.NewThread{Path: "src/\u202Ea.go", Line: 1, Body: "Why\uFEFF?"}),
 		githubfake.ChecksQueued{Workflow: "C\u200DI", Jobs: []string{"te\u2067st"}},
 	)
-	require.NoError(t, e.f.Do(ref, func(tx *githubfake.Tx) error {
+	require.NoError(t, e.f.Do(githubfake.Ref(ref), func(tx *githubfake.Tx) error {
 		pr, err := tx.PR()
 		if err != nil {
 			return err

@@ -24,8 +24,8 @@ func TestRepoReadsAreValidAndComplete(t *testing.T) {
 		githubfake.Comment{Author: alice, Body: "Fix plan for abc1234"},
 		githubfake.RequestChanges(alice, "no", githubfake.Threads(101, "a.go")...),
 		githubfake.ThreadReply{Thread: 100, By: githubfake.User("dev"), Body: "ok"})
-	require.NoError(t, e.f.Apply(prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 9}, githubfake.OpenIssue{Title: "bug", Labels: []string{"bug"}}))
-	require.NoError(t, e.f.Apply(prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 10}, githubfake.OpenIssue{Title: "other"}))
+	require.NoError(t, e.f.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: 9}, githubfake.OpenIssue{Title: "bug", Labels: []string{"bug"}}))
+	require.NoError(t, e.f.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: 10}, githubfake.OpenIssue{Title: "other"}))
 	e.rec.reset()
 
 	var cost ghclient.RepoCost

@@ -46,7 +46,7 @@ func TestRESTSharesTheTransport(t *testing.T) {
 	require.NoError(t, resp.Body.Close())
 	assert.Equal(t, 1, h.Hits())
 
-	check, err := e.f.PR(ref).Check("test")
+	check, err := e.f.PR(githubfake.Ref(ref)).Check("test")
 	require.NoError(t, err)
 	h = e.f.InjectFault(githubfake.Fault{Match: githubfake.MatchREST(http.MethodPost, ""), Status: 502})
 	rerun := fmt.Sprintf("%s/repos/%s/%s/actions/runs/%d/rerun-failed-jobs", rest, ref.Owner, ref.Repo, check.RunID)

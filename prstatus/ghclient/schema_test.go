@@ -39,7 +39,7 @@ var workSetup = []githubfake.Event{
 }
 
 func replyCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
-	th, err := f.PR(ref).Thread(0)
+	th, err := f.PR(githubfake.Ref(ref)).Thread(0)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func replyCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) erro
 }
 
 func resolveCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
-	th, err := f.PR(ref).Thread(0)
+	th, err := f.PR(githubfake.Ref(ref)).Thread(0)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ var documentsPrmonitorCanSend = []sendable{
 		setup:  workSetup,
 		faults: []githubfake.Fault{{Match: githubfake.MatchREST("PUT", ""), After: true, Status: 502, Times: 1}},
 		send: func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
-			_, err := c.Merge(ctx, ref, ghclient.MergeRequest{ExpectedHeadSHA: f.PR(ref).HeadOID()})
+			_, err := c.Merge(ctx, ref, ghclient.MergeRequest{ExpectedHeadSHA: f.PR(githubfake.Ref(ref)).HeadOID()})
 			return err
 		},
 		wantDocs: 1,

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -74,7 +73,7 @@ func workPR(t *testing.T, e *fakeEnv) {
 
 func thread(t *testing.T, e *fakeEnv, i int) githubfake.ThreadInfo {
 	t.Helper()
-	th, err := e.f.PR(ref).Thread(i)
+	th, err := e.f.PR(githubfake.Ref(ref)).Thread(i)
 	require.NoError(t, err)
 	return th
 }
@@ -88,5 +87,5 @@ func assertClean(t *testing.T, e *fakeEnv, err error) {
 		assert.NotContains(t, err.Error(), "\n", "one-line errors")
 	}
 	assert.Empty(t, e.f.Forbidden(), "nothing closes a pull request or deletes a branch")
-	assert.NotEqual(t, prstatus.StateClosed, e.f.PR(ref).State())
+	assert.NotEqual(t, githubfake.PRStateClosed, e.f.PR(githubfake.Ref(ref)).State())
 }

@@ -30,7 +30,7 @@ func failWith(t *testing.T, e *fakeEnv, log string) int64 {
 	t.Helper()
 	e.apply(t, githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	e.apply(t, githubfake.CheckCompleted{Name: "test", Conclusion: githubfake.ConclusionFailure, Log: log})
-	c, err := e.f.PR(ref).Check("test")
+	c, err := e.f.PR(githubfake.Ref(ref)).Check("test")
 	require.NoError(t, err)
 	e.reset()
 	return c.JobID

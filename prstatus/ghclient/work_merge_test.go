@@ -24,7 +24,7 @@ func mergeablePR(t *testing.T, e *fakeEnv) string {
 	)
 	e.apply(t, githubfake.CheckCompleted{Name: "test", Conclusion: githubfake.ConclusionSuccess}, githubfake.Approve(alice, "LGTM"))
 	e.reset()
-	return e.f.PR(ref).HeadOID()
+	return e.f.PR(githubfake.Ref(ref)).HeadOID()
 }
 
 func TestMerge(t *testing.T) {
@@ -155,7 +155,7 @@ func TestMerge(t *testing.T) {
 			} else {
 				require.NoError(t, err)
 				var commit string
-				require.NoError(t, e.f.PR(ref).View(func(pr *githubfake.PullRequest) { commit = pr.MergeCommitOID }))
+				require.NoError(t, e.f.PR(githubfake.Ref(ref)).View(func(pr *githubfake.PullRequest) { commit = pr.MergeCommitOID }))
 				assert.Equal(t, commit, res.SHA)
 				assert.NotEmpty(t, res.SHA)
 				assert.Equal(t, tt.recovered, res.Recovered)
@@ -163,7 +163,7 @@ func TestMerge(t *testing.T) {
 			assert.Equal(t, tt.puts, e.count(http.MethodPut, "/merge"), "PUTs")
 			assert.Equal(t, tt.queries, e.queries(), "re-reads")
 			assert.Zero(t, e.mutations(), "never the GraphQL merge")
-			assert.Equal(t, tt.merged, e.f.PR(ref).State() == prstatus.StateMerged)
+			assert.Equal(t, tt.merged, e.f.PR(githubfake.Ref(ref)).State() == githubfake.PRStateMerged)
 			merges := e.f.Merges() // the attempts that reached the merge itself (faults may answer first)
 			assert.LessOrEqual(t, len(merges), tt.puts)
 			for _, m := range merges {
@@ -197,7 +197,7 @@ func TestMergeLostAnswerButMergedElsewhere(t *testing.T) {
 		if r.Method == http.MethodPut {
 			resp, err := http.DefaultTransport.RoundTrip(r)
 			if err == nil {
-				require.NoError(t, e.f.Apply(ref, githubfake.Push{Commits: []githubfake.NewCommit{{Headline: "x"}}}, githubfake.Merged{By: alice}))
+				require.NoError(t, e.f.Apply(githubfake.Ref(ref), githubfake.Push{Commits: []githubfake.NewCommit{{Headline: "x"}}}, githubfake.Merged{By: alice}))
 			}
 			return resp, err
 		}
@@ -213,7 +213,7 @@ func TestHeadSHA(t *testing.T) {
 	workPR(t, e)
 	sha, err := e.c.HeadSHA(t.Context(), ref)
 	require.NoError(t, err)
-	assert.Equal(t, e.f.PR(ref).HeadOID(), sha)
+	assert.Equal(t, e.f.PR(githubfake.Ref(ref)).HeadOID(), sha)
 	assert.Equal(t, 1, e.queries())
 
 	e.reset()

@@ -51,11 +51,11 @@ func TestRerun(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newFakeEnv(t)
 			workPR(t, e)
-			check, err := e.f.PR(ref).Check("test")
+			check, err := e.f.PR(githubfake.Ref(ref)).Check("test")
 			require.NoError(t, err)
 			if tt.running {
 				e.apply(t, githubfake.Push{Commits: []githubfake.NewCommit{{Headline: "more"}}}, githubfake.ChecksQueued{Jobs: []string{"test"}})
-				check, err = e.f.PR(ref).Check("test")
+				check, err = e.f.PR(githubfake.Ref(ref)).Check("test")
 				require.NoError(t, err)
 				e.reset()
 			}
@@ -89,11 +89,11 @@ func TestRerun(t *testing.T) {
 				require.NoError(t, err)
 			}
 			assert.Equal(t, tt.posts, e.count(http.MethodPost, ""), "POSTs")
-			after, err := e.f.PR(ref).Check("test")
+			after, err := e.f.PR(githubfake.Ref(ref)).Check("test")
 			require.NoError(t, err)
 			assert.Equal(t, check.Attempt+tt.reruns, after.Attempt, "re-runs started")
 			if tt.whole && tt.reruns > 0 {
-				build, err := e.f.PR(ref).Check("build")
+				build, err := e.f.PR(githubfake.Ref(ref)).Check("build")
 				require.NoError(t, err)
 				assert.Equal(t, 2, build.Attempt, "the whole run")
 			}

@@ -9,11 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-var issueRef = prstatus.PRRef{Owner: "octo", Repo: "widgets", Number: 9}
+var issueRef = githubfake.Ref{Owner: "octo", Repo: "widgets", Number: 9}
 
 // A pull request's labels, assignees, comments and label timeline in GraphQL, as GitHub shapes
 // them; every document is validated against the schema.
@@ -86,8 +85,8 @@ func TestConversationInGraphQL(t *testing.T) {
 func TestIssuesInGraphQL(t *testing.T) {
 	f := newFake(t)
 	require.NoError(t, f.Apply(issueRef, githubfake.OpenIssue{Author: alice, Title: "Crash on start", Labels: []string{"bug"}}))
-	require.NoError(t, f.Apply(prstatus.PRRef{Owner: "octo", Repo: "widgets", Number: 4}, githubfake.OpenIssue{Title: "Docs"}))
-	require.NoError(t, f.Apply(prstatus.PRRef{Owner: "octo", Repo: "widgets", Number: 11},
+	require.NoError(t, f.Apply(githubfake.Ref{Owner: "octo", Repo: "widgets", Number: 4}, githubfake.OpenIssue{Title: "Docs"}))
+	require.NoError(t, f.Apply(githubfake.Ref{Owner: "octo", Repo: "widgets", Number: 11},
 		githubfake.OpenIssue{Title: "Taken", Labels: []string{"Bug"}, Assignees: []githubfake.Actor{bob}}))
 	require.Error(t, f.Apply(issueRef, githubfake.OpenIssue{Title: "again"}), "numbers are unique")
 

@@ -2,15 +2,13 @@ package githubfake
 
 import (
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // DemoScenario is one complete pull request story, for `prmonitor demo` and for tests that want
 // a realistic timeline: CI fails, a bot and a human review, the author pushes fixes (including a
 // merge from main), the reviewer approves, a conflict comes and goes, CI goes green. The viewer
 // ("dev" by default in the demo) is the author.
-func DemoScenario(ref prstatus.PRRef, author Actor) Scenario {
+func DemoScenario(ref Ref, author Actor) Scenario {
 	alice := User("alice")
 	copilot := Bot("copilot-pull-request-reviewer")
 	ci := []string{"build", "test", "lint"}

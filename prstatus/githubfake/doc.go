@@ -78,6 +78,7 @@
 // step's events apply atomically. The conversation events (labels, assignees, comments) apply to
 // the issue or pull request with the reference's number, as numbers are shared on GitHub.
 //
+//	ref := githubfake.Ref{Owner: "octo", Repo: "widgets", Number: 7}
 //	sc := githubfake.Scenario{PR: ref, Steps: []githubfake.Step{
 //		{Events: []githubfake.Event{githubfake.OpenPR{Title: "Add widgets"},
 //			githubfake.ChecksQueued{Jobs: []string{"build", "test"}}}},
@@ -103,6 +104,15 @@
 // (Requests, GraphQLQueries, GraphQLMutations, MutationCalls, RESTCalls, Documents,
 // ResetRecording).
 //
-// The fake is safe for concurrent use and has no global mutable state. Because it imports
-// prstatus, tests inside package prstatus itself cannot import it (use package prstatus_test).
+// The fake is safe for concurrent use and has no global mutable state.
+//
+// # Independence
+//
+// The fake imports no prmonitor package but ghschema: it speaks GitHub's vocabulary with types of
+// its own (Ref, PRState, MergeableState, ReviewState, the check and status constants), so it
+// cannot drift towards what prmonitor believes and any package's tests may use it. A test holding
+// prmonitor's reference converts it at the edge: f.PR(githubfake.Ref(ref)).
+//
+// GitHub's schema (package ghschema) is parsed the first time a GraphQL document is validated,
+// never when the program starts: the production binary links the fake only for its demo command.
 package githubfake

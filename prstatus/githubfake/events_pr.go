@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Events on the pull request itself and its branch.
@@ -139,9 +137,9 @@ func (e OpenPR) Apply(tx *Tx) error {
 	f.accountLocked(author)
 	pr := &PullRequest{
 		Repo: repo, Number: tx.ref.Number, ID: f.ids.node(prefixPullRequest), DatabaseID: f.ids.db("pr"),
-		Title: e.Title, Body: e.Body, Author: author, State: prstatus.StateOpen, IsDraft: e.Draft,
+		Title: e.Title, Body: e.Body, Author: author, State: PRStateOpen, IsDraft: e.Draft,
 		HeadRef: orDefault(e.Head, "feature"), BaseRef: orDefault(e.Base, repo.DefaultBranch),
-		BaseOID: f.ids.oid("base"), Mergeable: prstatus.MergeableYes, RequiredApprovals: e.RequiredApprovals,
+		BaseOID: f.ids.oid("base"), Mergeable: MergeableStateMergeable, RequiredApprovals: e.RequiredApprovals,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	repo.PullRequests[pr.Number] = pr
@@ -296,7 +294,7 @@ func (MergeConflict) Describe() string {
 
 // Apply implements Event.
 func (MergeConflict) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.Mergeable = prstatus.MergeableConflict })
+	return tx.update(func(pr *PullRequest) { pr.Mergeable = MergeableStateConflicting })
 }
 
 // ConflictResolved makes the pull request mergeable again.
@@ -307,7 +305,7 @@ func (ConflictResolved) Describe() string { return "the merge conflict is gone: 
 
 // Apply implements Event.
 func (ConflictResolved) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.Mergeable = prstatus.MergeableYes })
+	return tx.update(func(pr *PullRequest) { pr.Mergeable = MergeableStateMergeable })
 }
 
 // MergeableUnknown makes GitHub still computing mergeability (mergeable UNKNOWN).
@@ -318,7 +316,7 @@ func (MergeableUnknown) Describe() string { return "GitHub is recomputing mergea
 
 // Apply implements Event.
 func (MergeableUnknown) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.Mergeable = prstatus.MergeableUnknown })
+	return tx.update(func(pr *PullRequest) { pr.Mergeable = MergeableStateUnknown })
 }
 
 // BaseAdvanced moves the base branch ahead of the head without a conflict (merge state BEHIND).
@@ -373,7 +371,7 @@ func (e Merged) Describe() string { return who(e.By, "a maintainer") + " merges 
 func (e Merged) Apply(tx *Tx) error {
 	return tx.update(func(pr *PullRequest) {
 		now := tx.f.clock.now()
-		pr.State = prstatus.StateMerged
+		pr.State = PRStateMerged
 		pr.MergedAt, pr.ClosedAt = now, now
 		pr.MergedBy = e.By
 		if pr.MergedBy.zero() {
@@ -395,7 +393,7 @@ func (e Closed) Describe() string {
 // Apply implements Event.
 func (e Closed) Apply(tx *Tx) error {
 	return tx.update(func(pr *PullRequest) {
-		pr.State = prstatus.StateClosed
+		pr.State = PRStateClosed
 		pr.ClosedAt = tx.f.clock.now()
 	})
 }
@@ -412,10 +410,10 @@ func (e Reopened) Apply(tx *Tx) error {
 	if err != nil {
 		return err
 	}
-	if pr.State != prstatus.StateClosed {
+	if pr.State != PRStateClosed {
 		return fmt.Errorf("githubfake: %s is %s, not closed", tx.ref, pr.State)
 	}
-	pr.State = prstatus.StateOpen
+	pr.State = PRStateOpen
 	pr.ClosedAt = time.Time{}
 	pr.UpdatedAt = tx.f.clock.now()
 	return nil

@@ -3,8 +3,6 @@ package githubfake
 import (
 	"fmt"
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Events on reviews, review requests and review threads.
@@ -50,7 +48,7 @@ func (e ReviewRequested) Apply(tx *Tx) error {
 // pending review request.
 type ReviewSubmitted struct {
 	By      Actor
-	State   prstatus.ReviewState
+	State   ReviewState
 	Body    string
 	Threads []NewThread
 	// Commit is the oid reviewed; it defaults to the current head.
@@ -59,26 +57,26 @@ type ReviewSubmitted struct {
 
 // Approve is a review approving the head.
 func Approve(by Actor, body string) ReviewSubmitted {
-	return ReviewSubmitted{By: by, State: prstatus.ReviewApproved, Body: body}
+	return ReviewSubmitted{By: by, State: ReviewStateApproved, Body: body}
 }
 
 // RequestChanges is a review requesting changes, with its threads.
 func RequestChanges(by Actor, body string, threads ...NewThread) ReviewSubmitted {
-	return ReviewSubmitted{By: by, State: prstatus.ReviewChangesRequested, Body: body, Threads: threads}
+	return ReviewSubmitted{By: by, State: ReviewStateChangesRequested, Body: body, Threads: threads}
 }
 
 // CommentReview is a COMMENTED review (what bots such as Copilot submit), with its threads.
 func CommentReview(by Actor, body string, threads ...NewThread) ReviewSubmitted {
-	return ReviewSubmitted{By: by, State: prstatus.ReviewCommented, Body: body, Threads: threads}
+	return ReviewSubmitted{By: by, State: ReviewStateCommented, Body: body, Threads: threads}
 }
 
 // Describe implements Event.
 func (e ReviewSubmitted) Describe() string {
-	verb := map[prstatus.ReviewState]string{
-		prstatus.ReviewApproved:         "approves",
-		prstatus.ReviewChangesRequested: "requests changes",
-		prstatus.ReviewCommented:        "comments",
-		prstatus.ReviewPending:          "starts a pending review",
+	verb := map[ReviewState]string{
+		ReviewStateApproved:         "approves",
+		ReviewStateChangesRequested: "requests changes",
+		ReviewStateCommented:        "comments",
+		ReviewStatePending:          "starts a pending review",
 	}[e.State]
 	if verb == "" {
 		verb = "reviews (" + string(e.State) + ")"
@@ -112,7 +110,7 @@ func (e ReviewSubmitted) Apply(tx *Tx) error {
 	}
 	state := e.State
 	if state == "" {
-		state = prstatus.ReviewCommented
+		state = ReviewStateCommented
 	}
 	r := tx.f.newReviewLocked(pr, e.By, state, e.Body, e.Commit)
 	for _, nt := range e.Threads {

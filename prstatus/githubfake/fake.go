@@ -13,7 +13,6 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghschema"
 )
 
@@ -329,7 +328,7 @@ func repoKey(owner, name string) string { return strings.ToLower(owner + "/" + n
 func (f *Fake) repoLocked(owner, name string) *Repository { return f.repos[repoKey(owner, name)] }
 
 // prLocked returns the pull request, or nil.
-func (f *Fake) prLocked(ref prstatus.PRRef) *PullRequest {
+func (f *Fake) prLocked(ref Ref) *PullRequest {
 	r := f.repoLocked(ref.Owner, ref.Repo)
 	if r == nil {
 		return nil

@@ -2,8 +2,6 @@ package githubfake
 
 import (
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // resolveMutation runs the mutations the fake models. Closing a pull request or deleting a ref is
@@ -157,7 +155,7 @@ func (x *execution) submitReview(input map[string]any) (any, error) {
 			return nil, err
 		}
 		for _, r := range pr.Reviews {
-			if r.State == prstatus.ReviewPending && x.isViewer(r.Author) {
+			if r.State == ReviewStatePending && x.isViewer(r.Author) {
 				review = r
 			}
 		}
@@ -165,17 +163,17 @@ func (x *execution) submitReview(input map[string]any) (any, error) {
 			return nil, newFieldError(ErrTypeUnprocessable, "There is no pending review to submit on this pull request.")
 		}
 	}
-	if review.State != prstatus.ReviewPending {
+	if review.State != ReviewStatePending {
 		return nil, newFieldError(ErrTypeUnprocessable, "Can not submit a review that is not pending.")
 	}
-	state := prstatus.ReviewCommented
+	state := ReviewStateCommented
 	switch input["event"] {
 	case "APPROVE":
-		state = prstatus.ReviewApproved
+		state = ReviewStateApproved
 	case "REQUEST_CHANGES":
-		state = prstatus.ReviewChangesRequested
+		state = ReviewStateChangesRequested
 	case "DISMISS":
-		state = prstatus.ReviewDismissed
+		state = ReviewStateDismissed
 	}
 	body, _ := input["body"].(string)
 	x.f.submitReviewLocked(review, state, body)

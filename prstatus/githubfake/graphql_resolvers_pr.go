@@ -4,8 +4,6 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 func resolvePullRequest(x *execution, parent any, field string, args map[string]any) (any, error) {
@@ -38,9 +36,9 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 	case "state":
 		return string(pr.State), nil
 	case "merged":
-		return pr.State == prstatus.StateMerged, nil
+		return pr.State == PRStateMerged, nil
 	case "closed":
-		return pr.State != prstatus.StateOpen, nil
+		return pr.State != PRStateOpen, nil
 	case "isDraft":
 		return pr.IsDraft, nil
 	case "locked", "isCrossRepository", "isInMergeQueue", "isMergeQueueEnabled", "maintainerCanModify",
@@ -116,7 +114,7 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 	case "viewerLatestReview":
 		var latest *Review
 		for _, r := range pr.Reviews {
-			if x.isViewer(r.Author) && r.State != prstatus.ReviewPending {
+			if x.isViewer(r.Author) && r.State != ReviewStatePending {
 				latest = r
 			}
 		}

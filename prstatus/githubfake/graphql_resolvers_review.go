@@ -1,8 +1,6 @@
 package githubfake
 
-import (
-	"github.com/prmonitor/prmonitor/prstatus"
-)
+import ()
 
 func resolveReview(x *execution, parent any, field string, _ map[string]any) (any, error) {
 	r := parent.(*Review)
@@ -181,7 +179,7 @@ func resolveComment(x *execution, parent any, field string, _ map[string]any) (a
 		return "@@ -1,3 +1,4 @@", nil
 	case "state":
 		if c.Pending {
-			return string(prstatus.ReviewPending), nil
+			return string(ReviewStatePending), nil
 		}
 		return "SUBMITTED", nil
 	case "pullRequestReview":

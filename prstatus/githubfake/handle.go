@@ -2,21 +2,19 @@ package githubfake
 
 import (
 	"fmt"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // PRHandle is a test's shortcut to one pull request: apply events, read ids back.
 type PRHandle struct {
 	f   *Fake
-	ref prstatus.PRRef
+	ref Ref
 }
 
 // PR returns a handle on the pull request ref (it need not exist yet).
-func (f *Fake) PR(ref prstatus.PRRef) *PRHandle { return &PRHandle{f: f, ref: ref} }
+func (f *Fake) PR(ref Ref) *PRHandle { return &PRHandle{f: f, ref: ref} }
 
 // Ref is the pull request's reference.
-func (h *PRHandle) Ref() prstatus.PRRef { return h.ref }
+func (h *PRHandle) Ref() Ref { return h.ref }
 
 // Apply applies events to the pull request atomically.
 func (h *PRHandle) Apply(events ...Event) error { return h.f.Apply(h.ref, events...) }
@@ -47,8 +45,8 @@ func (h *PRHandle) HeadOID() string {
 }
 
 // State is the pull request's state ("" when it does not exist).
-func (h *PRHandle) State() prstatus.PRState {
-	var s prstatus.PRState
+func (h *PRHandle) State() PRState {
+	var s PRState
 	_ = h.View(func(pr *PullRequest) { s = pr.State })
 	return s
 }

@@ -10,12 +10,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
 var (
-	ref     = prstatus.PRRef{Owner: "octo", Repo: "widgets", Number: 7}
+	ref     = githubfake.Ref{Owner: "octo", Repo: "widgets", Number: 7}
 	dev     = githubfake.User("dev")
 	alice   = githubfake.User("alice")
 	bob     = githubfake.User("bob")

@@ -3,8 +3,6 @@ package githubfake
 import (
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // ActorType is the GraphQL type of an account.
@@ -57,6 +55,50 @@ type Team struct {
 // String renders the team as "org/slug".
 func (t Team) String() string { return t.Org + "/" + t.Slug }
 
+// Ref names a pull request or an issue of a repository: OWNER/REPO#N. The fake keeps its own
+// plain reference so that it depends on no prmonitor package; a test holding prmonitor's own
+// reference (same fields) converts it at the edge, githubfake.Ref(ref).
+type Ref struct {
+	Owner  string
+	Repo   string
+	Number int
+}
+
+// String renders the reference as OWNER/REPO#N.
+func (r Ref) String() string { return r.Owner + "/" + r.Repo + "#" + itoa(r.Number) }
+
+// PRState is GitHub's PullRequestState.
+type PRState string
+
+// The states of a pull request.
+const (
+	PRStateOpen   PRState = "OPEN"
+	PRStateClosed PRState = "CLOSED"
+	PRStateMerged PRState = "MERGED"
+)
+
+// MergeableState is GitHub's MergeableState: UNKNOWN while GitHub is still computing it.
+type MergeableState string
+
+// The mergeable states.
+const (
+	MergeableStateMergeable   MergeableState = "MERGEABLE"
+	MergeableStateConflicting MergeableState = "CONFLICTING"
+	MergeableStateUnknown     MergeableState = "UNKNOWN"
+)
+
+// ReviewState is GitHub's PullRequestReviewState. A PENDING review is a draft nobody else sees.
+type ReviewState string
+
+// The review states.
+const (
+	ReviewStateApproved         ReviewState = "APPROVED"
+	ReviewStateChangesRequested ReviewState = "CHANGES_REQUESTED"
+	ReviewStateCommented        ReviewState = "COMMENTED"
+	ReviewStateDismissed        ReviewState = "DISMISSED"
+	ReviewStatePending          ReviewState = "PENDING"
+)
+
 // Repository is one repository and its pull requests.
 type Repository struct {
 	Owner         string
@@ -91,7 +133,7 @@ type PullRequest struct {
 	Body       string
 	Author     Actor
 
-	State   prstatus.PRState
+	State   PRState
 	IsDraft bool
 
 	HeadRef string
@@ -101,7 +143,7 @@ type PullRequest struct {
 	Commits []*Commit
 
 	// Mergeable is GitHub's computed mergeability.
-	Mergeable prstatus.Mergeable
+	Mergeable MergeableState
 	// MergeStateStatus overrides the computed merge state status when not empty.
 	MergeStateStatus string
 	// Behind marks the head as out of date with the base (merge state BEHIND when nothing
@@ -152,8 +194,8 @@ func (p *PullRequest) URL() string {
 }
 
 // Ref names the pull request.
-func (p *PullRequest) Ref() prstatus.PRRef {
-	return prstatus.PRRef{Owner: p.Repo.Owner, Repo: p.Repo.Name, Number: p.Number}
+func (p *PullRequest) Ref() Ref {
+	return Ref{Owner: p.Repo.Owner, Repo: p.Repo.Name, Number: p.Number}
 }
 
 // Commit is one commit of a pull request, with the checks reported on it.
@@ -187,7 +229,7 @@ type Review struct {
 	ID          string
 	DatabaseID  int64
 	Author      Actor
-	State       prstatus.ReviewState
+	State       ReviewState
 	Body        string
 	CreatedAt   time.Time
 	SubmittedAt time.Time

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Check runs, workflow runs, re-runs and job logs, with the fake's lock held.
 
 // RerunJob is one check run being re-run, as a RerunHook sees it.
 type RerunJob struct {
-	Ref      prstatus.PRRef
+	Ref      Ref
 	Workflow string
 	Name     string
 	RunID    int64

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // mergeRefusal is why a merge was refused, with the REST status GitHub answers.
@@ -27,7 +25,7 @@ func (f *Fake) mergeLocked(pr *PullRequest, method, sha, title string, via Reque
 		return m, refusal, f.recordMergeLocked(m)
 	}
 	now := f.clock.now()
-	pr.State = prstatus.StateMerged
+	pr.State = PRStateMerged
 	pr.MergedAt = now
 	pr.ClosedAt = now
 	pr.MergedBy = f.viewer
@@ -43,7 +41,7 @@ func (f *Fake) mergeLocked(pr *PullRequest, method, sha, title string, via Reque
 
 func (f *Fake) mergeCheckLocked(pr *PullRequest, method, sha string) *mergeRefusal {
 	switch {
-	case pr.State != prstatus.StateOpen:
+	case pr.State != PRStateOpen:
 		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is not mergeable"}
 	case method != "merge" && method != "squash" && method != "rebase":
 		return &mergeRefusal{http.StatusUnprocessableEntity, fmt.Sprintf("Invalid merge_method %q: want merge, squash or rebase", method)}
@@ -53,7 +51,7 @@ func (f *Fake) mergeCheckLocked(pr *PullRequest, method, sha string) *mergeRefus
 		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is still a draft"}
 	case pr.MergeRefusal != "":
 		return &mergeRefusal{http.StatusMethodNotAllowed, pr.MergeRefusal}
-	case pr.Mergeable != prstatus.MergeableYes:
+	case pr.Mergeable != MergeableStateMergeable:
 		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is not mergeable"}
 	}
 	if d, ok := reviewDecision(pr); ok && d != "APPROVED" {

@@ -3,8 +3,6 @@ package githubfake
 import (
 	"fmt"
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Review, thread and comment operations. Events, REST handlers and GraphQL mutations all go
@@ -24,7 +22,7 @@ type NewThread struct {
 	Resolved bool
 }
 
-func (f *Fake) newReviewLocked(pr *PullRequest, by Actor, state prstatus.ReviewState, body, commitOID string) *Review {
+func (f *Fake) newReviewLocked(pr *PullRequest, by Actor, state ReviewState, body, commitOID string) *Review {
 	f.accountLocked(by)
 	now := f.clock.now()
 	if commitOID == "" {
@@ -35,7 +33,7 @@ func (f *Fake) newReviewLocked(pr *PullRequest, by Actor, state prstatus.ReviewS
 		Body: body, CreatedAt: now, CommitOID: commitOID, pr: pr,
 	}
 	pr.Reviews = append(pr.Reviews, r)
-	if state != prstatus.ReviewPending {
+	if state != ReviewStatePending {
 		r.SubmittedAt = now
 		f.clearReviewRequestLocked(pr, by)
 	}
@@ -45,7 +43,7 @@ func (f *Fake) newReviewLocked(pr *PullRequest, by Actor, state prstatus.ReviewS
 }
 
 // submitReviewLocked turns a pending review into a submitted one: its comments become visible.
-func (f *Fake) submitReviewLocked(r *Review, state prstatus.ReviewState, body string) {
+func (f *Fake) submitReviewLocked(r *Review, state ReviewState, body string) {
 	now := f.clock.now()
 	r.State = state
 	if body != "" {
@@ -108,7 +106,7 @@ func (f *Fake) addCommentLocked(t *Thread, by Actor, body string, review *Review
 	}
 	if review != nil {
 		c.ReviewID = review.ID
-		c.Pending = review.State == prstatus.ReviewPending
+		c.Pending = review.State == ReviewStatePending
 	}
 	t.Comments = append(t.Comments, c)
 	f.nodes[c.ID] = c
@@ -125,18 +123,18 @@ func (f *Fake) replyLocked(t *Thread, by Actor, body string, pending bool) *Revi
 	if pending {
 		review = f.pendingReviewLocked(t.pr, by)
 	} else {
-		review = f.newReviewLocked(t.pr, by, prstatus.ReviewCommented, "", "")
+		review = f.newReviewLocked(t.pr, by, ReviewStateCommented, "", "")
 	}
 	return f.addCommentLocked(t, by, body, review)
 }
 
 func (f *Fake) pendingReviewLocked(pr *PullRequest, by Actor) *Review {
 	for _, r := range pr.Reviews {
-		if r.State == prstatus.ReviewPending && sameActor(r.Author, by) {
+		if r.State == ReviewStatePending && sameActor(r.Author, by) {
 			return r
 		}
 	}
-	return f.newReviewLocked(pr, by, prstatus.ReviewPending, "", "")
+	return f.newReviewLocked(pr, by, ReviewStatePending, "", "")
 }
 
 func (f *Fake) setResolvedLocked(t *Thread, by Actor, resolved bool) {
@@ -188,8 +186,8 @@ func (f *Fake) hasRequestLocked(pr *PullRequest, u Actor, t Team) bool {
 func (f *Fake) dismissLocked(pr *PullRequest, reviewer Actor) error {
 	for i := len(pr.Reviews) - 1; i >= 0; i-- {
 		r := pr.Reviews[i]
-		if sameActor(r.Author, reviewer) && (r.State == prstatus.ReviewApproved || r.State == prstatus.ReviewChangesRequested) {
-			r.State = prstatus.ReviewDismissed
+		if sameActor(r.Author, reviewer) && (r.State == ReviewStateApproved || r.State == ReviewStateChangesRequested) {
+			r.State = ReviewStateDismissed
 			pr.UpdatedAt = f.clock.now()
 			return nil
 		}

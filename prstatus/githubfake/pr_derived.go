@@ -2,8 +2,6 @@ package githubfake
 
 import (
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // What GitHub computes from a pull request's data: the review decision, the merge state
@@ -34,12 +32,14 @@ func latestReviews(pr *PullRequest, keep func(*Review) bool) []*Review {
 // latestOpinionated is GitHub's latestOpinionatedReviews: the latest APPROVED, CHANGES_REQUESTED
 // or DISMISSED review per reviewer; a later COMMENTED review does not override it.
 func latestOpinionated(pr *PullRequest) []*Review {
-	return latestReviews(pr, func(r *Review) bool { return r.State.Opinionated() })
+	return latestReviews(pr, func(r *Review) bool {
+		return r.State == ReviewStateApproved || r.State == ReviewStateChangesRequested || r.State == ReviewStateDismissed
+	})
 }
 
 // latestSubmitted is GitHub's latestReviews: the latest review per reviewer that is not pending.
 func latestSubmitted(pr *PullRequest) []*Review {
-	return latestReviews(pr, func(r *Review) bool { return r.State != prstatus.ReviewPending })
+	return latestReviews(pr, func(r *Review) bool { return r.State != ReviewStatePending })
 }
 
 // reviewDecision is GitHub's reviewDecision; ok is false for null (no review rule on the base).
@@ -53,9 +53,9 @@ func reviewDecision(pr *PullRequest) (string, bool) {
 	approvals := 0
 	for _, r := range latestOpinionated(pr) {
 		switch r.State {
-		case prstatus.ReviewChangesRequested:
+		case ReviewStateChangesRequested:
 			return "CHANGES_REQUESTED", true
-		case prstatus.ReviewApproved:
+		case ReviewStateApproved:
 			approvals++
 		}
 	}
@@ -138,16 +138,16 @@ func mergeStateStatus(pr *PullRequest) string {
 	if pr.MergeStateStatus != "" {
 		return pr.MergeStateStatus
 	}
-	if pr.State != prstatus.StateOpen {
+	if pr.State != PRStateOpen {
 		return "UNKNOWN"
 	}
 	if pr.IsDraft {
 		return "DRAFT"
 	}
 	switch pr.Mergeable {
-	case prstatus.MergeableConflict:
+	case MergeableStateConflicting:
 		return "DIRTY"
-	case prstatus.MergeableUnknown, "":
+	case MergeableStateUnknown, "":
 		return "UNKNOWN"
 	}
 	if d, ok := reviewDecision(pr); ok && d != "APPROVED" {
@@ -196,7 +196,7 @@ func commitByOID(pr *PullRequest, oid string) *Commit {
 func visibleReviews(pr *PullRequest, viewer Actor) []*Review {
 	out := make([]*Review, 0, len(pr.Reviews))
 	for _, r := range pr.Reviews {
-		if r.State == prstatus.ReviewPending && !sameActor(r.Author, viewer) {
+		if r.State == ReviewStatePending && !sameActor(r.Author, viewer) {
 			continue
 		}
 		out = append(out, r)

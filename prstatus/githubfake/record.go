@@ -4,8 +4,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // RequestKind tells GraphQL from REST requests.
@@ -79,7 +77,7 @@ type ForbiddenCall struct {
 // Merge is one merge attempt, through REST or GraphQL, successful or not.
 type Merge struct {
 	At     time.Time
-	Ref    prstatus.PRRef
+	Ref    Ref
 	Via    RequestKind
 	Method string // merge, squash or rebase
 	SHA    string // the head the caller expected ("" when not given)

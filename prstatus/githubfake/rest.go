@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // newRESTMux routes the REST endpoints prmonitor uses (and a few neighbours). Anything else is
@@ -122,7 +120,7 @@ func (f *Fake) pullLocked(r *http.Request) *PullRequest {
 	if err != nil {
 		return nil
 	}
-	return f.prLocked(prstatus.PRRef{Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), Number: n})
+	return f.prLocked(Ref{Owner: r.PathValue("owner"), Repo: r.PathValue("repo"), Number: n})
 }
 
 func pathInt64(r *http.Request, name string) (int64, bool) {

@@ -3,8 +3,6 @@ package githubfake
 import (
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // REST representations, shaped like GitHub's (the fields prmonitor and go-github read, and their
@@ -60,14 +58,14 @@ func (f *Fake) restRepoLocked(r *Repository) map[string]any {
 func (f *Fake) restPullLocked(pr *PullRequest) map[string]any {
 	api := apiBase + "/repos/" + pr.Repo.NameWithOwner() + "/pulls/" + itoa(pr.Number)
 	state := "open"
-	if pr.State != prstatus.StateOpen {
+	if pr.State != PRStateOpen {
 		state = "closed"
 	}
 	var mergeable any
 	switch pr.Mergeable {
-	case prstatus.MergeableYes:
+	case MergeableStateMergeable:
 		mergeable = true
-	case prstatus.MergeableConflict:
+	case MergeableStateConflicting:
 		mergeable = false
 	}
 	users := []any{}
@@ -93,7 +91,7 @@ func (f *Fake) restPullLocked(pr *PullRequest) map[string]any {
 		"state": state, "locked": false, "title": pr.Title, "body": pr.Body, "user": f.restUserLocked(pr.Author),
 		"created_at": restTime(pr.CreatedAt), "updated_at": restTime(pr.UpdatedAt),
 		"closed_at": restTime(pr.ClosedAt), "merged_at": restTime(pr.MergedAt), "merge_commit_sha": mergeSHA,
-		"draft": pr.IsDraft, "merged": pr.State == prstatus.StateMerged, "mergeable": mergeable,
+		"draft": pr.IsDraft, "merged": pr.State == PRStateMerged, "mergeable": mergeable,
 		"mergeable_state": strings.ToLower(mergeStateStatus(pr)), "merged_by": f.restUserLocked(pr.MergedBy),
 		"head":                map[string]any{"ref": pr.HeadRef, "sha": pr.HeadOID(), "label": pr.Repo.Owner + ":" + pr.HeadRef, "repo": repo},
 		"base":                map[string]any{"ref": pr.BaseRef, "sha": pr.BaseOID, "label": pr.Repo.Owner + ":" + pr.BaseRef, "repo": repo},

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Step is one moment of a scenario: After is the fake time that passes before it, Events what
@@ -34,7 +32,7 @@ func (s Step) Describe() string {
 // Scenario is a pull request's story: a timeline of steps on the fake clock.
 type Scenario struct {
 	Name  string
-	PR    prstatus.PRRef
+	PR    Ref
 	Steps []Step
 }
 
@@ -42,7 +40,7 @@ type Scenario struct {
 var ErrScenarioDone = errors.New("githubfake: scenario finished")
 
 // PlayStep advances the clock by step.After and applies the step's events atomically.
-func (f *Fake) PlayStep(ref prstatus.PRRef, step Step) error {
+func (f *Fake) PlayStep(ref Ref, step Step) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if step.After > 0 {

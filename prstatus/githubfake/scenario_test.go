@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -88,7 +87,7 @@ func TestDemoScenarioPlays(t *testing.T) {
 	assert.Contains(t, said[4], "alice requests changes")
 
 	require.NoError(t, f.View(ref, func(pr *githubfake.PullRequest) {
-		assert.Equal(t, prstatus.MergeableYes, pr.Mergeable)
+		assert.Equal(t, githubfake.MergeableStateMergeable, pr.Mergeable)
 		assert.Len(t, pr.Threads, 3)
 		assert.True(t, pr.Threads[1].IsResolved)
 		for _, cr := range pr.Head().CheckRuns {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Event is one thing that happens on GitHub: a push, a review, a check finishing. Events are
@@ -19,14 +17,14 @@ type Event interface {
 // Tx is an Event's locked access to the fake and to the pull request it is about.
 type Tx struct {
 	f   *Fake
-	ref prstatus.PRRef
+	ref Ref
 }
 
 // ErrNoPullRequest is returned by events on a pull request that was not opened yet.
 var ErrNoPullRequest = errors.New("githubfake: no such pull request (start with OpenPR)")
 
 // Ref is the pull request the events are about.
-func (tx *Tx) Ref() prstatus.PRRef { return tx.ref }
+func (tx *Tx) Ref() Ref { return tx.ref }
 
 // Now is the fake's time.
 func (tx *Tx) Now() time.Time { return tx.f.clock.now() }
@@ -60,7 +58,7 @@ func (tx *Tx) NodeID(prefix string) string { return tx.f.ids.node(prefix) }
 func (tx *Tx) OID(seed string) string { return tx.f.ids.oid(seed) }
 
 // Apply applies events to the pull request atomically, in order, stopping at the first error.
-func (f *Fake) Apply(ref prstatus.PRRef, events ...Event) error {
+func (f *Fake) Apply(ref Ref, events ...Event) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleLocked()
@@ -68,7 +66,7 @@ func (f *Fake) Apply(ref prstatus.PRRef, events ...Event) error {
 }
 
 // Do runs fn with the fake locked: for changes no event describes. fn must not call the fake.
-func (f *Fake) Do(ref prstatus.PRRef, fn func(tx *Tx) error) error {
+func (f *Fake) Do(ref Ref, fn func(tx *Tx) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return fn(&Tx{f: f, ref: ref})
@@ -76,7 +74,7 @@ func (f *Fake) Do(ref prstatus.PRRef, fn func(tx *Tx) error) error {
 
 // View runs fn on the pull request's data with the fake locked. fn must not keep the pointer or
 // call the fake.
-func (f *Fake) View(ref prstatus.PRRef, fn func(pr *PullRequest)) error {
+func (f *Fake) View(ref Ref, fn func(pr *PullRequest)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.settleLocked()

@@ -62,10 +62,10 @@ func (w *world) ref(n int) prstatus.PRRef {
 // on applies events to pull request or issue n.
 func (w *world) on(n int, events ...githubfake.Event) {
 	w.t.Helper()
-	require.NoError(w.t, w.f.Apply(w.ref(n), events...))
+	require.NoError(w.t, w.f.Apply(githubfake.Ref(w.ref(n)), events...))
 }
 
-func (w *world) head(n int) string { return w.f.PR(w.ref(n)).HeadOID() }
+func (w *world) head(n int) string { return w.f.PR(githubfake.Ref(w.ref(n))).HeadOID() }
 
 // run runs the dispatcher at the fake's current time.
 func (w *world) run(dryRun bool) (runner.Result, error) {

@@ -70,7 +70,7 @@ func TestRules(t *testing.T) {
 			setup: func(w *world) {
 				w.green(3, githubfake.OpenPR{})
 				w.on(3, githubfake.AddLabels{Labels: []string{"wip"}})
-				require.NoError(w.t, w.f.Do(w.ref(3), func(tx *githubfake.Tx) error {
+				require.NoError(w.t, w.f.Do(githubfake.Ref(w.ref(3)), func(tx *githubfake.Tx) error {
 					pr, err := tx.PR()
 					pr.Timeline = nil
 					return err

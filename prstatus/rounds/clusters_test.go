@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 func priorIDs(b *ClusterBrief) []string {
@@ -33,7 +35,7 @@ func TestPriorResolutions(t *testing.T) {
 		prior(past{id: "T1", path: "api/list.go", line: 12, who: "bob", body: "Please validate `limit`: negative values break paging.",
 			asked: "09:00", round: "r1", replied: "10:00", category: CategoryValidation}).
 		prior(past{id: "T2", path: "store/db.go", line: 30, who: "carol", body: "The error from Close is swallowed.",
-			asked: "09:10", round: "r1", replied: "10:05", kind: ReplyReplied, open: true}).
+			asked: "09:10", round: "r1", replied: "10:05", kind: prstatus.ReplyReplied, open: true}).
 		resolvedThread("T3", say{who: "bob", when: "09:20"}, say{who: "dev", when: "10:10", body: "Done, no marker."}).
 		fresh("T4", "api/list.go", 20, "bob", "+1d 09:00", "Another one").
 		derive()
@@ -42,12 +44,12 @@ func TestPriorResolutions(t *testing.T) {
 	require.Len(t, got, 2)
 	assert.Equal(t, PriorResolution{
 		ThreadID: "T1", Round: "r1", Category: CategoryValidation, Path: "api/list.go", Line: 12, Reviewer: "bob",
-		RepliedAt: at("10:00"), Kind: ReplyAddressed, Resolved: true,
+		RepliedAt: at("10:00"), Kind: prstatus.ReplyAddressed, Resolved: true,
 		Excerpt: "Please validate `limit`: negative values break paging.",
 	}, got[0])
 	assert.Equal(t, "T2", got[1].ThreadID)
 	assert.Equal(t, CategoryErrorHandling, got[1].Category, "no category in the marker: categorised from the comment")
-	assert.Equal(t, ReplyReplied, got[1].Kind)
+	assert.Equal(t, prstatus.ReplyReplied, got[1].Kind)
 	assert.False(t, got[1].Resolved, "answered and waiting for the reviewer")
 	assert.Equal(t, at("10:05"), got[1].RepliedAt)
 
@@ -82,9 +84,9 @@ func TestForgedMarkerIsNoPriorResolution(t *testing.T) {
 }
 
 func TestMarkerForAnotherThreadIsNoPriorResolution(t *testing.T) {
-	f := aPR().rawThread(Thread{ID: "T1", Path: "a.go", IsResolved: true},
+	f := aPR().rawThread(prstatus.Thread{ID: "T1", Path: "a.go", IsResolved: true},
 		say{who: "bob", when: "09:00", body: "Validate it"},
-		say{who: "dev", when: "10:00", body: "> quoting\n" + Marker{Round: "r1", Thread: "T9", Kind: ReplyAddressed}.String()}).
+		say{who: "dev", when: "10:00", body: "> quoting\n" + prstatus.Marker{Round: "r1", Thread: "T9", Kind: prstatus.ReplyAddressed}.String()}).
 		derive()
 	assert.Empty(t, PriorResolutions(&f))
 }
@@ -292,13 +294,13 @@ func TestClusterBriefIsBounded(t *testing.T) {
 func TestClusterBriefHardCeiling(t *testing.T) {
 	// Everything as large and as costly to encode as it can be: "<" is six bytes in JSON.
 	huge := strings.Repeat("<", 5000)
-	b := aPR().with(func(s *Snapshot) { s.Author.Login = huge })
+	b := aPR().with(func(s *prstatus.Snapshot) { s.Author.Login = huge })
 	for i := range 200 {
 		// A marker keeps only a safe alphabet, so a prior's id that round-trips is plain ASCII.
 		id := fmt.Sprintf("%s%03d", strings.Repeat("T", 5000), i)
-		b.rawThread(Thread{ID: id, Path: huge + "/" + huge, Line: i, IsResolved: true},
+		b.rawThread(prstatus.Thread{ID: id, Path: huge + "/" + huge, Line: i, IsResolved: true},
 			say{who: huge, when: "09:00", body: huge},
-			say{who: huge, when: "10:00", body: Marker{Round: strings.Repeat("r", 5000) + fmt.Sprint(i%15), Thread: id, Kind: ReplyKind(strings.Repeat("k", 5000)), Category: "validation"}.String()})
+			say{who: huge, when: "10:00", body: prstatus.Marker{Round: strings.Repeat("r", 5000) + fmt.Sprint(i%15), Thread: id, Kind: prstatus.ReplyKind(strings.Repeat("k", 5000)), Category: "validation"}.String()})
 	}
 	ids := []string{}
 	for i := range 200 {
@@ -325,13 +327,13 @@ func TestClusterIsDeterministic(t *testing.T) {
 		fresh("N3", "api/put.go", 3, "bob", "+2d 09:00", "Validate the header.")
 	ids := []string{"N1", "N2", "N3"}
 	base := b.build()
-	f := Derive(base, at("+3d 00:00"))
+	f := prstatus.Derive(base, at("+3d 00:00"))
 	want := Cluster(&f, ids, 0)
 	require.NotNil(t, want.Brief)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 50 {
 		s := shuffled(base, rng)
-		fi := Derive(s, at("+3d 00:00"))
+		fi := prstatus.Derive(s, at("+3d 00:00"))
 		got := Cluster(&fi, shuffle(append(ids, "N1", "unknown"), rng), 0)
 		require.Equal(t, want, got, "shuffle %d", i)
 	}
@@ -351,11 +353,11 @@ func FuzzCluster(f *testing.F) {
 				if j == 0 {
 					th.Comments[j].Body = []string{"Validate the input.", "Swallowed error.", "hm", "rename it"}[(i+j)%4]
 				} else if j%2 == 1 {
-					th.Comments[j].Body = "ok " + Marker{Round: fmt.Sprint("r", i%4), Thread: th.ID, Kind: ReplyAddressed}.String()
+					th.Comments[j].Body = "ok " + prstatus.Marker{Round: fmt.Sprint("r", i%4), Thread: th.ID, Kind: prstatus.ReplyAddressed}.String()
 				}
 			}
 		}
-		fa := Derive(s, day0)
+		fa := prstatus.Derive(s, day0)
 		var ids []string
 		for i := range s.Threads {
 			if mask&(1<<(i%8)) != 0 {
@@ -372,7 +374,7 @@ func FuzzCluster(f *testing.F) {
 			require.NoError(t, err)
 			require.LessOrEqual(t, len(raw), MaxClusterBriefBytes)
 		}
-		fb := Derive(shuffled(s, rand.New(rand.NewPCG(uint64(len(data)), 9))), day0)
+		fb := prstatus.Derive(shuffled(s, rand.New(rand.NewPCG(uint64(len(data)), 9))), day0)
 		require.Equal(t, res, Cluster(&fb, shuffle(ids, rand.New(rand.NewPCG(1, uint64(mask)))), lookback))
 	})
 }

@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 import (
 	"encoding/json"
@@ -10,17 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// reviewSaying submits a review with a body of its own.
-func (b *prBuilder) reviewSaying(who string, state ReviewState, when, body string) *prBuilder {
-	b.review(who, state, when)
-	b.s.Reviews[len(b.s.Reviews)-1].Body = body
-	if n := len(b.s.LatestOpinionatedReviews); state.Opinionated() && n > 0 {
-		b.s.LatestOpinionatedReviews[n-1].Body = body
-	}
-	return b
-}
+	"github.com/prmonitor/prmonitor/prstatus"
+)
 
 func TestVerdictsOnAFreshPR(t *testing.T) {
 	f := aPR().commit("c1", "09:00").derive()
@@ -86,10 +78,10 @@ func TestVerdictsSinceIsStrict(t *testing.T) {
 }
 
 func TestVerdictsLeaveOutThePRsSide(t *testing.T) {
-	f := aPR().with(func(s *Snapshot) { s.Viewer = "helper" }).commit("c1", "09:00").
+	f := aPR().with(func(s *prstatus.Snapshot) { s.Viewer = "helper" }).commit("c1", "09:00").
 		fresh("T1", "a.go", 1, "bob", "09:50", "Validate it.").
 		reviewSaying("bob", cr, "10:00", "See inline.").
-		rawThread(Thread{ID: "T9", Path: "a.go", Line: 1},
+		rawThread(prstatus.Thread{ID: "T9", Path: "a.go", Line: 1},
 			say{who: "carol", when: "10:10", body: "Why?"},
 			say{who: "dev", when: "10:20", body: "Because:\n```go\nfunc secret() {}\n```"}).
 		reviewSaying("carol", comment, "10:10", "").
@@ -116,37 +108,15 @@ func TestVerdictsLeaveOutThePRsSide(t *testing.T) {
 func TestVerdictsSkipEmptyComments(t *testing.T) {
 	// A reply in someone else's thread is an empty COMMENTED review that opened nothing.
 	f := aPR().commit("c1", "09:00").
-		rawThread(Thread{ID: "T1", Path: "a.go"}, say{who: "bob", when: "09:00", body: "Rename it."}, say{who: "carol", when: "10:00", body: "+1"}).
+		rawThread(prstatus.Thread{ID: "T1", Path: "a.go"}, say{who: "bob", when: "09:00", body: "Rename it."}, say{who: "carol", when: "10:00", body: "+1"}).
 		reviewSaying("bob", comment, "09:00", "").
 		reviewSaying("carol", comment, "10:00", "  \n").
-		review("erin", ReviewPending, "10:30").
+		review("erin", prstatus.ReviewPending, "10:30").
 		derive()
 	got := VerdictsSince(&f, time.Time{}, "")
 	require.Len(t, got, 1)
 	assert.Equal(t, "bob", got[0].Reviewer)
 	require.Len(t, f.Reviews.History, 1, "empty COMMENTED and PENDING reviews are not history")
-}
-
-func TestHistory(t *testing.T) {
-	f := aPR().commit("c1", "09:00").
-		review("bob", cr, "10:00").
-		reviewSaying("copilot[bot]", comment, "10:05", "Copilot reviewed 3 files.").
-		commit("c2", "11:00").
-		review("bob", approved, "12:00").
-		review("dev", approved, "12:30").
-		derive()
-	var got []string
-	for _, h := range f.Reviews.History {
-		got = append(got, h.Reviewer+":"+string(h.State))
-	}
-	assert.Equal(t, []string{"bob:CHANGES_REQUESTED", "copilot[bot]:COMMENTED", "bob:APPROVED"}, got)
-	assert.True(t, f.Reviews.History[1].IsBot)
-	assert.False(t, f.Reviews.History[0].OnHead)
-	assert.True(t, f.Reviews.History[2].OnHead)
-
-	raw, err := json.Marshal(Derive(&Snapshot{}, time.Time{}))
-	require.NoError(t, err)
-	assert.Contains(t, string(raw), `"history":[]`)
 }
 
 func TestVerdictCarriesNoDiff(t *testing.T) {
@@ -163,7 +133,7 @@ func TestVerdictCarriesNoDiff(t *testing.T) {
 	slices.Sort(keys)
 	assert.Equal(t, []string{"approved", "at", "branch", "feedback", "reviewer", "state"}, keys, "omitempty hides round, review_id, commit_oid")
 
-	f := aPR().rawCommit(Commit{OID: oid("c1"), AuthoredDate: at("09:00"), CommittedDate: at("09:00"), Headline: "diff --git a/x b/x", ParentCount: 1}).
+	f := aPR().rawCommit(prstatus.Commit{OID: oid("c1"), AuthoredDate: at("09:00"), CommittedDate: at("09:00"), Headline: "diff --git a/x b/x", ParentCount: 1}).
 		reviewSaying("bob", cr, "10:00", "No.").derive()
 	for _, v := range VerdictsSince(&f, time.Time{}, "r") {
 		assert.NotContains(t, v.Feedback, "diff --git")
@@ -191,36 +161,29 @@ func TestVerdictsAreDeterministic(t *testing.T) {
 		reviewSaying("carol", comment, "10:00", "").
 		reviewSaying("alice", approved, "10:00", "Fine by me.").
 		build()
-	f := Derive(base, day0)
+	f := prstatus.Derive(base, day0)
 	want := VerdictsSince(&f, time.Time{}, "r1")
 	require.Len(t, want, 3)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 50 {
-		fi := Derive(shuffled(base, rng), day0)
+		fi := prstatus.Derive(shuffled(base, rng), day0)
 		require.Equal(t, want, VerdictsSince(&fi, time.Time{}, "r1"), "shuffle %d", i)
 	}
 }
 
-// TestHistoryPropertiesOnRandomSnapshots: oldest first, never the author's, never a draft, and
-// every verdict comes from the history.
-func TestHistoryPropertiesOnRandomSnapshots(t *testing.T) {
+// TestVerdictPropertiesOnRandomSnapshots: never the PR's side, approved exactly when APPROVED,
+// oldest first, and never a review at or before since.
+func TestVerdictPropertiesOnRandomSnapshots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for i := range 1000 {
-		data := make([]byte, 120)
-		for j := range data {
-			data[j] = byte(rng.UintN(256))
-		}
-		s := (&gen{data: data}).snapshot()
-		f := Derive(s, day0)
-		h := f.Reviews.History
-		require.True(t, slices.IsSortedFunc(h, func(a, b ReviewerVerdict) int { return a.SubmittedAt.Compare(b.SubmittedAt) }), "case %d", i)
-		for _, v := range h {
-			require.True(t, submitted(v.State), "case %d: %s", i, v.State)
-			require.False(t, sameLogin(v.Reviewer, s.Author.Login), "case %d", i)
-		}
-		for _, v := range VerdictsSince(&f, time.Time{}, "r") {
-			require.False(t, sameLogin(v.Reviewer, f.Author) || sameLogin(v.Reviewer, f.Viewer), "case %d", i)
-			require.Equal(t, v.State == ReviewApproved, v.Approved)
+		f := prstatus.Derive(randomGen(rng).snapshot(), day0)
+		since := day0.Add(time.Duration(rng.UintN(48)) * time.Hour)
+		got := VerdictsSince(&f, since, "r")
+		require.True(t, slices.IsSortedFunc(got, func(a, b Verdict) int { return a.At.Compare(b.At) }), "case %d", i)
+		for _, v := range got {
+			require.False(t, isUs(v.Reviewer, f.Author, f.Viewer), "case %d", i)
+			require.Equal(t, v.State == prstatus.ReviewApproved, v.Approved)
+			require.True(t, v.At.After(since), "case %d", i)
 		}
 	}
 }

@@ -1,9 +1,11 @@
-package prstatus
+package rounds
 
 import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // DefaultLookback is how many review rounds a cluster analysis looks back over; MaxLookback caps
@@ -96,7 +98,7 @@ const (
 // pure and cheap when nothing clusters: the gate and the overlap check come first, and only the
 // looked-at rounds are ever categorised. lookback ≤ 0 means DefaultLookback. Unknown thread ids
 // are ignored; the order of newThreadIDs does not matter.
-func Cluster(f *Facts, newThreadIDs []string, lookback int) ClusterResult {
+func Cluster(f *prstatus.Facts, newThreadIDs []string, lookback int) ClusterResult {
 	if f == nil {
 		return ClusterResult{Reason: "no facts to cluster"}
 	}
@@ -121,14 +123,14 @@ func Cluster(f *Facts, newThreadIDs []string, lookback int) ClusterResult {
 		newestPrior = maxTime(newestPrior, r.at)
 	}
 	feedback := newestFeedback(news, f.Author, f.Viewer)
-	threads := plural(len(news), "new thread", "new threads")
+	threads := prstatus.Plural(len(news), "new thread", "new threads")
 	switch {
 	case len(news) >= 3:
 	case len(refs) == 0:
 		return ClusterResult{Reason: threads + " and no prior resolutions in " + window + ": nothing to cluster"}
 	case !feedback.After(newestPrior):
 		return ClusterResult{Reason: fmt.Sprintf("%s, and no feedback newer than the newest prior reply (%s)",
-			threads, newestPrior.UTC().Format(timeFormat))}
+			threads, newestPrior.UTC().Format(time.RFC3339))}
 	}
 
 	if len(refs) > maxPriorsConsidered {
@@ -137,17 +139,17 @@ func Cluster(f *Facts, newThreadIDs []string, lookback int) ClusterResult {
 	items := clusterItems(f, news, refs)
 	g, ok := bestGroup(items, len(news) >= 3)
 	if !ok {
-		with := "with " + plural(len(refs), "prior resolution", "prior resolutions") + " in " + window
+		with := "with " + prstatus.Plural(len(refs), "prior resolution", "prior resolutions") + " in " + window
 		if len(news) >= 3 {
 			with = "with each other or " + with
 		}
 		return ClusterResult{Gate: true, Reason: fmt.Sprintf("unrelated feedback: %s %s no category, file or directory %s",
-			threads, pluralWord(len(news), "shares", "share"), with)}
+			threads, prstatus.PluralWord(len(news), "shares", "share"), with)}
 	}
 	brief := buildBrief(g, items, rounds)
 	reason := fmt.Sprintf("cluster on %s %q: %s and %s from %s", brief.ThemeKind, brief.Theme,
-		plural(g.news, "new thread", "new threads"),
-		plural(len(g.members)-g.news, "prior resolution", "prior resolutions"), window)
+		prstatus.Plural(g.news, "new thread", "new threads"),
+		prstatus.Plural(len(g.members)-g.news, "prior resolution", "prior resolutions"), window)
 	if out := len(news) - g.news; out > 0 {
 		reason += fmt.Sprintf("; %d of %s outside this cluster", out, threads)
 	}
@@ -155,15 +157,15 @@ func Cluster(f *Facts, newThreadIDs []string, lookback int) ClusterResult {
 }
 
 // newThreads looks the ids up among the PR's threads, without duplicates, in thread order.
-func newThreads(f *Facts, ids []string) []*ThreadFact {
+func newThreads(f *prstatus.Facts, ids []string) []*prstatus.ThreadFact {
 	want := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		if id != "" {
 			want[id] = true
 		}
 	}
-	var out []*ThreadFact
-	for _, list := range [][]ThreadFact{f.Threads.NeedsAction, f.Threads.ReviewerReplied, f.Threads.Waiting, f.Threads.Resolved} {
+	var out []*prstatus.ThreadFact
+	for _, list := range [][]prstatus.ThreadFact{f.Threads.NeedsAction, f.Threads.ReviewerReplied, f.Threads.Waiting, f.Threads.Resolved} {
 		for i := range list {
 			if want[list[i].ID] {
 				delete(want, list[i].ID)
@@ -171,17 +173,17 @@ func newThreads(f *Facts, ids []string) []*ThreadFact {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b *ThreadFact) int { return compareThreads(*a, *b) })
+	slices.SortFunc(out, func(a, b *prstatus.ThreadFact) int { return prstatus.CompareThreads(*a, *b) })
 	return out
 }
 
 // newestFeedback is the time of the newest comment in the new threads written by someone other
 // than the PR's side.
-func newestFeedback(news []*ThreadFact, author, viewer string) time.Time {
+func newestFeedback(news []*prstatus.ThreadFact, author, viewer string) time.Time {
 	var at time.Time
 	for _, t := range news {
 		for _, c := range t.Comments {
-			if !ours(c, author, viewer) {
+			if !isUs(c.Author.Login, author, viewer) {
 				at = maxTime(at, c.CreatedAt)
 			}
 		}
@@ -190,7 +192,7 @@ func newestFeedback(news []*ThreadFact, author, viewer string) time.Time {
 }
 
 func roundsWindow(looked, total, lookback int) string {
-	s := "the last " + plural(lookback, "round", "rounds")
+	s := "the last " + prstatus.Plural(lookback, "round", "rounds")
 	if total > looked {
 		s += fmt.Sprintf(" (%d older not looked at)", total-looked)
 	}

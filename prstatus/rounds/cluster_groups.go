@@ -1,14 +1,17 @@
-package prstatus
+package rounds
 
 import (
 	"cmp"
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // clusterItem is a new thread or a prior resolution taking part in grouping.
 type clusterItem struct {
-	thread   *ThreadFact // a new thread; nil for a prior resolution
+	thread   *prstatus.ThreadFact // a new thread; nil for a prior resolution
 	prior    priorRef
 	category Category
 	path     string
@@ -17,7 +20,7 @@ type clusterItem struct {
 // clusterItems lists the new threads (in thread order), then the prior resolutions (oldest reply
 // first), each with its category. A new thread that prmonitor answered before keeps the category
 // its marker recorded.
-func clusterItems(f *Facts, news []*ThreadFact, refs []priorRef) []clusterItem {
+func clusterItems(f *prstatus.Facts, news []*prstatus.ThreadFact, refs []priorRef) []clusterItem {
 	items := make([]clusterItem, 0, len(news)+len(refs))
 	for _, t := range news {
 		m, _, _ := newestMarker(t, f.Author, f.Viewer)
@@ -138,20 +141,17 @@ func buildBrief(g group, items []clusterItem, rounds []string) *ClusterBrief {
 	if len(b.Prior) > 0 {
 		b.Instruction = instructionWithPrior
 	}
-	var files []string
+	files := make([]string, 0, len(b.NewThreads)+len(b.Prior))
 	for _, t := range b.NewThreads {
 		files = append(files, t.Path)
 	}
 	for _, p := range b.Prior {
 		files = append(files, p.Path)
 	}
-	b.Files = sortedUnique(files)
-	if len(b.Files) > maxBriefFiles {
-		b.Files = b.Files[:maxBriefFiles]
-	}
-	if b.Files == nil {
-		b.Files = []string{}
-	}
+	// The files, sorted, without duplicates and without the empty path of a file-less thread.
+	slices.Sort(files)
+	files = slices.DeleteFunc(slices.Compact(files), func(p string) bool { return p == "" })
+	b.Files = files[:min(len(files), maxBriefFiles)]
 	if len(rounds) > 0 {
 		b.Rounds = make([]string, len(rounds))
 		for i, r := range rounds {

@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 import "strings"
 
@@ -89,11 +89,12 @@ func Categorize(body, path string) Category {
 	var scores [len(tieRankOrder)]int
 	// Each rule counts its distinct phrases and snippets, at most perRuleCap of them.
 	found := make([]int, len(categoryRules))
-	seen := make([]bool, len(categoryPhrases.phrases))
-	categoryPhrases.hits(tokenize(text), func(id int) {
+	index := categoryPhrases()
+	seen := make([]bool, len(index.phrases))
+	index.hits(tokenize(text), func(id int) {
 		if !seen[id] {
 			seen[id] = true
-			found[categoryPhrases.phrases[id].rule]++
+			found[index.phrases[id].rule]++
 		}
 	})
 	for r := range categoryRules {

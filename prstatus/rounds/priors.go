@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
@@ -25,8 +26,8 @@ type PriorResolution struct {
 	// Reviewer wrote the thread's first comment.
 	Reviewer string `json:"reviewer"`
 	// RepliedAt is when the marked reply was posted.
-	RepliedAt time.Time `json:"replied_at"`
-	Kind      ReplyKind `json:"kind"`
+	RepliedAt time.Time          `json:"replied_at"`
+	Kind      prstatus.ReplyKind `json:"kind"`
 	// Resolved is false for a thread answered but still open (waiting for the reviewer).
 	Resolved bool `json:"resolved"`
 	// Excerpt is the start of the reviewer's first comment: one line, at most excerptRunes runes.
@@ -44,8 +45,8 @@ const (
 // priorRef is a prior resolution before its category and excerpt are worked out: finding and
 // ordering them is cheap, so the lookback can drop old rounds before anything costs.
 type priorRef struct {
-	t      *ThreadFact
-	marker Marker
+	t      *prstatus.ThreadFact
+	marker prstatus.Marker
 	at     time.Time
 }
 
@@ -54,7 +55,7 @@ type priorRef struct {
 // ignored), among resolved threads and threads waiting for the reviewer, oldest reply first. A
 // thread answered more than once counts by its newest marked reply. Nothing here is bounded by
 // rounds: Cluster applies the lookback.
-func PriorResolutions(f *Facts) []PriorResolution {
+func PriorResolutions(f *prstatus.Facts) []PriorResolution {
 	if f == nil {
 		return nil
 	}
@@ -67,9 +68,9 @@ func PriorResolutions(f *Facts) []PriorResolution {
 }
 
 // scanPriors finds the marked replies, skipping the threads in skip, ordered by reply time.
-func scanPriors(f *Facts, skip map[string]bool) []priorRef {
+func scanPriors(f *prstatus.Facts, skip map[string]bool) []priorRef {
 	refs := make([]priorRef, 0, len(f.Threads.Resolved)+len(f.Threads.Waiting))
-	for _, list := range [][]ThreadFact{f.Threads.Resolved, f.Threads.Waiting} {
+	for _, list := range [][]prstatus.ThreadFact{f.Threads.Resolved, f.Threads.Waiting} {
 		for i := range list {
 			t := &list[i]
 			if skip[t.ID] {
@@ -86,16 +87,16 @@ func scanPriors(f *Facts, skip map[string]bool) []priorRef {
 
 // newestMarker returns the newest marker of ours in the thread that names this very thread: a
 // marker naming another thread is a quote, not an answer.
-func newestMarker(t *ThreadFact, author, viewer string) (Marker, time.Time, bool) {
+func newestMarker(t *prstatus.ThreadFact, author, viewer string) (prstatus.Marker, time.Time, bool) {
 	comments := t.Comments
 	if len(comments) == 0 {
-		comments = []Comment{t.First, t.Last}
+		comments = []prstatus.Comment{t.First, t.Last}
 	}
-	var best Marker
+	var best prstatus.Marker
 	var at time.Time
 	found := false
 	for _, c := range comments {
-		m, ok := OurMarker(c, author, viewer)
+		m, ok := prstatus.OurMarker(c, author, viewer)
 		if !ok || m.Thread != t.ID {
 			continue
 		}
@@ -149,15 +150,15 @@ func (r priorRef) resolution(c Category) PriorResolution {
 		Line:      r.t.Line,
 		Reviewer:  bound(r.t.Reviewer, idRunes),
 		RepliedAt: r.at,
-		Kind:      ReplyKind(bound(string(r.marker.Kind), idRunes)),
-		Resolved:  r.t.Status == ThreadResolved,
+		Kind:      prstatus.ReplyKind(bound(string(r.marker.Kind), idRunes)),
+		Resolved:  r.t.Status == prstatus.ThreadResolved,
 		Excerpt:   excerpt(r.t.First.Body, excerptRunes),
 	}
 }
 
 // categoryOf is the category a marker recorded for the thread (the one the server settled on,
 // perhaps by sampling), else the keyword floor on the thread's first comment.
-func categoryOf(t *ThreadFact, m Marker) Category {
+func categoryOf(t *prstatus.ThreadFact, m prstatus.Marker) Category {
 	if c, ok := ParseCategory(m.Category); ok {
 		return c
 	}

@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 import (
 	"slices"
@@ -84,14 +84,14 @@ func buildPhraseIndex(rules []categoryRule) *phraseIndex {
 				p.words = append(p.words, pw)
 			}
 			if len(p.words) == 0 || p.words[0].optional || len(p.words[0].alts) == 0 {
-				panic("prstatus: bad category phrase " + src) // a programming error, caught by every test run
+				panic("rounds: bad category phrase " + src) // a programming error, caught by every test run
 			}
 			id := len(ix.phrases)
 			ix.phrases = append(ix.phrases, p)
 			for _, a := range p.words[0].alts {
 				switch {
 				case a == "_" || a == "*" || a == "":
-					panic("prstatus: category phrase starts with a wildcard: " + src)
+					panic("rounds: category phrase starts with a wildcard: " + src)
 				case strings.HasSuffix(a, "*"):
 					pre := a[:len(a)-1]
 					ix.prefix[pre] = append(ix.prefix[pre], id)

@@ -1,4 +1,4 @@
-package prstatus
+package rounds
 
 import (
 	"strings"

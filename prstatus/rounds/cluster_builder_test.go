@@ -1,8 +1,11 @@
-package prstatus
+package rounds
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // past is a thread prmonitor answered in an earlier round: a reviewer's comment, then the PR's
@@ -15,7 +18,7 @@ type past struct {
 	asked    string // when the reviewer commented
 	round    string
 	replied  string // when prmonitor replied
-	kind     ReplyKind
+	kind     prstatus.ReplyKind
 	category Category // recorded in the marker; empty: none
 	open     bool     // answered but not resolved (waiting for the reviewer)
 	by       string   // who posted the marked reply; dev when empty
@@ -23,15 +26,15 @@ type past struct {
 
 // prior adds a thread answered in an earlier round.
 func (b *prBuilder) prior(p past) *prBuilder {
-	reply := "Fixed.\n\n" + Marker{Round: p.round, Thread: p.id, Kind: ReplyKind(orDefault(string(p.kind), string(ReplyAddressed))), Category: string(p.category)}.String()
-	return b.rawThread(Thread{ID: p.id, Path: p.path, Line: p.line, IsResolved: !p.open},
-		say{who: orDefault(p.who, "bob"), when: p.asked, body: p.body},
-		say{who: orDefault(p.by, "dev"), when: p.replied, body: reply})
+	reply := "Fixed.\n\n" + prstatus.Marker{Round: p.round, Thread: p.id, Kind: cmp.Or(p.kind, prstatus.ReplyAddressed), Category: string(p.category)}.String()
+	return b.rawThread(prstatus.Thread{ID: p.id, Path: p.path, Line: p.line, IsResolved: !p.open},
+		say{who: cmp.Or(p.who, "bob"), when: p.asked, body: p.body},
+		say{who: cmp.Or(p.by, "dev"), when: p.replied, body: reply})
 }
 
 // fresh adds a new, unanswered thread.
 func (b *prBuilder) fresh(id, path string, line int, who, when, body string) *prBuilder {
-	return b.rawThread(Thread{ID: id, Path: path, Line: line}, say{who: who, when: when, body: body})
+	return b.rawThread(prstatus.Thread{ID: id, Path: path, Line: line}, say{who: who, when: when, body: body})
 }
 
 // roundsPR is a PR with n earlier rounds of perRound validation threads each (round k answered
