@@ -126,7 +126,7 @@ func TestRerunIsDeferredUntilChecksFinish(t *testing.T) {
 	d.ev(EventInvestigationComplete, EventData{Findings: "flaky", IssueType: "flaky"})
 	act := d.choose(elicitation.RerunFailed)
 	assert.Equal(t, ActionPolling, act.Kind)
-	assert.Equal(t, NodeCIWait, d.m.pos.Node)
+	assert.Equal(t, NodeCIRerunDeferred, d.m.pos.Node)
 
 	act = d.poll(p)
 	assert.Equal(t, ActionPolling, act.Kind)
