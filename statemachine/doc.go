@@ -9,11 +9,11 @@
 //
 // What looplab/fsm does for us: it holds the table (each row is an fsm event, its From nodes the
 // event's sources, its To the destination) and refuses a move the table does not list from the
-// current node; each row's before_ callback checks the row's trigger and guards and cancels the
-// move when they do not hold; the enter_state callback is the only place a step's node changes;
-// after_event records the move (Machine.Moves); and it draws the diagrams. What it does not do is
-// choose among rows: the flow code names the row it takes, or a short list tried in table order
-// (the first whose trigger and guards hold fires), then does the step's work. A test holds the
-// package to this: nothing else writes a position's node, and the random walks and the fuzzer
-// check every step's moves against the table.
+// current node; its before_event callback checks the trigger and guards of the row about to fire
+// and cancels the move when they do not hold; its enter_state callback is the only place a step's
+// node changes; after_event records the move (Machine.Moves); and it draws the diagrams. What it
+// does not do is choose among rows: the flow code names the row it takes, or a short list tried
+// in table order (the first whose trigger and guards hold fires), then does the step's work. Tests
+// hold the package to this: nothing else writes a position's node, and the random walks and the
+// fuzzer check every step's moves against the table.
 package statemachine

@@ -28,7 +28,7 @@ func Document() (string, error) {
 		"one step of one flow: which question is open, which task or server action is in progress, or watching. "+
 		"A row is one named move: from its nodes to one node, on a trigger (the kind of input, and which events, "+
 		"choices or attentions), when its guards hold. `Step` makes every move by firing a row through "+
-		"looplab/fsm: the row's `before_` callback checks its trigger and guards and cancels the move otherwise, "+
+		"looplab/fsm: its `before_event` callback checks the row's trigger and guards and cancels the move otherwise, "+
 		"a move the table does not list from the current node is refused, and the node changes only in the "+
 		"`enter_state` callback. Rows leaving one node on one input are tried in the order listed here; the first "+
 		"whose guards hold fires. The flow's context (which thread, which checks) lives beside the node in the "+

@@ -43,24 +43,19 @@ var fsmEvents = sync.OnceValue(func() fsm.Events {
 	return events
 })
 
-// fsmCallbacks wires the steps into looplab: a before_ callback per row, enter_state, after_event.
-var fsmCallbacks = sync.OnceValue(func() fsm.Callbacks {
-	cbs := fsm.Callbacks{"enter_state": enterNode, "after_event": recordMove}
-	for _, r := range Table() {
-		cbs["before_"+string(r.Name)] = func(_ context.Context, e *fsm.Event) { checkRow(r, e) }
-	}
-	return cbs
-})
+// fsmCallbacks wires the steps into looplab: before_event checks the row about to fire,
+// enter_state moves the node, after_event records the move.
+var fsmCallbacks = fsm.Callbacks{"before_event": checkRow, "enter_state": enterNode, "after_event": recordMove}
 
 // newFSM builds the looplab machine from the table, starting at node.
-func newFSM(at Node) *fsm.FSM { return fsm.NewFSM(string(at), fsmEvents(), fsmCallbacks()) }
+func newFSM(at Node) *fsm.FSM { return fsm.NewFSM(string(at), fsmEvents(), fsmCallbacks) }
 
 // stepOf is the step a move belongs to: every Event call passes it.
 func stepOf(e *fsm.Event) *step { return e.Args[0].(*step) }
 
 // checkRow cancels a move whose trigger does not fit the input or whose guard does not hold.
-func checkRow(r Row, e *fsm.Event) {
-	if why := refusal(r, stepOf(e), Node(e.Src), Node(e.Dst)); why != "" {
+func checkRow(_ context.Context, e *fsm.Event) {
+	if why := refusal(rowsByName()[Transition(e.Event)], stepOf(e), Node(e.Src), Node(e.Dst)); why != "" {
 		e.Cancel(errRefused)
 	}
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // Guard names a condition a row needs besides its trigger. Guards are pure: they read the step's
-// input, the position and the clock reading, and change nothing. looplab/fsm evaluates them in the
-// row's before_ callback; a guard that does not hold cancels the move.
+// input, the position and the clock reading, and change nothing. looplab/fsm evaluates them in its
+// before_event callback, for the row about to fire; a guard that does not hold cancels the move.
 type Guard string
 
 // Every guard of the table.

@@ -40,7 +40,7 @@ func DefaultConfig() Config {
 type Machine struct {
 	cfg Config
 	pos Position
-	// f is the looplab machine over the table, built on the first Step (Pending needs none).
+	// f is the looplab machine over the table; Step syncs it to the position first.
 	f *fsm.FSM
 	// moves lists the moves the last successful Step made, in order.
 	moves []Move
@@ -48,7 +48,7 @@ type Machine struct {
 
 // New starts a machine for a pull request, idle.
 func New(cfg Config, mon Monitor) *Machine {
-	return &Machine{cfg: cfg, pos: Position{Version: PositionVersion, Monitor: mon, Node: NodeIdle}}
+	return &Machine{cfg: cfg, pos: Position{Version: PositionVersion, Monitor: mon, Node: NodeIdle}, f: newFSM(NodeIdle)}
 }
 
 // Restore resumes a machine at a saved position, exactly; a position saved by an earlier version
@@ -64,7 +64,7 @@ func Restore(cfg Config, pos Position) (*Machine, error) {
 	if err := work.check(); err != nil {
 		return nil, err
 	}
-	return &Machine{cfg: cfg, pos: work}, nil
+	return &Machine{cfg: cfg, pos: work, f: newFSM(work.Node)}, nil
 }
 
 // Position returns a copy of the machine's full position.
@@ -94,9 +94,6 @@ func (m *Machine) Step(now time.Time, in Input) (Action, error) {
 		return Action{}, err
 	}
 	s := &step{cfg: m.cfg, now: now, in: in, pos: work, m: m}
-	if m.f == nil {
-		m.f = newFSM(work.Node)
-	}
 	m.f.SetState(string(work.Node))
 	act, err := s.run()
 	if err == nil {
