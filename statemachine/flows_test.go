@@ -306,6 +306,16 @@ func TestCatchUpReRequestsAnsweredReviewersOncePerHead(t *testing.T) {
 	assert.Equal(t, ActionPolling, d.poll(p).Kind, "not retried for the same head")
 }
 
+// A bot's thread the author answered by hand (no prmonitor marker: Derive's answered_by_us is
+// false) is theirs to resolve; only a reply prmonitor posted lets the catch-up resolve it.
+func TestCatchUpLeavesABotThreadAnsweredByHand(t *testing.T) {
+	p := newPR().thread("T1", "copilot-pull-request-reviewer[bot]", "a.go", 1, "nit").reply("T1", "dev", "kept on purpose")
+	d := start(t)
+	act := d.poll(p)
+	assert.Equal(t, ActionPolling, act.Kind, "nothing to resolve: %+v", act.Server)
+	assert.NotContains(t, d.m.Fired(), TCatchUpResolveBotThread)
+}
+
 func TestCatchUpResolvesBotThreadsWeAnswered(t *testing.T) {
 	marker := prstatus.Marker{Round: "r1", Thread: "T1", Kind: prstatus.ReplyReplied}.String()
 	p := newPR().thread("T1", "copilot-pull-request-reviewer[bot]", "a.go", 1, "nit").reply("T1", "dev", "kept on purpose "+marker)

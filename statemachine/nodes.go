@@ -181,7 +181,7 @@ var nodes = map[Node]nodeInfo{
 	NodeConflictInterpreting: working(FlowConflict, TaskInterpretFreeform),
 
 	NodeReadyAsk:          asking(FlowReady, elicitation.QReadyToMerge),
-	NodeReadyMerging:      serving(FlowReady, ServerMerge),
+	NodeReadyMerging:      readyMerging,
 	NodeReadyMergeRefused: asking(FlowReady, elicitation.QMergeRefused),
 	NodeReadyRecovering:   serving(FlowReady, ServerFetchHead),
 	NodeReadyRecovery:     asking(FlowReady, elicitation.QRecovery),

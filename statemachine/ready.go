@@ -9,6 +9,10 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
+// readyMerging is the ready flow's merge step: the only node that waits on a merge (its info
+// lives here, with the one handler that may build a merge request).
+var readyMerging = serving(FlowReady, ServerMerge)
+
 // enterReady asks whether to merge an approved, green pull request. This question is the only way
 // a merge can come about. handled is false when the attention is acknowledged or the user waits
 // for another approval that has not come.
