@@ -69,10 +69,14 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 func (s *Server) savedStatus(sv Saved) MonitorStatus {
 	id := monitorID(sv.Ref.String())
 	pos := sv.Position
+	m, err := statemachine.Restore(s.cfg.Machine, pos)
+	if err == nil {
+		pos = m.Position() // an older version's position, placed as this build places it
+	}
 	st := MonitorStatus{MonitorID: id, PR: sv.Ref.String(), Title: pos.Monitor.Title, State: string(pos.Node.State()),
 		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Saved: true,
 		Summary: sv.Ref.String() + " · saved by an earlier server; not polled since it started"}
-	if m, err := statemachine.Restore(s.cfg.Machine, pos); err == nil {
+	if err == nil {
 		if p := m.Pending(); p.Kind != statemachine.ActionPolling {
 			po := actionOutput(id, p)
 			st.Pending = &po

@@ -55,7 +55,7 @@ func Derive(s *Snapshot, now time.Time) Facts {
 	open := !merged && !closed
 	f.Refine = deriveRefine(open, verdicts, f.Commits)
 	if open {
-		f.Reviews.AwaitingReRequest = awaitingReRequest(verdicts, f.Refine.LastSubstantiveCommitAt, f.Threads, f.Reviews.PendingRequests)
+		f.Reviews.AwaitingReRequest = awaitingReRequest(verdicts, f.Refine.LastSubstantiveCommitAt, f.Threads, f.Reviews.PendingRequests, f.Author, f.Viewer)
 	}
 
 	f.Attentions = deriveAttentions(&f, merged, closed)

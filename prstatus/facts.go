@@ -111,7 +111,8 @@ type ReviewFacts struct {
 	PendingRequests []string `json:"pending_requests,omitempty"`
 	// AwaitingReRequest lists reviewers who requested changes, whose request has been answered by
 	// a substantive commit, none of whose threads still needs action, and who have no pending
-	// review request: the server should ask them to review again.
+	// review request: the server should ask them to review again. The PR's own side (IsUs) is
+	// never among them.
 	AwaitingReRequest []string `json:"awaiting_re_request,omitempty"`
 }
 
@@ -227,6 +228,9 @@ type ThreadFact struct {
 	TotalComments int       `json:"total_comments"`
 	// ReplyToID is the REST id of the first comment: replies go to .../comments/{id}/replies.
 	ReplyToID int64 `json:"reply_to_id,omitempty"`
+	// AnsweredByUs: the newest comment is a reply prmonitor posted (it carries prmonitor's marker
+	// and the PR's side wrote it; a marker anyone else pastes proves nothing).
+	AnsweredByUs bool `json:"answered_by_us,omitempty"`
 }
 
 // ThreadFacts splits the review threads by status. Each thread is in exactly one list.

@@ -115,8 +115,9 @@ func deriveReviews(s *Snapshot, verdicts []ReviewerVerdict) ReviewFacts {
 
 // awaitingReRequest lists the reviewers whose request for changes has been answered by a commit
 // authored after it, none of whose threads is still open on our side, and who are not already
-// asked to review: nothing will bring them back unless the server re-requests their review.
-func awaitingReRequest(verdicts []ReviewerVerdict, newestAnswer *time.Time, threads ThreadFacts, pending []string) []string {
+// asked to review: nothing will bring them back unless the server re-requests their review. The
+// PR's own side is never asked (GitHub refuses a review request to the author).
+func awaitingReRequest(verdicts []ReviewerVerdict, newestAnswer *time.Time, threads ThreadFacts, pending []string, author, viewer string) []string {
 	if newestAnswer == nil {
 		return nil
 	}
@@ -131,7 +132,7 @@ func awaitingReRequest(verdicts []ReviewerVerdict, newestAnswer *time.Time, thre
 	}
 	var out []string
 	for _, v := range verdicts {
-		if v.State == ReviewChangesRequested && newestAnswer.After(v.SubmittedAt) && !busy[loginKey(v.Reviewer)] {
+		if v.State == ReviewChangesRequested && newestAnswer.After(v.SubmittedAt) && !busy[loginKey(v.Reviewer)] && !IsUs(v.Reviewer, author, viewer) {
 			out = append(out, v.Reviewer)
 		}
 	}

@@ -137,6 +137,11 @@ func TestAwaitingReRequest(t *testing.T) {
 		},
 		{name: "answered, but the PR was closed", pr: base().commit("c2", "10:40").closed()},
 		{name: "approved afterwards: nothing to re-request", pr: base().commit("c2", "10:40").review("bob", approved, "11:00")},
+		{
+			name: "the token's user requested changes: never asked to review its own side's PR",
+			pr:   base().with(func(s *Snapshot) { s.Viewer = "helper" }).review("helper", cr, "10:05").commit("c2", "10:40"),
+			want: []string{"bob"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,8 +11,13 @@ const markerPrefix = "<!-- prmonitor:v1 "
 // ours reports whether a comment speaks for the PR's side: written by the PR author or by the
 // token's user. prmonitor posts with the user's token, so its replies are covered; its marker alone
 // proves nothing, because anyone can paste it into a comment.
-func ours(c Comment, author, viewer string) bool {
-	return sameLogin(c.Author.Login, author) || sameLogin(c.Author.Login, viewer)
+func ours(c Comment, author, viewer string) bool { return IsUs(c.Author.Login, author, viewer) }
+
+// answeredByUs reports whether a thread's newest comment is a reply prmonitor posted: it carries
+// prmonitor's marker and the PR's side wrote it.
+func answeredByUs(last Comment, author, viewer string) bool {
+	_, ok := OurMarker(last, author, viewer)
+	return ok
 }
 
 // OurMarker returns prmonitor's marker from a comment written by the PR's side (the PR author or
@@ -76,6 +81,7 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 			Comments:      backing[start:len(backing):len(backing)],
 			TotalComments: max(t.TotalComments, len(t.Comments)),
 			ReplyToID:     first.DatabaseID,
+			AnsweredByUs:  answeredByUs(t.Last(), s.Author.Login, s.Viewer),
 		}
 		switch f.Status {
 		case ThreadResolved:

@@ -38,7 +38,7 @@ func (s *step) pending(msg string) Action {
 // stop ends monitoring from anywhere.
 func (s *step) stop(msg string) (Action, error) {
 	if s.pos.Node != NodeStopped {
-		if err := s.move("stop"); err != nil {
+		if err := s.fire(TStop); err != nil {
 			return Action{}, err
 		}
 	}
@@ -99,9 +99,10 @@ func (s *step) server(req ServerRequest) Action {
 	return Action{Kind: ActionServer, Server: &r}
 }
 
-// finish ends the current flow through the named transition and goes back to watching.
-func (s *step) finish(transition, msg string) (Action, error) {
-	if err := s.move(transition); err != nil {
+// finish ends the current flow through the first of rows that fires from here (a flow may end
+// from its task, its free-text interpretation or its recovery) and goes back to watching.
+func (s *step) finish(msg string, rows ...Transition) (Action, error) {
+	if _, err := s.mustFireFirst(rows...); err != nil {
 		return Action{}, err
 	}
 	s.clearFlow()
@@ -112,7 +113,7 @@ func (s *step) finish(transition, msg string) (Action, error) {
 // changes.
 func (s *step) acknowledge(msg string) (Action, error) {
 	s.pos.Memory.ack(s.pos.FlowKey)
-	if err := s.move("acknowledge"); err != nil {
+	if err := s.fire(TAcknowledge); err != nil {
 		return Action{}, err
 	}
 	s.clearFlow()
@@ -129,4 +130,20 @@ func (s *step) clearFlow() {
 func (s *step) prContext() PRContext {
 	m := s.pos.Monitor
 	return PRContext{Ref: m.Ref.String(), Title: Untrusted(m.Title), URL: m.URL, HeadRef: m.HeadRef, BaseRef: m.BaseRef, HeadSHA: s.pos.Head}
+}
+
+// then makes the move named row and hands out the task (or server action) built by fn.
+func (s *step) then(row Transition, fn func() Action) (Action, error) {
+	if err := s.fire(row); err != nil {
+		return Action{}, err
+	}
+	return fn(), nil
+}
+
+// thenAsk makes the move named row and asks the question built by fn.
+func (s *step) thenAsk(row Transition, fn func() (Action, error)) (Action, error) {
+	if err := s.fire(row); err != nil {
+		return Action{}, err
+	}
+	return fn()
 }

@@ -198,15 +198,40 @@ func TestRestoreRejectsCorruptPositions(t *testing.T) {
 		{"future version", func(p *Position) { p.Version = 99 }},
 		{"unknown node", func(p *Position) { p.Node = "limbo" }},
 		{"question node without a question", func(p *Position) { p.Node = NodeReadyAsk; p.Ready = &ReadyState{} }},
-		{"task node without a task", func(p *Position) { p.Node = NodeCITask; p.CI = &CIState{} }},
+		{"task node without a task", func(p *Position) { p.Node = NodeCIInvestigating; p.CI = &CIState{} }},
 		{"comment flow without threads", func(p *Position) {
-			p.Node = NodeCommentsAsk
+			p.Node = NodeCommentsHandlingMyself
 			p.Comments = &CommentsState{}
 			q, _ := elicitation.Ask(elicitation.QCommentsManual, "?", []elicitation.Value{elicitation.DoneHandling, elicitation.Stop})
 			p.Question = &q
 		}},
+		{"a node holding another step's question", func(p *Position) {
+			p.Node = NodeCommentsMulti
+			p.Comments = &CommentsState{Threads: []ThreadContext{{ID: "T1"}}}
+			q, _ := elicitation.Ask(elicitation.QCommentsManual, "?", []elicitation.Value{elicitation.DoneHandling, elicitation.Stop})
+			p.Question = &q
+		}},
+		{"a node holding another step's task", func(p *Position) {
+			p.Node = NodeCIApplyingFix
+			p.CI = &CIState{}
+			p.Task = &Task{Name: TaskInvestigateCIFailure, Expected: []Event{EventInvestigationComplete}}
+		}},
+		{"a follow-up node outside a follow-up", func(p *Position) {
+			p.Node = NodeCommentsFollowingUp
+			p.Comments = &CommentsState{Mode: ModeAddressAll, Threads: []ThreadContext{{ID: "T1"}}}
+			p.Task = &Task{Name: TaskAddressComment, Expected: []Event{EventCommentAddressed}}
+		}},
+		{"a server node waiting on another action", func(p *Position) {
+			p.Node = NodeReadyMerging
+			p.Ready = &ReadyState{}
+			p.Server = &ServerRequest{Kind: ServerRequestReview}
+		}},
+		{"resting at a decision taken within a step", func(p *Position) {
+			p.Node = NodeCommentsNextThread
+			p.Comments = &CommentsState{Threads: []ThreadContext{{ID: "T1"}}}
+		}},
 		{"task that expects nothing", func(p *Position) {
-			p.Node = NodeRefineTask
+			p.Node = NodeRefineWorking
 			p.Refine = &RefineState{}
 			p.Task = &Task{Name: TaskRefine}
 		}},

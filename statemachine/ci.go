@@ -11,13 +11,36 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// enterCIFailed starts the CI flow for failures on the current head: fetch the failing Actions
-// jobs' log tails server-side, then hand the investigation to the agent.
-func (s *step) enterCIFailed(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
-	s.pos.CI = &CIState{Head: f.HeadSHA, Failed: slices.Clone(f.CI.FailedChecks)}
+// ciPushed are the rows that end the CI flow once a fix is pushed: the fix's completion, a
+// free-text instruction that pushed, or a recovery that counts the work as pushed.
+var ciPushed = []Transition{TCIFixPushed, TCIInterpretedPush, TCIRecoveredByPush, TCITreatedAsPushed}
+
+// enterCI starts the CI flow for failed or cancelled checks on the current head, unless the
+// failure is the one a requested re-run replaces and GitHub does not show the re-run yet. Failures
+// of Actions jobs first have their log tails fetched server-side, then the investigation goes to
+// the agent; cancelled checks ask the user. handled is false when the attention is acknowledged.
+func (s *step) enterCI(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
+	rows := []Transition{TCIRerunNotShownYet, TCIFetchLogs, TCIInvestigate}
+	if att.Kind == prstatus.AttentionCICancelled {
+		rows = []Transition{TCIRerunNotShownYet, TCIAskCancelled}
+	}
+	row, err := s.fireFirst(rows...)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
+	if row == TCIRerunNotShownYet {
+		return s.polling("The re-run was requested; waiting for GitHub to show it.", false), true, nil
+	}
+	s.pos.Memory.Rerun = nil // shown, replaced by a new head, or waited for long enough
 	s.pos.FlowKey = att.Key
-	if err := s.work(FlowCI); err != nil {
-		return Action{}, err
+	if row == TCIAskCancelled {
+		s.pos.CI = &CIState{Head: f.HeadSHA, Cancelled: slices.Clone(f.CI.CancelledChecks)}
+		act, err := s.askCancelled()
+		return act, true, err
+	}
+	s.pos.CI = &CIState{Head: f.HeadSHA, Failed: slices.Clone(f.CI.FailedChecks)}
+	if row == TCIInvestigate {
+		return s.investigate(), true, nil
 	}
 	var actions []prstatus.CheckFact
 	for _, c := range f.CI.FailedChecks {
@@ -25,21 +48,8 @@ func (s *step) enterCIFailed(f *prstatus.Facts, att prstatus.Attention) (Action,
 			actions = append(actions, c)
 		}
 	}
-	if len(actions) == 0 {
-		return s.investigate(), nil
-	}
 	return s.server(ServerRequest{Kind: ServerFetchCILogs, Checks: actions,
-		Describe: fmt.Sprintf("fetch the log tails of %d failing job(s)", len(actions))}), nil
-}
-
-// enterCICancelled asks what to do about cancelled checks.
-func (s *step) enterCICancelled(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
-	s.pos.CI = &CIState{Head: f.HeadSHA, Cancelled: slices.Clone(f.CI.CancelledChecks)}
-	s.pos.FlowKey = att.Key
-	if err := s.toAsk(FlowCI); err != nil {
-		return Action{}, err
-	}
-	return s.askCancelled()
+		Describe: fmt.Sprintf("fetch the log tails of %d failing job(s)", len(actions))}), true, nil
 }
 
 func (s *step) askCancelled() (Action, error) {
@@ -65,12 +75,9 @@ func (s *step) ciComplete(ev Event, data EventData) (Action, error) {
 	switch {
 	case s.pos.Task.Name == TaskInvestigateCIFailure && ev == EventInvestigationComplete:
 		ci.Findings, ci.Fix, ci.IssueType = data.Findings, data.SuggestedFix, data.IssueType
-		if err := s.toAsk(FlowCI); err != nil {
-			return Action{}, err
-		}
-		return s.askResults()
+		return s.thenAsk(TCIAskResults, s.askResults)
 	case ev == EventPushCompleted:
-		return s.finish("ci_done", "Fix pushed; watching the new CI run.")
+		return s.finish("Fix pushed; watching the new CI run.", ciPushed...)
 	}
 	return Action{}, fmt.Errorf("statemachine: CI task %s cannot complete with %s (a bug)", s.pos.Task.Name, ev)
 }
@@ -101,7 +108,7 @@ func (s *step) ciAnswer(v elicitation.Value) (Action, error) {
 	ci := s.pos.CI
 	switch v {
 	case elicitation.ApplyFix:
-		return s.workThen(func() Action {
+		return s.then(TCIApplyFix, func() Action {
 			return s.execute(TaskApplyFix, []Event{EventPushCompleted}, TaskContext{FailedChecks: checkContexts(ci.Failed),
 				Findings: ci.Findings, SuggestedFix: ci.Fix, IssueType: ci.IssueType}, "")
 		})
@@ -110,7 +117,7 @@ func (s *step) ciAnswer(v elicitation.Value) (Action, error) {
 		if v == elicitation.RerunAll {
 			ci.Rerun = ServerRerunAll
 		}
-		if err := s.move("ci_defer"); err != nil {
+		if err := s.fire(TCIDeferRerun); err != nil {
 			return Action{}, err
 		}
 		s.pos.Question, s.pos.QuestionContext = nil, nil
@@ -123,52 +130,72 @@ func (s *step) ciAnswer(v elicitation.Value) (Action, error) {
 	return Action{}, fmt.Errorf("statemachine: CI flow has no handler for %q (a bug)", v)
 }
 
-// ciWaitPoll decides a deferred re-run: wait while checks run, drop it if the head moved or the
-// failures cleared, otherwise re-run the failing workflow runs of the current head.
+// ciWaitPoll decides a deferred re-run at ci_rerun_deferred: stop with the pull request, wait
+// while checks run, drop it if the head moved or the failures cleared (the poll then carries on
+// as usual), otherwise re-run the failing workflow runs of the current head.
 func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
-	ci := s.pos.CI
-	drop := ""
+	row, err := s.mustFireFirst(TPRMerged, TPRClosed, TCIRerunWaits, TCIRerunDropped, TCIRerunNow)
 	switch {
-	case f.State != prstatus.StateOpen:
-		return Action{}, false, nil // ended() takes it from here
-	case f.HeadSHA != ci.Head:
-		drop = "A new commit was pushed; the deferred re-run is dropped."
-	case f.CI.Pending > 0:
-		return s.polling(fmt.Sprintf("Re-run deferred: %d check(s) still in flight.", f.CI.Pending), false), true, s.move("ci_wait")
-	case f.CI.Failed+f.CI.Cancelled == 0:
-		drop = "The failures cleared; no re-run needed."
-	}
-	var runs []int64
-	var rerun []prstatus.CheckFact
-	for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
-		if !c.IsActions() {
-			continue
-		}
-		rerun = append(rerun, c)
-		if !slices.Contains(runs, c.WorkflowRunID) {
-			runs = append(runs, c.WorkflowRunID)
-		}
-	}
-	if drop == "" && len(runs) == 0 {
-		drop = "None of the failing checks can be re-run from here."
-	}
-	if drop != "" {
-		if err := s.move("ci_cancel_rerun"); err != nil {
-			return Action{}, true, err
-		}
+	case err != nil:
+		return Action{}, true, err
+	case row == TPRMerged || row == TPRClosed:
+		return s.ended(row), true, nil
+	case row == TCIRerunWaits:
+		return s.polling(fmt.Sprintf("Re-run deferred: %d check(s) still in flight.", f.CI.Pending), false), true, nil
+	case row == TCIRerunDropped:
 		s.clearFlow()
 		return Action{}, false, nil // carry on with the poll as usual
 	}
-	slices.Sort(runs)
-	if err := s.move("ci_rerun"); err != nil {
-		return Action{}, true, err
-	}
-	kind := ci.Rerun
+	runs, rerun := rerunnable(f)
+	kind := s.pos.CI.Rerun
 	what := "re-run the failed jobs of"
 	if kind == ServerRerunAll {
 		what = "re-run"
 	}
 	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Checks: rerun, Describe: fmt.Sprintf("%s %d workflow run(s)", what, len(runs))}), true, nil
+}
+
+// rerunnable are the failing or cancelled Actions checks of f and their workflow runs, sorted.
+func rerunnable(f *prstatus.Facts) (runs []int64, checks []prstatus.CheckFact) {
+	for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
+		if !c.IsActions() {
+			continue
+		}
+		checks = append(checks, c)
+		if !slices.Contains(runs, c.WorkflowRunID) {
+			runs = append(runs, c.WorkflowRunID)
+		}
+	}
+	slices.Sort(runs)
+	return runs, checks
+}
+
+// rerunDecision is what a poll means for a deferred re-run.
+type rerunDecision int
+
+const (
+	rerunEnded rerunDecision = iota // the pull request was merged or closed
+	rerunWaits                      // checks are still in flight
+	rerunMoot                       // the head moved, the failures cleared, or nothing can be re-run
+	rerunDue                        // re-run now
+)
+
+func (s *step) deferredRerun() rerunDecision {
+	f, ci := s.facts, s.pos.CI
+	switch {
+	case f == nil || ci == nil || f.State != prstatus.StateOpen:
+		return rerunEnded
+	case f.HeadSHA != ci.Head:
+		return rerunMoot
+	case f.CI.Pending > 0:
+		return rerunWaits
+	case f.CI.Failed+f.CI.Cancelled == 0:
+		return rerunMoot
+	}
+	if runs, _ := rerunnable(f); len(runs) == 0 {
+		return rerunMoot
+	}
+	return rerunDue
 }
 
 // ciOutcome continues after log fetching or a re-run.
@@ -179,26 +206,29 @@ func (s *step) ciOutcome(req ServerRequest, o Outcome) (Action, error) {
 		if !o.OK && len(o.Logs) == 0 {
 			s.pos.CI.Logs = []CheckLog{{Check: "all", Error: o.Error}}
 		}
-		return s.investigate(), nil
+		return s.then(TCILogsFetched, s.investigate)
 	case ServerRerunFailed, ServerRerunAll:
 		if !o.OK {
-			return s.actionFailed(FlowCI, req, o, false)
+			if err := s.fire(TCIRerunFailed); err != nil {
+				return Action{}, err
+			}
+			return s.askFailed(req, o, false)
 		}
 		rec := &RerunRecord{Head: s.pos.CI.Head, At: s.now}
 		for _, c := range req.Checks {
 			rec.Jobs = append(rec.Jobs, c.JobID)
 		}
 		s.pos.Memory.Rerun = rec
-		return s.finish("ci_done", "Re-run started; watching CI.")
+		return s.finish("Re-run started; watching CI.", TCIRerunStarted)
 	}
 	return Action{}, fmt.Errorf("statemachine: CI flow has no handler for outcome %s (a bug)", req.Kind)
 }
 
-// awaitingRerun reports whether f still shows jobs a requested re-run replaces on the same head:
-// GitHub lists the re-run a moment after the request, and until it does the failure is the one
-// already handled. Anything else (the re-run shows, a new head, too long a wait) ends the wait.
-func (s *step) awaitingRerun(f *prstatus.Facts) bool {
-	r := s.pos.Memory.Rerun
+// rerunNotShown reports whether the poll still shows jobs a requested re-run replaces on the same
+// head: GitHub lists the re-run a moment after the request, and until it does the failure is the
+// one already handled. Anything else (the re-run shows, a new head, too long a wait) ends the wait.
+func (s *step) rerunNotShown() bool {
+	r, f := s.pos.Memory.Rerun, s.facts
 	if r == nil {
 		return false
 	}
@@ -206,14 +236,14 @@ func (s *step) awaitingRerun(f *prstatus.Facts) bool {
 	if within <= 0 {
 		within = DefaultConfig().RerunShowsWithin
 	}
-	if f.HeadSHA == r.Head && s.now.Before(r.At.Add(within)) {
-		for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
-			if c.JobID != 0 && slices.Contains(r.Jobs, c.JobID) {
-				return true
-			}
+	if f.HeadSHA != r.Head || !s.now.Before(r.At.Add(within)) {
+		return false
+	}
+	for _, c := range append(slices.Clone(f.CI.FailedChecks), f.CI.CancelledChecks...) {
+		if c.JobID != 0 && slices.Contains(r.Jobs, c.JobID) {
+			return true
 		}
 	}
-	s.pos.Memory.Rerun = nil
 	return false
 }
 

@@ -10,11 +10,43 @@ import (
 
 // enterComments starts the comment flow for threads that need action or that a reviewer answered.
 // Threads the user already acknowledged (in their current state) are left out; handled is false
-// when none remain.
+// when none remain or the attention is acknowledged.
 func (s *step) enterComments(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
-	src := f.Threads.NeedsAction
-	if att.Kind == prstatus.AttentionReviewerReplied {
-		src = f.Threads.ReviewerReplied
+	row, err := s.fireFirst(TCommentsFollowUp, TCommentsExplainOne, TCommentsAskMulti)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
+	threads := s.unackedThreads()
+	cs := &CommentsState{Threads: threads, Handled: map[string]string{}}
+	cs.Cluster = s.clusterFor(f, threadIDs(threads))
+	s.pos.Comments, s.pos.FlowKey = cs, att.Key
+	switch row {
+	case TCommentsFollowUp:
+		cs.Mode, cs.Round = ModeFollowUp, s.refinedRound(threads)
+		return s.addressTask(), true, nil
+	case TCommentsExplainOne:
+		cs.Mode, cs.Threads = ModeSingle, threads[:1] // replies are taken one at a time
+		return s.explain(), true, nil
+	}
+	cs.Mode = ModeMulti
+	act, err := s.askMulti()
+	return act, true, err
+}
+
+// unackedThreads are the threads the poll's attention is about that the user has not acknowledged
+// in their current state.
+func (s *step) unackedThreads() []ThreadContext {
+	if s.unackedFor == s.att && s.att != nil {
+		return s.unacked
+	}
+	s.unacked, s.unackedFor = s.unackedFrom(), s.att
+	return s.unacked
+}
+
+func (s *step) unackedFrom() []ThreadContext {
+	src := s.facts.Threads.NeedsAction
+	if s.att.Kind == prstatus.AttentionReviewerReplied {
+		src = s.facts.Threads.ReviewerReplied
 	}
 	var threads []ThreadContext
 	for _, t := range src {
@@ -22,32 +54,12 @@ func (s *step) enterComments(f *prstatus.Facts, att prstatus.Attention) (Action,
 			threads = append(threads, threadContext(t))
 		}
 	}
-	if len(threads) == 0 {
-		return Action{}, false, nil
-	}
-	cs := &CommentsState{Threads: threads, Handled: map[string]string{}}
-	cs.Cluster = s.clusterFor(f, threadIDs(threads))
-	s.pos.Comments, s.pos.FlowKey = cs, att.Key
-	if round := s.refinedRound(threads); round != "" && att.Kind == prstatus.AttentionNewComments {
-		cs.Mode, cs.Round = ModeFollowUp, round
-		if err := s.work(FlowComments); err != nil {
-			return Action{}, true, err
-		}
-		return s.addressTask(), true, nil
-	}
-	if att.Kind == prstatus.AttentionReviewerReplied || len(threads) == 1 {
-		cs.Mode, cs.Threads = ModeSingle, threads[:1] // replies are taken one at a time
-		if err := s.work(FlowComments); err != nil {
-			return Action{}, true, err
-		}
-		return s.explain(), true, nil
-	}
-	cs.Mode = ModeMulti
-	if err := s.toAsk(FlowComments); err != nil {
-		return Action{}, true, err
-	}
-	act, err := s.askMulti()
-	return act, true, err
+	return threads
+}
+
+// followsUpRefine: new threads that all belong to a refine round the agent finished.
+func (s *step) followsUpRefine() bool {
+	return s.att.Kind == prstatus.AttentionNewComments && s.refinedRound(s.unackedThreads()) != ""
 }
 
 // refinedRound finds the refine round whose threads these all are: the agent already changed the
@@ -113,9 +125,8 @@ func (s *step) applyTask() Action {
 
 // afterExplain asks what to do with the thread now that it is explained.
 func (s *step) afterExplain(rec string) (Action, error) {
-	cs := s.pos.Comments
-	cs.Recommendation = rec
-	if err := s.toAsk(FlowComments); err != nil {
+	s.pos.Comments.Recommendation = rec
+	if _, err := s.mustFireFirst(TCommentsExplainedOne, TCommentsExplainedInTurn); err != nil {
 		return Action{}, err
 	}
 	return s.askExplained()
@@ -219,41 +230,40 @@ func (s *step) commentsAnswer(v elicitation.Value) (Action, error) {
 	cs := s.pos.Comments
 	if n, ok := elicitation.PickIndex(v); ok {
 		cs.Index, cs.Mode, cs.Picked = n-1, ModeSingle, true
-		return s.workThen(s.explain)
+		return s.then(TCommentsPicked, s.explain)
 	}
 	switch v {
 	case elicitation.AddressAll:
 		cs.Mode, cs.Index = ModeAddressAll, 0
-		return s.askThen(s.askItem)
+		return s.thenAsk(TCommentsAddressAll, s.askItem)
 	case elicitation.ExplainAll:
 		cs.Mode, cs.Index = ModeExplainAll, 0
-		return s.workThen(s.explain)
+		return s.then(TCommentsExplainAll, s.explain)
 	case elicitation.AddressSpecific:
 		cs.Mode = ModePick
-		return s.askThen(s.askPick)
+		return s.thenAsk(TCommentsAddressSpecific, s.askPick)
 	case elicitation.HandleMyself:
-		return s.askThen(s.askManual)
+		return s.thenAsk(TCommentsHandleMyself, s.askManual)
 	case elicitation.Address:
-		return s.workThen(s.addressTask)
+		return s.then(TCommentsAddress, s.addressTask)
 	case elicitation.ApplyRecommendation:
-		return s.workThen(s.applyTask)
+		return s.then(TCommentsApply, s.applyTask)
 	case elicitation.ResolveThread:
 		t := s.current()
-		if err := s.work(FlowComments); err != nil {
-			return Action{}, err
-		}
-		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID, Describe: "resolve " + describeThread(t)}), nil
+		return s.then(TCommentsResolve, func() Action {
+			return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID, Describe: "resolve " + describeThread(t)})
+		})
 	case elicitation.Skip:
 		cs.mark(s.current().ID, handledSkipped)
-		return s.advance("Skipped.")
+		return s.nextThread(TCommentsSkip, "Skipped.")
 	case elicitation.Continue:
 		next := s.unhandled()
 		cs.Index, cs.Mode = next[0], ModeSingle
-		return s.workThen(s.explain)
+		return s.then(TCommentsContinue, s.explain)
 	case elicitation.Done:
-		return s.finishComments("Done with the comments; watching again.")
+		return s.finishComments(TCommentsDone, "Done with the comments; watching again.")
 	case elicitation.DoneHandling:
-		return s.finishComments("Noted that you handled the comments; watching again.")
+		return s.finishComments(TCommentsDoneHandling, "Noted that you handled the comments; watching again.")
 	}
 	return Action{}, fmt.Errorf("statemachine: comment flow has no handler for %q (a bug)", v)
 }
@@ -271,6 +281,13 @@ func (s *step) commentsComplete(ev Event, data EventData) (Action, error) {
 	if task.Name == TaskComposeReply {
 		kind = task.ReplyKind
 	}
+	return s.commentsCompleteAs(kind, data)
+}
+
+// commentsCompleteAs completes the current comment task as addressed or replied: the reply is
+// posted, or composed first when the completion carried none.
+func (s *step) commentsCompleteAs(kind prstatus.ReplyKind, data EventData) (Action, error) {
+	s.data = data
 	if data.ReplyText == "" {
 		return s.composeReply(kind, data)
 	}
@@ -289,7 +306,7 @@ func (s *step) composeReply(kind prstatus.ReplyKind, data EventData) (Action, er
 	if kind == prstatus.ReplyReplied {
 		ev = EventCommentReplied
 	}
-	if err := s.work(FlowComments); err != nil {
+	if _, err := s.mustFireFirst(TCommentsCompose, TCommentsRecoveredCompose); err != nil {
 		return Action{}, err
 	}
 	rec := s.pos.Comments.Recommendation
@@ -307,7 +324,7 @@ func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
 	if round == "" {
 		round = roundID(s.pos.FlowKey)
 	}
-	if err := s.work(FlowComments); err != nil {
+	if _, err := s.mustFireFirst(TCommentsPostReply, TCommentsRecoveredReply); err != nil {
 		return Action{}, err
 	}
 	return s.server(ServerRequest{Kind: ServerPostReply, ThreadID: t.ID, ReplyToID: t.ReplyToID, Body: text,
@@ -317,17 +334,31 @@ func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
 
 // commentsOutcome continues after the server posted, resolved or requested.
 func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
-	if !o.OK {
-		return s.actionFailed(FlowComments, req, o, true)
-	}
 	cs := s.pos.Comments
+	if req.Kind == ServerRequestReview { // best effort: the flow is over either way
+		msg := "Asked " + prstatus.JoinNames(req.Reviewers) + " to review again."
+		if !o.OK {
+			msg = withCause("Could not "+req.Describe, o.Error)
+		}
+		return s.finish(msg, TCommentsReReviewAsked)
+	}
+	if !o.OK {
+		if err := s.fire(TCommentsActionFailed); err != nil {
+			return Action{}, err
+		}
+		return s.askFailed(req, o, true)
+	}
 	switch req.Kind {
 	case ServerPostReply:
 		t := s.current()
 		cs.mark(t.ID, string(req.Marker.Kind))
 		// An addressed thread is resolved; a reply to a bot too (bots never answer). A reply to a
 		// human leaves the thread open and waiting for them.
-		if req.Marker.Kind == prstatus.ReplyAddressed || t.ReviewerIsBot {
+		row, err := s.mustFireFirst(TCommentsResolveAfterReply, TCommentsAwaitReviewer)
+		if err != nil {
+			return Action{}, err
+		}
+		if row == TCommentsResolveAfterReply {
 			return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID, Describe: "resolve " + describeThread(t)}), nil
 		}
 		return s.advance(fmt.Sprintf("Replied to %s; the thread stays open for them.", t.Reviewer))
@@ -336,49 +367,76 @@ func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 		if cs.Handled[t.ID] == "" {
 			cs.mark(t.ID, handledResolved)
 		}
-		return s.advance(fmt.Sprintf("Resolved %s's thread.", t.Reviewer))
-	case ServerRequestReview:
-		return s.finish("comments_done", "Asked "+prstatus.JoinNames(req.Reviewers)+" to review again.")
+		return s.nextThread(TCommentsResolved, fmt.Sprintf("Resolved %s's thread.", t.Reviewer))
 	}
 	return Action{}, fmt.Errorf("statemachine: comment flow has no handler for outcome %s (a bug)", req.Kind)
 }
 
-// advance moves to the next thread of the flow, or finishes it.
+// resolvesAfterReply: the reply just posted addressed the thread, or went to a bot.
+func (s *step) resolvesAfterReply() bool {
+	return s.req != nil && (s.req.Marker.Kind == prstatus.ReplyAddressed || s.current().ReviewerIsBot)
+}
+
+// nextThread leaves the current thread through row (skipped, resolved, left to the user) and
+// takes the next one.
+func (s *step) nextThread(row Transition, summary string) (Action, error) {
+	if err := s.fire(row); err != nil {
+		return Action{}, err
+	}
+	return s.advance(summary)
+}
+
+// advance decides, at comments_next_thread, which thread comes next, or finishes the flow.
 func (s *step) advance(summary string) (Action, error) {
 	cs := s.pos.Comments
-	next := -1
+	next := s.nextUnhandled()
+	row, err := s.mustFireFirst(TCommentsNextInAddressAll, TCommentsNextInExplainAll, TCommentsNextFollowUp,
+		TCommentsOthersRemain, TCommentsNoneLeft)
+	if err != nil {
+		return Action{}, err
+	}
+	switch row {
+	case TCommentsNextInAddressAll:
+		cs.Index = next
+		return s.askItem()
+	case TCommentsNextInExplainAll:
+		cs.Index = next
+		return s.explain(), nil
+	case TCommentsNextFollowUp:
+		cs.Index = next
+		return s.addressTask(), nil
+	case TCommentsOthersRemain:
+		cs.Mode = ModeRemaining
+		return s.askRemaining(summary)
+	}
+	return s.finishComments("", summary)
+}
+
+// nextUnhandled is the first unhandled thread after the current one, or -1.
+func (s *step) nextUnhandled() int {
+	cs := s.pos.Comments
 	for i := cs.Index + 1; i < len(cs.Threads); i++ {
 		if cs.Handled[cs.Threads[i].ID] == "" {
-			next = i
-			break
+			return i
 		}
 	}
+	return -1
+}
+
+// nextIn: the flow iterates in mode m and an unhandled thread follows.
+func (s *step) nextIn(m CommentMode) bool {
+	return s.pos.Comments.Mode == m && s.nextUnhandled() >= 0
+}
+
+// pickedOthersRemain: outside the iterating modes, the thread was picked from a list and others
+// are unhandled.
+func (s *step) pickedOthersRemain() bool {
+	cs := s.pos.Comments
 	switch cs.Mode {
-	case ModeAddressAll:
-		if next >= 0 {
-			cs.Index = next
-			return s.askThen(s.askItem)
-		}
-	case ModeExplainAll:
-		if next >= 0 {
-			cs.Index = next
-			return s.workThen(s.explain)
-		}
-	case ModeFollowUp:
-		if next >= 0 {
-			cs.Index = next
-			return s.workThen(s.addressTask)
-		}
-	default:
-		if cs.Picked && len(s.unhandled()) > 0 {
-			cs.Mode = ModeRemaining
-			if err := s.toAsk(FlowComments); err != nil {
-				return Action{}, err
-			}
-			return s.askRemaining(summary)
-		}
+	case ModeAddressAll, ModeExplainAll, ModeFollowUp:
+		return false
 	}
-	return s.finishComments(summary)
+	return cs.Picked && len(s.unhandled()) > 0
 }
 
 func (s *step) unhandled() []int {
@@ -391,11 +449,17 @@ func (s *step) unhandled() []int {
 	return out
 }
 
-// finishComments ends the flow: every thread of the flow is acknowledged in the state the flow
-// saw it in (it comes back when someone writes in it), so a poll that still shows a thread as it
-// was before our reply (a snapshot older than the reply, GitHub catching up) does not hand it out
-// again; reviewers all of whose threads were answered are asked to review again.
-func (s *step) finishComments(summary string) (Action, error) {
+// finishComments ends the flow (entered at comments_finishing through row, or from
+// comments_next_thread when row is ""): every thread of the flow is acknowledged in the state the
+// flow saw it in (it comes back when someone writes in it), so a poll that still shows a thread as
+// it was before our reply (a snapshot older than the reply, GitHub catching up) does not hand it
+// out again; reviewers all of whose threads were answered are asked to review again.
+func (s *step) finishComments(row Transition, summary string) (Action, error) {
+	if row != "" {
+		if err := s.fire(row); err != nil {
+			return Action{}, err
+		}
+	}
 	cs := s.pos.Comments
 	round := cs.Round
 	if round == "" {
@@ -407,35 +471,47 @@ func (s *step) finishComments(summary string) (Action, error) {
 			break
 		}
 	}
+	for _, t := range cs.Threads {
+		s.pos.Memory.ack(threadKey(t.ID, t.LastCommentID))
+	}
+	reviewers := s.reReviewers()
+	// The situation this flow answered is done with: even if GitHub somehow still shows it
+	// unchanged (a reply that did not land), it must not re-fire the same flow in a loop.
+	s.pos.Memory.ack(s.pos.FlowKey)
+	next, err := s.mustFireFirst(TCommentsFinished, TCommentsAskReReview)
+	if err != nil {
+		return Action{}, err
+	}
+	if next == TCommentsFinished {
+		s.clearFlow()
+		return s.polling(summary, true), nil
+	}
+	for _, r := range reviewers {
+		s.pos.Memory.markTried("rereq:"+r, s.pos.Head)
+	}
+	return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
+		Describe: "ask " + prstatus.JoinNames(reviewers) + " to review again (all their comments are answered)"}), nil
+}
+
+// reReviewers are the reviewers of the flow's threads all of whose threads were answered, who
+// are not the PR's side, not already requested and not yet asked on this head; sorted.
+func (s *step) reReviewers() []string {
+	cs := s.pos.Comments
 	answered := map[string]bool{}
 	for _, t := range cs.Threads {
 		h := cs.Handled[t.ID]
-		s.pos.Memory.ack(threadKey(t.ID, t.LastCommentID))
 		ok := h == handledAddressed || h == handledReplied || h == handledResolved
 		if prev, seen := answered[t.Reviewer]; !seen || prev {
 			answered[t.Reviewer] = ok
 		}
 	}
+	m := s.pos.Monitor
 	var reviewers []string
 	for r, ok := range answered {
-		key := "rereq:" + r
-		if ok && !s.isUs(r) && !slices.Contains(s.pos.Monitor.PendingReviews, r) && !s.pos.Memory.tried(key, s.pos.Head) {
+		if ok && !prstatus.IsUs(r, m.Author, m.Viewer) && !slices.Contains(m.PendingReviews, r) && !s.pos.Memory.tried("rereq:"+r, s.pos.Head) {
 			reviewers = append(reviewers, r)
 		}
 	}
-	// The situation this flow answered is done with: even if GitHub somehow still shows it
-	// unchanged (a reply that did not land), it must not re-fire the same flow in a loop.
-	s.pos.Memory.ack(s.pos.FlowKey)
-	if len(reviewers) == 0 || cs.Mode == ModeManual {
-		return s.finish("comments_done", summary)
-	}
 	slices.Sort(reviewers)
-	for _, r := range reviewers {
-		s.pos.Memory.markTried("rereq:"+r, s.pos.Head)
-	}
-	if err := s.work(FlowComments); err != nil {
-		return Action{}, err
-	}
-	return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
-		Describe: "ask " + prstatus.JoinNames(reviewers) + " to review again (all their comments are answered)"}), nil
+	return reviewers
 }

@@ -7,14 +7,21 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// enterConflict asks about a merge conflict with the base branch.
-func (s *step) enterConflict(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+// conflictPushed are the rows that end the conflict flow once the rebase is pushed: the task's
+// completion, a free-text instruction that pushed, or a recovery that counts the work as pushed.
+var conflictPushed = []Transition{TConflictRebased, TConflictInterpretedPush, TConflictRecoveredByPush, TConflictTreatedAsPushed}
+
+// enterConflict asks about a merge conflict with the base branch; handled is false when the
+// attention is acknowledged.
+func (s *step) enterConflict(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
+	row, err := s.fireFirst(TConflictAsk)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
 	s.pos.Conflict = &ConflictState{Head: f.HeadSHA, BaseRef: f.BaseRef}
 	s.pos.FlowKey = att.Key
-	if err := s.toAsk(FlowConflict); err != nil {
-		return Action{}, err
-	}
-	return s.askConflict()
+	act, err := s.askConflict()
+	return act, true, err
 }
 
 func (s *step) askConflict() (Action, error) {
@@ -27,7 +34,7 @@ func (s *step) askConflict() (Action, error) {
 func (s *step) conflictAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.Rebase:
-		return s.workThen(func() Action {
+		return s.then(TConflictRebase, func() Action {
 			return s.execute(TaskRebase, []Event{EventPushCompleted}, TaskContext{
 				Note: fmt.Sprintf("Rebase %s onto %s, resolve the conflicts, run the tests, and push.",
 					plainName(s.pos.Monitor.HeadRef, "context.pr.head_ref"), plainName(s.pos.Conflict.BaseRef, "context.pr.base_ref")),

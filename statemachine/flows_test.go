@@ -126,7 +126,7 @@ func TestRerunIsDeferredUntilChecksFinish(t *testing.T) {
 	d.ev(EventInvestigationComplete, EventData{Findings: "flaky", IssueType: "flaky"})
 	act := d.choose(elicitation.RerunFailed)
 	assert.Equal(t, ActionPolling, act.Kind)
-	assert.Equal(t, NodeCIWait, d.m.pos.Node)
+	assert.Equal(t, NodeCIRerunDeferred, d.m.pos.Node)
 
 	act = d.poll(p)
 	assert.Equal(t, ActionPolling, act.Kind)
@@ -304,6 +304,16 @@ func TestCatchUpReRequestsAnsweredReviewersOncePerHead(t *testing.T) {
 	assert.Equal(t, []string{"bob"}, req.Reviewers)
 	assert.Equal(t, ActionPolling, d.fail(ServerRequestReview, "422").Kind, "best effort: no question")
 	assert.Equal(t, ActionPolling, d.poll(p).Kind, "not retried for the same head")
+}
+
+// A bot's thread the author answered by hand (no prmonitor marker: Derive's answered_by_us is
+// false) is theirs to resolve; only a reply prmonitor posted lets the catch-up resolve it.
+func TestCatchUpLeavesABotThreadAnsweredByHand(t *testing.T) {
+	p := newPR().thread("T1", "copilot-pull-request-reviewer[bot]", "a.go", 1, "nit").reply("T1", "dev", "kept on purpose")
+	d := start(t)
+	act := d.poll(p)
+	assert.Equal(t, ActionPolling, act.Kind, "nothing to resolve: %+v", act.Server)
+	assert.NotContains(t, d.m.Fired(), TCatchUpResolveBotThread)
 }
 
 func TestCatchUpResolvesBotThreadsWeAnswered(t *testing.T) {

@@ -47,7 +47,8 @@ func (s *step) beginFreeform(a FreeformAnswer) (Action, error) {
 			fc.Analysis = &Analysis{Findings: ci.Findings, SuggestedFix: ci.Fix}
 		}
 	}
-	if err := s.work(flow); err != nil {
+	if _, err := s.mustFireFirst(TRefineInterpret, TCommentsInterpret, TCIInterpret, TConflictInterpret, TReadyInterpret,
+		TStaleInterpret); err != nil {
 		return Action{}, err
 	}
 	return s.execute(TaskInterpretFreeform, freeformEvents(flow), TaskContext{Freeform: fc}, ""), nil
@@ -56,10 +57,11 @@ func (s *step) beginFreeform(a FreeformAnswer) (Action, error) {
 // freeformChoice is path A: the agent read the words as one of the choices.
 func (s *step) freeformChoice(v elicitation.Value) (Action, error) {
 	ff := s.pos.Freeform
+	s.ff = ff
 	if !ff.Question.Offers(v) {
 		return Action{}, fmt.Errorf("%w: %q; the question offered %v", ErrChoiceNotOffered, v, ff.Question.Values())
 	}
-	if err := s.toAsk(s.pos.Node.Flow()); err != nil {
+	if err := s.returnTo(questionNode(s.pos.Node.Flow(), ff.Question.ID)); err != nil {
 		return Action{}, err
 	}
 	q := ff.Question
@@ -88,9 +90,9 @@ func (s *step) freeformDone(ev Event, data EventData) (Action, error) {
 		case FlowRefine:
 			return s.refineDone()
 		case FlowCI:
-			return s.finish("ci_done", "Pushed; watching the new CI run.")
+			return s.finish("Pushed; watching the new CI run.", ciPushed...)
 		case FlowConflict:
-			return s.finish("conflict_done", "Pushed; watching the new head.")
+			return s.finish("Pushed; watching the new head.", conflictPushed...)
 		}
 	}
 	return Action{}, fmt.Errorf("statemachine: interpret_freeform in %s cannot complete with %s (a bug, question %s)", flow, ev, ff.Question.ID)
@@ -99,10 +101,11 @@ func (s *step) freeformDone(ev Event, data EventData) (Action, error) {
 // reaskAfterFreeform shows the interrupted question again, refreshed with any new analysis.
 func (s *step) reaskAfterFreeform(data EventData) (Action, error) {
 	ff := s.pos.Freeform
-	s.pos.Freeform, s.pos.Recovery = nil, ff.Recovery
-	if err := s.toAsk(s.pos.Node.Flow()); err != nil {
+	s.ff = ff
+	if err := s.returnTo(questionNode(s.pos.Node.Flow(), ff.Question.ID)); err != nil {
 		return Action{}, err
 	}
+	s.pos.Freeform, s.pos.Recovery = nil, ff.Recovery
 	switch {
 	case s.pos.CI != nil && ff.Question.ID == elicitation.QCIResults:
 		if data.Recommendation != "" {

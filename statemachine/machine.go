@@ -1,14 +1,14 @@
 package statemachine
 
 import (
-	"context"
-	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/looplab/fsm"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Config tunes the machine. The zero value is not useful; start from DefaultConfig.
@@ -40,24 +40,28 @@ func DefaultConfig() Config {
 type Machine struct {
 	cfg Config
 	pos Position
-	f   *fsm.FSM
-	// fired lists the transitions the last successful Step took, in order.
-	fired []string
+	// f is the looplab machine over the table; Step syncs it to the position first.
+	f *fsm.FSM
+	// moves lists the moves the last successful Step made, in order.
+	moves []Move
 }
 
 // New starts a machine for a pull request, idle.
 func New(cfg Config, mon Monitor) *Machine {
-	pos := Position{Version: PositionVersion, Monitor: mon, Node: NodeIdle}
-	return &Machine{cfg: cfg, pos: pos, f: newFSM(pos.Node)}
+	return &Machine{cfg: cfg, pos: Position{Version: PositionVersion, Monitor: mon, Node: NodeIdle}, f: newFSM(NodeIdle)}
 }
 
-// Restore resumes a machine at a saved position, exactly.
+// Restore resumes a machine at a saved position, exactly; a position saved by an earlier version
+// is migrated first (see migrate.go).
 func Restore(cfg Config, pos Position) (*Machine, error) {
-	if err := pos.check(); err != nil {
-		return nil, err
-	}
 	work, err := pos.clone()
 	if err != nil {
+		return nil, err
+	}
+	if work, err = migrate(work); err != nil {
+		return nil, err
+	}
+	if err := work.check(); err != nil {
 		return nil, err
 	}
 	return &Machine{cfg: cfg, pos: work, f: newFSM(work.Node)}, nil
@@ -107,33 +111,43 @@ func (m *Machine) Step(now time.Time, in Input) (Action, error) {
 		m.f.SetState(string(m.pos.Node))
 		return Action{}, fmt.Errorf("statemachine: execute %s without expected events (a bug)", act.Task)
 	}
-	m.pos, m.fired = s.pos, s.fired
+	m.pos, m.moves = s.pos, s.moves
 	return act, nil
 }
 
-// Fired returns the transitions the last successful Step took, in order (for logs and tests).
-func (m *Machine) Fired() []string { return append([]string(nil), m.fired...) }
+// Moves returns the moves the last successful Step made, in order (for logs and tests).
+func (m *Machine) Moves() []Move { return slices.Clone(m.moves) }
 
-// step is one Step in progress: the working position, the input, and the clock reading.
+// Fired returns the rows the last successful Step fired, in order.
+func (m *Machine) Fired() []Transition {
+	out := make([]Transition, len(m.moves))
+	for i, mv := range m.moves {
+		out[i] = mv.Row
+	}
+	return out
+}
+
+// step is one Step in progress: the working position, the input, the clock reading, and what the
+// guards read besides.
 type step struct {
 	cfg   Config
 	now   time.Time
 	in    Input
 	pos   Position
 	m     *Machine
-	fired []string
-}
+	moves []Move
 
-// move fires a named transition of the table. The table decides whether it is legal.
-func (s *step) move(name string) error {
-	err := s.m.f.Event(context.Background(), name)
-	var noTransition fsm.NoTransitionError
-	if err != nil && !errors.As(err, &noTransition) {
-		return fmt.Errorf("statemachine: transition %q from %s: %w", name, s.pos.Node, err)
-	}
-	s.pos.Node = Node(s.m.f.Current())
-	s.fired = append(s.fired, name)
-	return nil
+	facts  *prstatus.Facts     // the poll's facts
+	att    *prstatus.Attention // the attention a poll is looking at
+	choice elicitation.Value   // the answer being handled (a choice, or what a decline means)
+	data   EventData           // the completion's data in play
+	req    *ServerRequest      // the server action an outcome answers
+	rec    *RecoveryState      // the recovery being settled
+	ff     *FreeformState      // the free-text answer being returned from
+	retry  *ServerRequest      // the failed server action being retried
+
+	unacked    []ThreadContext // unackedThreads, for the attention unackedFor
+	unackedFor *prstatus.Attention
 }
 
 // run dispatches the input.
@@ -167,7 +181,7 @@ func (s *step) onEvent() (Action, error) {
 		if ev == EventUserChose {
 			return Action{}, fmt.Errorf("%w: the monitor has not started; send ready", ErrNoQuestion)
 		}
-		if err := s.move("start"); err != nil {
+		if err := s.fire(TStart); err != nil {
 			return Action{}, err
 		}
 		return s.polling("Watching the pull request.", true), nil
@@ -244,6 +258,7 @@ func (s *step) answer(v elicitation.Value) (Action, error) {
 		return Action{}, fmt.Errorf("%w: %q; question %q offers %v", ErrChoiceNotOffered, v, q.ID, q.Values())
 	}
 	s.pos.Answered = &Answered{Seq: q.Seq, Choice: v}
+	s.choice = v
 	if v == elicitation.Stop {
 		return s.stop("Monitoring stopped at your request.")
 	}
@@ -270,8 +285,9 @@ func (s *step) answer(v elicitation.Value) (Action, error) {
 	return Action{}, fmt.Errorf("statemachine: question %s in flow %s has no handler (a bug)", q.ID, s.pos.Node.Flow())
 }
 
-// complete handles a task's expected completion event.
+// complete handles a task's completion: its expected event, or what a recovery settled it as.
 func (s *step) complete(ev Event, data EventData) (Action, error) {
+	s.data = data
 	if s.pos.Task != nil && s.pos.Task.Name == TaskInterpretFreeform {
 		return s.freeformDone(ev, data)
 	}
@@ -283,7 +299,7 @@ func (s *step) complete(ev Event, data EventData) (Action, error) {
 	case FlowCI:
 		return s.ciComplete(ev, data)
 	case FlowConflict:
-		return s.finish("conflict_done", "Rebased; watching the new head.")
+		return s.finish("Rebased; watching the new head.", conflictPushed...)
 	}
 	return Action{}, fmt.Errorf("statemachine: %s completes nothing in flow %s (a bug)", ev, s.pos.Node.Flow())
 }
@@ -302,7 +318,7 @@ func (s *step) onOutcome() (Action, error) {
 		return Action{}, fmt.Errorf("%w: fetch_head answers with a head input", ErrUnexpectedOutcome)
 	}
 	req := *s.pos.Server
-	s.pos.Server = nil
+	s.pos.Server, s.req = nil, &req
 	switch s.pos.Node.Flow() {
 	case FlowNone:
 		return s.catchUpDone(req, o)

@@ -15,32 +15,35 @@ func (s *step) onPoll() (Action, error) {
 	if st := s.pos.Node.State(); st != StatePolling && st != StateIdle {
 		return s.pending(""), nil
 	}
+	s.facts = f
 	s.observe(f)
 	s.recordVerdicts(f)
 	if s.pos.Node == NodeIdle {
-		if err := s.move("start"); err != nil {
+		if err := s.fire(TStartByPoll); err != nil {
 			return Action{}, err
 		}
 	}
-	if s.pos.Node == NodeCIWait {
+	if s.pos.Node == NodeCIRerunDeferred {
 		if act, handled, err := s.ciWaitPoll(f); handled || err != nil {
 			return act, err
 		}
 	}
-	if f.State == prstatus.StateMerged || f.State == prstatus.StateClosed {
-		return s.ended(f)
+	if row, err := s.fireFirst(TPRMerged, TPRClosed); err != nil || row != "" {
+		return s.ended(row), err
 	}
-	if act, ok, err := s.catchUp(f); ok || err != nil {
+	if act, ok, err := s.catchUp(); ok || err != nil {
 		return act, err
 	}
 	for _, att := range f.Attentions {
-		if s.pos.Memory.acked(att.Key) {
-			continue
-		}
+		s.att = &att
 		act, handled, err := s.enter(f, att)
 		if handled || err != nil {
 			return act, err
 		}
+	}
+	s.att = nil
+	if err := s.fire(TNothingNew); err != nil {
+		return Action{}, err
 	}
 	return s.polling(waitingFor(f), false), nil
 }
@@ -57,122 +60,111 @@ func (s *step) observe(f *prstatus.Facts) {
 	s.pos.Head = f.HeadSHA
 }
 
-// ended stops on a merged or closed PR, from polling or from a waiting re-run.
-func (s *step) ended(f *prstatus.Facts) (Action, error) {
-	if s.pos.Node == NodeCIWait {
-		if err := s.move("ci_cancel_rerun"); err != nil {
-			return Action{}, err
-		}
-	}
+// ended stops on a merged or closed PR (row is pr_merged or pr_closed, already made).
+func (s *step) ended(row Transition) Action {
 	s.clearFlow()
-	if f.State == prstatus.StateMerged {
-		if err := s.move("merged"); err != nil {
-			return Action{}, err
-		}
-		return Action{Kind: ActionMerged, Message: fmt.Sprintf("%s was merged.", s.pos.Monitor.Ref)}, nil
+	if row == TPRMerged {
+		return Action{Kind: ActionMerged, Message: fmt.Sprintf("%s was merged.", s.pos.Monitor.Ref)}
 	}
-	if err := s.move("closed"); err != nil {
-		return Action{}, err
-	}
-	return Action{Kind: ActionStop, Message: fmt.Sprintf("%s was closed without merging; monitoring stopped.", s.pos.Monitor.Ref)}, nil
+	return Action{Kind: ActionStop, Message: fmt.Sprintf("%s was closed without merging; monitoring stopped.", s.pos.Monitor.Ref)}
 }
 
 // enter starts the flow for one attention. handled is false when the attention needs nothing
-// now (acknowledged threads, a suppressed ready question) and the next one should be looked at.
+// now (acknowledged, acknowledged threads, a suppressed ready question) and the next one should
+// be looked at.
 func (s *step) enter(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
-	var act Action
-	var err error
 	switch att.Kind {
 	case prstatus.AttentionChangesRequested:
-		act, err = s.enterRefine(f, att)
+		return s.enterRefine(f, att)
 	case prstatus.AttentionNewComments, prstatus.AttentionReviewerReplied:
-		var handled bool
-		act, handled, err = s.enterComments(f, att)
-		if !handled {
-			return Action{}, false, err
-		}
+		return s.enterComments(f, att)
 	case prstatus.AttentionMergeConflict:
-		act, err = s.enterConflict(f, att)
+		return s.enterConflict(f, att)
 	case prstatus.AttentionCIFailed, prstatus.AttentionCICancelled:
-		if s.awaitingRerun(f) {
-			return s.polling("The re-run was requested; waiting for GitHub to show it.", false), true, nil
-		}
-		if att.Kind == prstatus.AttentionCIFailed {
-			act, err = s.enterCIFailed(f, att)
-		} else {
-			act, err = s.enterCICancelled(f, att)
-		}
+		return s.enterCI(f, att)
 	case prstatus.AttentionReadyToMerge:
-		if w := s.pos.Memory.Wait; w != nil && len(f.Reviews.Approvals) <= w.Approvals {
-			return Action{}, false, nil
-		}
-		act, err = s.enterReady(f, att)
+		return s.enterReady(f, att)
 	case prstatus.AttentionStaleApproval:
-		act, err = s.enterStale(f, att)
-	default: // ci_pending, none, and anything newer than this machine: keep watching
-		return s.polling(waitingFor(f), false), true, nil
+		return s.enterStale(f, att)
 	}
-	return act, true, err
+	// ci_pending, none, and anything newer than this machine: keep watching.
+	row, err := s.fireFirst(TKeepWatching)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
+	return s.polling(waitingFor(f), false), true, nil
 }
 
 // catchUp does GitHub work the server owes whatever the flow: ask reviewers whose requested
 // changes were answered to review again, resolve bot threads it already answered (bots never
 // reply), and resolve threads waiting for a reviewer who has since approved (the approval settles
-// them). Each is tried once per state, so a request GitHub drops silently is not repeated.
-func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
+// them). Each is tried once per state, so a request GitHub drops silently is not repeated. What
+// is owed comes from Derive's facts (reviews.awaiting_re_request, answered_by_us, SettledByApproval).
+func (s *step) catchUp() (Action, bool, error) {
 	if s.pos.Node != NodePolling {
 		return Action{}, false, nil
 	}
-	var reviewers []string
-	for _, r := range f.Reviews.AwaitingReRequest {
-		if key := "rereq:" + r; !s.pos.Memory.tried(key, f.HeadSHA) && !s.isUs(r) {
-			reviewers = append(reviewers, r)
-		}
+	row, err := s.fireFirst(TCatchUpReRequestReview, TCatchUpResolveBotThread, TCatchUpResolveSettled)
+	if err != nil || row == "" {
+		return Action{}, false, err
 	}
-	if len(reviewers) > 0 {
+	switch row {
+	case TCatchUpReRequestReview:
+		reviewers := s.reRequestable()
 		for _, r := range reviewers {
-			s.pos.Memory.markTried("rereq:"+r, f.HeadSHA)
-		}
-		if err := s.move("catch_up"); err != nil {
-			return Action{}, false, err
+			s.pos.Memory.markTried("rereq:"+r, s.facts.HeadSHA)
 		}
 		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
 			Describe: "ask " + strings.Join(reviewers, ", ") + " to review again (their requested changes were answered)"}), true, nil
-	}
-	for _, t := range f.Threads.Waiting {
-		key := "resolve:" + t.ID
-		if !t.ReviewerIsBot || s.pos.Memory.tried(key, t.Last.ID) {
-			continue
-		}
-		if _, ours := prstatus.ParseMarker(t.Last.Body); !ours {
-			continue // someone else answered the bot; leave it to them
-		}
-		s.pos.Memory.markTried(key, t.Last.ID)
-		if err := s.move("catch_up"); err != nil {
-			return Action{}, false, err
-		}
+	case TCatchUpResolveBotThread:
+		t := s.answeredBotThread()
+		s.pos.Memory.markTried("resolve:"+t.ID, t.Last.ID)
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
 			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, Where(t.Path, t.Line))}), true, nil
 	}
-	settled, _ := prstatus.SettledByApproval(f)
-	for _, t := range settled {
-		key := "resolve:" + t.ID
-		if s.pos.Memory.tried(key, t.Last.ID) {
-			continue
+	t := s.settledThread()
+	s.pos.Memory.markTried("resolve:"+t.ID, t.Last.ID)
+	return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
+		Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, Where(t.Path, t.Line), t.Reviewer)}), true, nil
+}
+
+// reRequestable are the reviewers Derive says await a re-request, not yet asked on this head.
+func (s *step) reRequestable() []string {
+	var reviewers []string
+	for _, r := range s.facts.Reviews.AwaitingReRequest {
+		if !s.pos.Memory.tried("rereq:"+r, s.facts.HeadSHA) {
+			reviewers = append(reviewers, r)
 		}
-		s.pos.Memory.markTried(key, t.Last.ID)
-		if err := s.move("catch_up"); err != nil {
-			return Action{}, false, err
-		}
-		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
-			Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, Where(t.Path, t.Line), t.Reviewer)}), true, nil
 	}
-	return Action{}, false, nil
+	return reviewers
+}
+
+// answeredBotThread is the first bot thread waiting on its reviewer that our reply answered (bots
+// never answer back), not yet tried in its current state; nil when none. A bot thread someone
+// else answered is left to them.
+func (s *step) answeredBotThread() *prstatus.ThreadFact {
+	for _, t := range s.facts.Threads.Waiting {
+		if t.ReviewerIsBot && t.AnsweredByUs && !s.pos.Memory.tried("resolve:"+t.ID, t.Last.ID) {
+			return &t
+		}
+	}
+	return nil
+}
+
+// settledThread is the first open thread an approval settled, not yet tried; nil when none.
+func (s *step) settledThread() *prstatus.ThreadFact {
+	settled, _ := prstatus.SettledByApproval(s.facts)
+	for _, t := range settled {
+		if !s.pos.Memory.tried("resolve:"+t.ID, t.Last.ID) {
+			return &t
+		}
+	}
+	return nil
 }
 
 // catchUpDone goes back to watching whatever the outcome: catch-up work is best effort, tried once.
 func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
-	if err := s.move("catch_up_done"); err != nil {
+	if err := s.fire(TCatchUpDone); err != nil {
 		return Action{}, err
 	}
 	msg := "Done: " + req.Describe + "."
@@ -180,11 +172,6 @@ func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
 		msg = withCause("Could not "+req.Describe+" (not retrying for this head)", o.Error)
 	}
 	return s.polling(msg, true), nil
-}
-
-// isUs reports whether a login is the PR's side (its author or the token's user).
-func (s *step) isUs(login string) bool {
-	return login != "" && (strings.EqualFold(login, s.pos.Monitor.Author) || strings.EqualFold(login, s.pos.Monitor.Viewer))
 }
 
 // waitingFor says in a few words what the monitor is waiting for.

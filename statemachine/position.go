@@ -11,8 +11,15 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
-// PositionVersion is the schema version of Position. Bump it on an incompatible change.
-const PositionVersion = 1
+// PositionVersion is the schema version of Position. Bump it on an incompatible change, and teach
+// migrate (migrate.go) to bring the older versions up to it.
+//
+// Version 2: every step of a flow is its own node (comments_multi, ci_investigating, ...); version
+// 1 had one question node and one task node per flow.
+const PositionVersion = 2
+
+// OldestPositionVersion is the oldest saved position Restore still reads (it migrates it).
+const OldestPositionVersion = 1
 
 // Monitor identifies the monitored pull request.
 type Monitor struct {
@@ -333,6 +340,9 @@ func (p Position) check() error {
 	if !p.Node.Valid() {
 		return bad("unknown node %q", p.Node)
 	}
+	if err := p.checkNode(); err != nil {
+		return bad("%v", err)
+	}
 	switch p.Node.State() {
 	case StateAwaitingUser:
 		if p.Question == nil || len(p.Question.Choices) == 0 {
@@ -349,9 +359,6 @@ func (p Position) check() error {
 			}
 		}
 	case StateExecutingTask:
-		if p.Task == nil && p.Server == nil {
-			return bad("%s with neither a task nor a server action", p.Node)
-		}
 		if p.Task != nil && len(p.Task.Expected) == 0 {
 			return bad("task %s expects no event", p.Task.Name)
 		}
@@ -386,6 +393,37 @@ func (p Position) check() error {
 	case FlowStale:
 		if p.Stale == nil {
 			return bad("%s without stale-approval context", p.Node)
+		}
+	}
+	return nil
+}
+
+// checkNode verifies that the position holds what its node says: the node's question, its task,
+// or its server action, and nothing of the others.
+func (p Position) checkNode() error {
+	info := nodes[p.Node]
+	switch {
+	case info.transient:
+		return fmt.Errorf("%s is decided within a step; no position rests there", p.Node)
+	case info.question != "":
+		if p.Question != nil && p.Question.ID != info.question {
+			return fmt.Errorf("%s asks %s, not %s", p.Node, info.question, p.Question.ID)
+		}
+	case info.task != "":
+		switch {
+		case p.Task == nil || p.Server != nil:
+			return fmt.Errorf("%s without its task %s", p.Node, info.task)
+		case p.Task.Name != info.task:
+			return fmt.Errorf("%s hands out %s, not %s", p.Node, info.task, p.Task.Name)
+		case info.task == TaskAddressComment && p.Comments != nil && info.followUp != (p.Comments.Mode == ModeFollowUp):
+			return fmt.Errorf("%s in comment mode %s", p.Node, p.Comments.Mode)
+		}
+	case len(info.server) > 0:
+		switch {
+		case p.Server == nil || p.Task != nil:
+			return fmt.Errorf("%s without its server action", p.Node)
+		case !slices.Contains(info.server, p.Server.Kind):
+			return fmt.Errorf("%s waits on %v, not %s", p.Node, info.server, p.Server.Kind)
 		}
 	}
 	return nil

@@ -9,15 +9,26 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
+// readyMerging is the ready flow's merge step: the only node that waits on a merge (its info
+// lives here, with the one handler that may build a merge request).
+var readyMerging = serving(FlowReady, ServerMerge)
+
 // enterReady asks whether to merge an approved, green pull request. This question is the only way
-// a merge can come about.
-func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+// a merge can come about. handled is false when the attention is acknowledged or the user waits
+// for another approval that has not come.
+func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
+	row, err := s.fireFirst(TReadyAsk)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
+	act, err := s.askReady(f, att)
+	return act, true, err
+}
+
+func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
 	shown := prstatus.ViewForMerge(f)
 	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown}
 	s.pos.FlowKey = att.Key
-	if err := s.toAsk(FlowReady); err != nil {
-		return Action{}, err
-	}
 	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, att.Reason)
 	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
 		text += ". Resolved, as the reviewer approved after our reply: " + describeSettled(settled) + "."
@@ -34,7 +45,7 @@ func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
 		return s.mergeRequest(v == elicitation.MergeAdmin)
 	case elicitation.WaitForApprover:
 		s.pos.Memory.Wait = &WaitApprover{Head: s.pos.Ready.Head, Approvals: len(s.pos.Ready.Approvers)}
-		return s.finish("ready_done", "Waiting for another approval before asking again.")
+		return s.finish("Waiting for another approval before asking again.", TReadyWaitForApprover)
 	case elicitation.Resume:
 		return s.acknowledge("Resuming; this will not be asked again for this head and these approvals.")
 	case elicitation.HandleMyself:
@@ -46,7 +57,7 @@ func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
 // mergeRequest is the only place a merge request is built. It pins the head the user saw.
 func (s *step) mergeRequest(admin bool) (Action, error) {
 	r := s.pos.Ready
-	if err := s.work(FlowReady); err != nil {
+	if _, err := s.mustFireFirst(TReadyMerge, TReadyRetryMerge); err != nil {
 		return Action{}, err
 	}
 	what := fmt.Sprintf("%s-merge %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, short(r.Head))
@@ -63,26 +74,29 @@ func (s *step) mergeRequest(admin bool) (Action, error) {
 
 // readyOutcome reports the merge.
 func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
-	switch {
-	case o.OK:
-		if err := s.move("merged"); err != nil {
-			return Action{}, err
-		}
+	row, err := s.mustFireFirst(TReadyMerged, TReadyChangedAskAgain, TReadyChangedAndEnded, TReadyHeadMoved,
+		TReadyMergeRefused, TReadyMergeFailed)
+	if err != nil {
+		return Action{}, err
+	}
+	switch row {
+	case TReadyMerged:
 		s.clearFlow()
 		msg := fmt.Sprintf("%s merged.", s.pos.Monitor.Ref)
 		if o.SHA != "" {
 			msg = fmt.Sprintf("%s merged as %s.", s.pos.Monitor.Ref, short(o.SHA))
 		}
 		return Action{Kind: ActionMerged, Message: msg}, nil
-	case len(o.Changed) > 0 && o.Shown != nil:
+	case TReadyChangedAskAgain:
 		return s.askAgain(o)
-	case o.HeadMoved:
-		return s.finish("ready_done", "The head moved since you chose to merge; nothing was merged. Watching the new head.")
-	case o.Refused:
+	case TReadyChangedAndEnded: // merged or closed meanwhile: the next poll says so
+		s.clearFlow()
+		return s.polling("Not merged: "+strings.Join(o.Changed, "; ")+".", true), nil
+	case TReadyHeadMoved:
+		s.clearFlow()
+		return s.polling("The head moved since you chose to merge; nothing was merged. Watching the new head.", true), nil
+	case TReadyMergeRefused:
 		s.pos.Ready.Refusal = o.Error
-		if err := s.toAsk(FlowReady); err != nil {
-			return Action{}, err
-		}
 		values := []elicitation.Value{}
 		if s.cfg.AllowAdminMerge && !req.Admin {
 			values = append(values, elicitation.MergeAdmin)
@@ -90,21 +104,47 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 		values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
 		return s.ask(elicitation.QMergeRefused, withCause("GitHub refused the merge", o.Error), values, nil)
 	}
-	return s.actionFailed(FlowReady, req, o, false)
+	return s.askFailed(req, o, false)
+}
+
+// mergeResult is what a merge outcome means.
+type mergeResult int
+
+const (
+	mergeDone         mergeResult = iota
+	mergeChangedOpen              // not merged: the PR changed since the question and is still open
+	mergeChangedEnded             // not merged: the PR changed and was merged or closed meanwhile
+	mergeHeadMoved                // not attempted: the head moved
+	mergeRefused                  // GitHub refused it for a reason the user can act on
+	mergeFailed                   // anything else
+)
+
+func (s *step) mergeOutcome() mergeResult {
+	o := s.in.Outcome
+	switch {
+	case o == nil:
+		return mergeFailed
+	case o.OK:
+		return mergeDone
+	case len(o.Changed) > 0 && o.Shown != nil:
+		if o.Shown.State != "" && o.Shown.State != prstatus.StateOpen {
+			return mergeChangedEnded
+		}
+		return mergeChangedOpen
+	case o.HeadMoved:
+		return mergeHeadMoved
+	case o.Refused:
+		return mergeRefused
+	}
+	return mergeFailed
 }
 
 // askAgain asks the ready question again when the pull request changed between the question and
 // the user's merge choice: nothing was merged, and the user is told what changed.
 func (s *step) askAgain(o Outcome) (Action, error) {
-	if o.Shown.State != "" && o.Shown.State != prstatus.StateOpen { // merged or closed meanwhile: the next poll says so
-		return s.finish("ready_done", "Not merged: "+strings.Join(o.Changed, "; ")+".")
-	}
 	r := s.pos.Ready
 	r.Head, r.Approvers, r.Refusal, r.Shown = o.Shown.Head, slices.Clone(o.Shown.Approvers), "", o.Shown
 	s.pos.Head = o.Shown.Head
-	if err := s.toAsk(FlowReady); err != nil {
-		return Action{}, err
-	}
 	text := fmt.Sprintf("Not merged: since you were asked, %s. Merge %s at %s anyway?", strings.Join(o.Changed, "; "), s.pos.Monitor.Ref, short(r.Head))
 	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
 		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)

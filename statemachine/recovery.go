@@ -14,7 +14,7 @@ func (s *step) beginRecovery(ev Event, data EventData) (Action, error) {
 	s.pos.Recovery = &RecoveryState{Event: ev, Data: data, Task: *s.pos.Task, Freeform: s.pos.Freeform,
 		Unseen: ev == EventReady && s.in.TaskUnseen}
 	s.pos.Freeform = nil
-	if err := s.move(string(s.pos.Node.Flow()) + "_work"); err != nil {
+	if _, err := s.mustFireFirst(TRefineRecover, TCommentsRecover, TCIRecover, TConflictRecover, TReadyRecover, TStaleRecover); err != nil {
 		return Action{}, err
 	}
 	return s.server(ServerRequest{Kind: ServerFetchHead,
@@ -43,14 +43,14 @@ func (s *step) onHead() (Action, error) {
 		return Action{}, fmt.Errorf("%w: no head refresh was pending", ErrUnexpectedOutcome)
 	}
 	h, rec := *s.in.Head, s.pos.Recovery
-	s.pos.Server = nil
+	s.pos.Server, s.rec = nil, rec
 	task := rec.Task
 	if h.OK && h.SHA != "" {
 		s.pos.Head = h.SHA
 	}
-	advanced := h.OK && h.SHA != "" && task.HeadSnapshot != "" && h.SHA != task.HeadSnapshot
+	advanced := s.headAdvanced()
 	if rec.Unseen && !advanced {
-		return s.redeliver(task, rec.Freeform), nil
+		return s.redeliver(task, rec.Freeform)
 	}
 	var reason string
 	switch {
@@ -70,7 +70,8 @@ func (s *step) onHead() (Action, error) {
 		reason = fmt.Sprintf("The agent sent %s, which does not finish %s.", rec.Event, task.Name)
 	}
 	rec.Reason = reason
-	if err := s.toAsk(s.pos.Node.Flow()); err != nil {
+	if _, err := s.mustFireFirst(TRefineAskRecovery, TCommentsAskRecovery, TCIAskRecovery, TConflictAskRecovery,
+		TReadyAskRecovery, TStaleAskRecovery); err != nil {
 		return Action{}, err
 	}
 	return s.askRecovery()
@@ -98,19 +99,12 @@ func (s *step) askRecovery() (Action, error) {
 // recoveryAnswer handles the recovery question's choices.
 func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 	rec := s.pos.Recovery
+	s.rec = rec
 	task := rec.Task
-	restore := func() error {
-		if err := s.work(s.pos.Node.Flow()); err != nil {
-			return err
-		}
-		s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil
-		return nil
-	}
+	restore := func() { s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil }
 	switch v {
 	case elicitation.TreatAsAddressed:
-		if err := restore(); err != nil {
-			return Action{}, err
-		}
+		restore()
 		if task.Name == TaskComposeReply {
 			s.pos.Task.ReplyKind = prstatus.ReplyAddressed
 		}
@@ -119,20 +113,19 @@ func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 		// The user answered on GitHub themselves: post nothing, resolve nothing, move on.
 		s.pos.Recovery = nil
 		s.pos.Comments.mark(s.current().ID, handledReplied)
-		return s.advance("Counted as replied on GitHub.")
+		return s.nextThread(TCommentsCountedReplied, "Counted as replied on GitHub.")
 	case elicitation.TreatAsPushed:
-		if err := restore(); err != nil {
-			return Action{}, err
-		}
+		restore()
 		return s.complete(EventPushCompleted, rec.Data)
 	case elicitation.Skip:
 		s.pos.Recovery = nil
 		s.pos.Comments.mark(s.current().ID, handledSkipped)
-		return s.advance("Skipped.")
+		return s.nextThread(TCommentsSkip, "Skipped.")
 	case elicitation.BackToTask:
-		if err := restore(); err != nil {
+		if err := s.returnTo(s.interruptedTaskNode(s.pos.Node.Flow())); err != nil {
 			return Action{}, err
 		}
+		restore()
 		act := task.Emitted
 		act.Message = "Back to the task."
 		return act, nil
@@ -142,10 +135,26 @@ func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 	return Action{}, fmt.Errorf("statemachine: recovery has no handler for %q (a bug)", v)
 }
 
-// commentsCompleteAs completes the current comment task as addressed or replied.
-func (s *step) commentsCompleteAs(kind prstatus.ReplyKind, data EventData) (Action, error) {
-	if data.ReplyText == "" {
-		return s.composeReply(kind, data)
+// headAdvanced: the re-read head is a new commit since the interrupted task began.
+func (s *step) headAdvanced() bool {
+	h := s.in.Head
+	return s.rec != nil && h != nil && h.OK && h.SHA != "" && s.rec.Task.HeadSnapshot != "" && h.SHA != s.rec.Task.HeadSnapshot
+}
+
+// pushCompletes: the head advanced and a push unambiguously completes the interrupted task.
+func (s *step) pushCompletes(f Flow) bool {
+	if !s.headAdvanced() {
+		return false
 	}
-	return s.postReply(kind, data.ReplyText)
+	_, ok := pushCompletion(s.rec.Task.Name, f)
+	return ok
+}
+
+// interruptedTaskNode is where flow f handed out the task the recovery interrupted.
+func (s *step) interruptedTaskNode(f Flow) Node {
+	if s.rec == nil {
+		return ""
+	}
+	followUp := s.pos.Comments != nil && s.pos.Comments.Mode == ModeFollowUp
+	return taskNode(f, s.rec.Task.Name, followUp)
 }

@@ -9,30 +9,44 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
+// refinePushed are the rows that end the refine flow once the agent's work is in: the task's
+// completion, a free-text instruction that pushed, or a recovery that counts the work as pushed.
+var refinePushed = []Transition{TRefineDone, TRefineInterpretedPush, TRefineRecoveredByPush, TRefineTreatedAsPushed}
+
 // enterRefine answers changes requested (needs_refine). A round is dispatched automatically at
 // most MaxAutoRefines times and never twice within RefineCooldown; a round whose refine already
-// ended without answering it goes to the user instead of firing again.
-func (s *step) enterRefine(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
-	round := f.Refine.Round
-	rec := s.pos.Memory.round(round)
+// ended without answering it goes to the user instead of firing again. handled is false when the
+// attention is acknowledged.
+func (s *step) enterRefine(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
+	row, err := s.fireFirst(TRefineAskStalled, TRefineCoolingDown, TRefineDispatch)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
+	if row == TRefineCoolingDown {
+		rec := s.pos.Memory.round(f.Refine.Round)
+		return s.polling(fmt.Sprintf("The refine of this review round was handed out at %s; cooling down until %s.",
+			rec.LastDispatched.Format("15:04:05"), rec.LastDispatched.Add(s.cfg.RefineCooldown).Format("15:04:05")), false), true, nil
+	}
 	s.pos.Refine = refineState(f)
 	s.pos.Refine.Cluster = s.clusterFor(f, threadIDs(s.pos.Refine.Threads))
 	s.pos.FlowKey = att.Key
-	switch {
-	case rec.Completed || rec.Dispatches >= s.cfg.MaxAutoRefines:
-		if err := s.move("refine_begin_ask"); err != nil {
-			return Action{}, err
-		}
-		return s.askRefineStalled(f.Refine.Reason)
-	case rec.Dispatches > 0 && s.now.Before(rec.LastDispatched.Add(s.cfg.RefineCooldown)):
-		s.pos.Refine, s.pos.FlowKey = nil, ""
-		return s.polling(fmt.Sprintf("The refine of this review round was handed out at %s; cooling down until %s.",
-			rec.LastDispatched.Format("15:04:05"), rec.LastDispatched.Add(s.cfg.RefineCooldown).Format("15:04:05")), false), nil
+	if row == TRefineAskStalled {
+		act, err := s.askRefineStalled(f.Refine.Reason)
+		return act, true, err
 	}
-	if err := s.move("refine_begin_work"); err != nil {
-		return Action{}, err
-	}
-	return s.dispatchRefine(), nil
+	return s.dispatchRefine(), true, nil
+}
+
+// roundStalled: a refine of the poll's round already ended, or it reached the automatic limit.
+func (s *step) roundStalled() bool {
+	rec := s.pos.Memory.round(s.facts.Refine.Round)
+	return rec.Completed || rec.Dispatches >= s.cfg.MaxAutoRefines
+}
+
+// roundCooling: the poll's round was dispatched less than RefineCooldown ago.
+func (s *step) roundCooling() bool {
+	rec := s.pos.Memory.round(s.facts.Refine.Round)
+	return rec.Dispatches > 0 && s.now.Before(rec.LastDispatched.Add(s.cfg.RefineCooldown))
 }
 
 func refineState(f *prstatus.Facts) *RefineState {
@@ -78,7 +92,7 @@ func (s *step) refineDone() (Action, error) {
 	rec.Completed = true
 	s.pos.Memory.setRound(r.Round, rec)
 	s.workDone(r.Round)
-	return s.finish("refine_done", "Refine finished; checking that a new commit answers the review.")
+	return s.finish("Refine finished; checking that a new commit answers the review.", refinePushed...)
 }
 
 func (s *step) askRefineStalled(reason string) (Action, error) {
@@ -91,7 +105,7 @@ func (s *step) askRefineStalled(reason string) (Action, error) {
 func (s *step) refineAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.RefineAgain:
-		if err := s.move("refine_work"); err != nil {
+		if err := s.fire(TRefineAgain); err != nil {
 			return Action{}, err
 		}
 		return s.dispatchRefine(), nil

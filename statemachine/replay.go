@@ -25,9 +25,12 @@ func (s *step) replay() (Action, bool) {
 
 // redeliver hands the interrupted task out again when the agent's ready may mean it never
 // received it, and nothing was pushed that would complete it.
-func (s *step) redeliver(task Task, ff *FreeformState) Action {
+func (s *step) redeliver(task Task, ff *FreeformState) (Action, error) {
+	if err := s.returnTo(s.interruptedTaskNode(s.pos.Node.Flow())); err != nil {
+		return Action{}, err
+	}
 	s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, ff, nil
 	act := task.Emitted
 	act.Message = "The task in progress, handed out again: its first hand-out may not have reached you."
-	return act
+	return act, nil
 }

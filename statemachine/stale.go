@@ -8,23 +8,26 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// enterStale offers to ask approvers whose approval is on an older commit to review again.
-func (s *step) enterStale(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+// enterStale offers to ask approvers whose approval is on an older commit to review again;
+// handled is false when the attention is acknowledged.
+func (s *step) enterStale(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
+	row, err := s.fireFirst(TStaleAsk)
+	if err != nil || row == "" {
+		return Action{}, false, err
+	}
 	s.pos.Stale = &StaleState{Head: f.HeadSHA, Reviewers: slices.Clone(f.Reviews.StaleApprovals)}
 	s.pos.FlowKey = att.Key
-	if err := s.toAsk(FlowStale); err != nil {
-		return Action{}, err
-	}
 	text := fmt.Sprintf("CI is green on %s, but the approval of %s is on an older commit.", short(f.HeadSHA), prstatus.JoinNames(s.pos.Stale.Reviewers))
-	return s.ask(elicitation.QStaleApproval, text, []elicitation.Value{elicitation.RequestReReview, elicitation.SkipReminder,
+	act, err := s.ask(elicitation.QStaleApproval, text, []elicitation.Value{elicitation.RequestReReview, elicitation.SkipReminder,
 		elicitation.HandleMyself, elicitation.Stop}, nil)
+	return act, true, err
 }
 
 func (s *step) staleAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.RequestReReview:
 		r := s.pos.Stale.Reviewers
-		if err := s.work(FlowStale); err != nil {
+		if err := s.fire(TStaleRequestReview); err != nil {
 			return Action{}, err
 		}
 		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: slices.Clone(r),
@@ -37,8 +40,11 @@ func (s *step) staleAnswer(v elicitation.Value) (Action, error) {
 
 func (s *step) staleOutcome(req ServerRequest, o Outcome) (Action, error) {
 	if !o.OK {
-		return s.actionFailed(FlowStale, req, o, false)
+		if err := s.fire(TStaleRequestFailed); err != nil {
+			return Action{}, err
+		}
+		return s.askFailed(req, o, false)
 	}
 	s.pos.Memory.ack(s.pos.FlowKey)
-	return s.finish("stale_done", "Asked "+prstatus.JoinNames(req.Reviewers)+" to review again.")
+	return s.finish("Asked "+prstatus.JoinNames(req.Reviewers)+" to review again.", TStaleReviewRequested)
 }

@@ -231,8 +231,9 @@ func (r *Record) problem() string {
 		return fmt.Sprintf("record schema %d; this build reads %d", r.Schema, RecordSchema)
 	case r.MonitorID == "":
 		return "no monitor id"
-	case r.Position.Version != statemachine.PositionVersion:
-		return fmt.Sprintf("position version %d; this build reads %d", r.Position.Version, statemachine.PositionVersion)
+	case !statemachine.ReadsPositionVersion(r.Position.Version):
+		return fmt.Sprintf("position version %d; this build reads %d to %d", r.Position.Version,
+			statemachine.OldestPositionVersion, statemachine.PositionVersion)
 	case r.Position.Monitor.ID != "" && !sameMonitor(r.Position.Monitor.ID, r.MonitorID):
 		return fmt.Sprintf("the position is monitor %q's, the record %q's", r.Position.Monitor.ID, r.MonitorID)
 	}

@@ -3,6 +3,7 @@ package store_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,6 +72,20 @@ func jsonOf(t *testing.T, v any) string {
 	return string(b)
 }
 
+// A position an older build saved is kept for statemachine.Restore to migrate: a user who
+// upgrades with a monitor mid-flow keeps their place.
+func TestLoadKeepsAnOlderPositionForRestoreToMigrate(t *testing.T) {
+	f := newFixture(t)
+	f.claim(t, monitorID)
+	rec := record(t, monitorID)
+	rec.Position.Version = statemachine.OldestPositionVersion
+	require.NoError(t, f.Save(monitorID, rec))
+	got, ok, err := f.Load(monitorID)
+	require.NoError(t, err)
+	require.True(t, ok, "not set aside")
+	assert.Equal(t, statemachine.OldestPositionVersion, got.Position.Version)
+}
+
 func TestSaveLoadRoundTrip(t *testing.T) {
 	f := newFixture(t)
 	f.claim(t, monitorID)
@@ -133,7 +148,7 @@ func TestSaveRefusesWhatLoadWouldSetAside(t *testing.T) {
 		{"another monitor's position", func(r *store.Record) { r.Position.Monitor.ID = "acme/widgets#8" }, `position is monitor "acme/widgets#8"`},
 		{"a future schema", func(r *store.Record) { r.Schema = store.RecordSchema + 1 }, "schema 2"},
 		{"no position", func(r *store.Record) { r.Position = statemachine.Position{} }, "position version 0"},
-		{"a future position", func(r *store.Record) { r.Position.Version++ }, "position version 2"},
+		{"a future position", func(r *store.Record) { r.Position.Version++ }, fmt.Sprintf("position version %d", statemachine.PositionVersion+1)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -406,7 +421,7 @@ func TestPeekReadsWithoutTheClaim(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, monitorID, r.MonitorID)
-	assert.Equal(t, statemachine.NodeConflictTask, r.Position.Node)
+	assert.Equal(t, statemachine.NodeConflictRebasing, r.Position.Node)
 	c = f.claim(t, monitorID) // Peek took no claim: the monitor is free
 	require.NoError(t, c.Release())
 

@@ -183,7 +183,7 @@ func newestFeedback(news []*prstatus.ThreadFact, author, viewer string) time.Tim
 	var at time.Time
 	for _, t := range news {
 		for _, c := range t.Comments {
-			if !isUs(c.Author.Login, author, viewer) {
+			if !prstatus.IsUs(c.Author.Login, author, viewer) {
 				at = maxTime(at, c.CreatedAt)
 			}
 		}

@@ -58,7 +58,7 @@ func VerdictsSince(f *prstatus.Facts, since time.Time, round string) []Verdict {
 	}
 	var out []Verdict
 	for i, v := range hist {
-		if !v.SubmittedAt.After(since) || !v.State.Submitted() || isUs(v.Reviewer, f.Author, f.Viewer) {
+		if !v.SubmittedAt.After(since) || !v.State.Submitted() || prstatus.IsUs(v.Reviewer, f.Author, f.Viewer) {
 			continue
 		}
 		feedback := feedbackOf(v.Body, opened[i])

@@ -181,7 +181,7 @@ func TestVerdictPropertiesOnRandomSnapshots(t *testing.T) {
 		got := VerdictsSince(&f, since, "r")
 		require.True(t, slices.IsSortedFunc(got, func(a, b Verdict) int { return a.At.Compare(b.At) }), "case %d", i)
 		for _, v := range got {
-			require.False(t, isUs(v.Reviewer, f.Author, f.Viewer), "case %d", i)
+			require.False(t, prstatus.IsUs(v.Reviewer, f.Author, f.Viewer), "case %d", i)
 			require.Equal(t, v.State == prstatus.ReviewApproved, v.Approved)
 			require.True(t, v.At.After(since), "case %d", i)
 		}

@@ -1,0 +1,131 @@
+package statemachine
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// v1Places is where each saved version-1 position of testdata/positions-v1 stands in this build.
+// The files were written by the machine before every step became a node (position version 1):
+// each holds the saved position, what it presented, one input, and the old machine's answer and
+// next position.
+var v1Places = map[string]Node{
+	"idle": NodeIdle, "polling": NodePolling, "stopped": NodeStopped,
+	"catch_up_request_review": NodeCatchUpRequestingReview, "catch_up_resolve": NodeCatchUpResolving,
+	"refine_task": NodeRefineWorking, "refine_stalled": NodeRefineStalled, "refine_fetch_head": NodeRefineRecovering,
+	"refine_recovery": NodeRefineRecovery,
+	"comments_multi":  NodeCommentsMulti, "comments_single": NodeCommentsSingle, "comments_item": NodeCommentsAddressAll,
+	"comments_explained": NodeCommentsExplainAll, "comments_pick": NodeCommentsPick, "comments_remaining": NodeCommentsPickRemaining,
+	"comments_manual": NodeCommentsHandlingMyself, "comments_explain": NodeCommentsExplaining, "comments_address": NodeCommentsAddressing,
+	"comments_follow_up": NodeCommentsFollowingUp, "comments_apply": NodeCommentsApplying, "comments_compose": NodeCommentsComposing,
+	"comments_post_reply": NodeCommentsPostingReply, "comments_resolve": NodeCommentsResolving,
+	"comments_request_review": NodeCommentsRequestingReview, "comments_fetch_head": NodeCommentsRecovering,
+	"comments_recovery": NodeCommentsRecovery, "comments_failed": NodeCommentsActionFailed, "comments_interpret": NodeCommentsInterpreting,
+	"ci_fetch_logs": NodeCIFetchingLogs, "ci_investigate": NodeCIInvestigating, "ci_results": NodeCIResults,
+	"ci_cancelled": NodeCICancelled, "ci_apply_fix": NodeCIApplyingFix, "ci_wait": NodeCIRerunDeferred, "ci_rerun": NodeCIRerunning,
+	"ci_failed": NodeCIActionFailed, "ci_interpret": NodeCIInterpreting,
+	"conflict_ask": NodeConflictAsk, "conflict_rebase": NodeConflictRebasing,
+	"ready_ask": NodeReadyAsk, "ready_merge": NodeReadyMerging, "ready_refused": NodeReadyMergeRefused,
+	"ready_failed": NodeReadyActionFailed, "ready_interpret": NodeReadyInterpreting,
+	"stale_ask": NodeStaleAsk, "stale_request": NodeStaleRequestingReview,
+}
+
+// TestSavedV1PositionsKeepTheirPlace: a user who upgrades with a monitor mid-flow keeps their
+// place. Every saved version-1 position restores at the node of its step, presents exactly what
+// the old machine presented, and answers its next input exactly as the old machine did (node
+// names aside).
+func TestSavedV1PositionsKeepTheirPlace(t *testing.T) {
+	files, err := filepath.Glob("testdata/positions-v1/*.json")
+	require.NoError(t, err)
+	require.Len(t, files, len(v1Places), "one expectation per saved position")
+	for _, f := range files {
+		c := readV1Case(t, f)
+		t.Run(c.Name, func(t *testing.T) {
+			require.Equal(t, 1, c.Position.Version)
+			m, err := Restore(DefaultConfig(), c.Position)
+			require.NoError(t, err)
+			pos := m.Position()
+			assert.Equal(t, PositionVersion, pos.Version)
+			assert.Equal(t, v1Places[c.Name], pos.Node)
+			assert.Equal(t, withoutNodes(t, c.Pending), withoutNodes(t, mustJSON(t, m.Pending())), "presents what it presented")
+
+			act, err := m.Step(c.Now, c.Input)
+			require.NoError(t, err)
+			assert.Equal(t, withoutNodes(t, c.After), withoutNodes(t, mustJSON(t, act)), "answers as it answered")
+			assert.Equal(t, withoutNodes(t, c.AfterPosition), withoutNodes(t, mustJSON(t, m.Position())), "and moves on to the same place")
+			assert.NoError(t, checkMoves(pos.Node, m.Position().Node, c.Input, m.Moves()))
+
+			again, err := Restore(DefaultConfig(), m.Position())
+			require.NoError(t, err)
+			assert.Equal(t, mustJSON(t, m.Position()), mustJSON(t, again.Position()), "a migrated monitor saves as version 2 and restores exactly")
+		})
+	}
+}
+
+func TestMigrationRefusesWhatItCannotPlace(t *testing.T) {
+	c := readV1Case(t, "testdata/positions-v1/comments_multi.json")
+	tests := []struct {
+		name   string
+		mutate func(*Position)
+		want   string
+	}{
+		{"a version from the future", func(p *Position) { p.Version = PositionVersion + 1 }, "version 3"},
+		{"no version", func(p *Position) { p.Version = 0 }, "version 0"},
+		{"a node version 1 never had", func(p *Position) { p.Node = "comments_limbo" }, "unknown version 1 node"},
+		{"a question node without its question", func(p *Position) { p.Question = nil }, "holds nothing"},
+		{"a question no flow asks there", func(p *Position) { p.Node = "stale_ask" }, "holds nothing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := c.Position.clone()
+			require.NoError(t, err)
+			tt.mutate(&p)
+			_, err = Restore(DefaultConfig(), p)
+			require.ErrorIs(t, err, ErrCorruptPosition)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	assert.True(t, ReadsPositionVersion(1))
+	assert.True(t, ReadsPositionVersion(PositionVersion))
+	assert.False(t, ReadsPositionVersion(0))
+	assert.False(t, ReadsPositionVersion(PositionVersion+1))
+}
+
+// withoutNodes is JSON with every "node" and "version" field left out: what the node rename
+// leaves the same.
+func withoutNodes(t *testing.T, js any) string {
+	t.Helper()
+	var raw []byte
+	switch v := js.(type) {
+	case string:
+		raw = []byte(v)
+	case json.RawMessage:
+		raw = v
+	}
+	var v any
+	require.NoError(t, json.Unmarshal(raw, &v))
+	var strip func(any)
+	strip = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			delete(x, "node")
+			delete(x, "version")
+			for _, e := range x {
+				strip(e)
+			}
+		case []any:
+			for _, e := range x {
+				strip(e)
+			}
+		}
+	}
+	strip(v)
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	return strings.TrimSpace(string(out))
+}
