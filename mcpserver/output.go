@@ -29,7 +29,8 @@ func actionOutput(id string, act statemachine.Action) ActionOutput {
 		out.ExpectedEvents = append(out.ExpectedEvents, string(e))
 	}
 	if q := act.Question; q != nil {
-		out.Question = &QuestionOutput{ID: q.ID, Seq: q.Seq, Text: q.Text, Choices: q.Choices}
+		qc := *q
+		out.Question = &qc
 	}
 	switch act.Kind {
 	case statemachine.ActionExecute:

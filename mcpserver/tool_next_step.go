@@ -84,9 +84,8 @@ func machineInput(in NextStepInput) (statemachine.Input, error) {
 		return statemachine.Input{}, fmt.Errorf("question_seq %d: a question's seq is positive", in.QuestionSeq)
 	}
 	var data statemachine.EventData
-	if d := in.Data; d != nil {
-		data = statemachine.EventData{ReplyText: d.ReplyText, Findings: d.Findings, SuggestedFix: d.SuggestedFix,
-			IssueType: d.IssueType, Recommendation: d.Recommendation}
+	if in.Data != nil {
+		data = *in.Data
 	}
 	input := statemachine.EventInput(ev, elicitation.Value(in.Choice), data)
 	input.QuestionSeq = in.QuestionSeq

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -66,7 +67,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 
 // savedStatus is a monitor an earlier process saved, as it stands in the state directory. It is
 // read, not resumed: the next call that names it resumes it.
-func (s *Server) savedStatus(sv Saved) MonitorStatus {
+func (s *Server) savedStatus(sv store.Record) MonitorStatus {
 	id := monitorID(sv.Ref.String())
 	pos := sv.Position
 	st := MonitorStatus{MonitorID: id, PR: sv.Ref.String(), Title: pos.Monitor.Title, State: string(pos.Node.State()),

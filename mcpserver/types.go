@@ -23,15 +23,6 @@ type StartOutput struct {
 	Next    string        `json:"next" jsonschema:"The call to make next."`
 }
 
-// NextStepData is the structured payload an agent sends with an event.
-type NextStepData struct {
-	ReplyText      string `json:"reply_text,omitempty" jsonschema:"comment_addressed / comment_replied: the reply the server posts on the thread."`
-	Findings       string `json:"findings,omitempty" jsonschema:"investigation_complete: the root cause and its evidence."`
-	SuggestedFix   string `json:"suggested_fix,omitempty" jsonschema:"investigation_complete: the fix, described in words (no diff)."`
-	IssueType      string `json:"issue_type,omitempty" jsonschema:"investigation_complete: code, flaky, infrastructure or unknown."`
-	Recommendation string `json:"recommendation,omitempty" jsonschema:"explain_comment / interpret_freeform: your recommendation."`
-}
-
 // NextStepInput is pr_monitor_next_step's input.
 type NextStepInput struct {
 	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start."`
@@ -39,8 +30,8 @@ type NextStepInput struct {
 	Choice    string `json:"choice,omitempty" jsonschema:"user_chose: the value of the chosen choice (not its label)."`
 	// QuestionSeq makes an answer exact: a repeat of an answer already taken gets what it led to,
 	// an answer to a question no longer open is refused rather than applied to another.
-	QuestionSeq int           `json:"question_seq,omitempty" jsonschema:"user_chose: the question's seq from the ask_user action. Repeating an answer already taken returns what it led to."`
-	Data        *NextStepData `json:"data,omitempty" jsonschema:"The data the task asks for."`
+	QuestionSeq int                     `json:"question_seq,omitempty" jsonschema:"user_chose: the question's seq from the ask_user action. Repeating an answer already taken returns what it led to."`
+	Data        *statemachine.EventData `json:"data,omitempty" jsonschema:"The data the task asks for."`
 }
 
 // StatusInput is pr_monitor_status's input: one monitor, or every one.
@@ -53,14 +44,6 @@ type StopInput struct {
 	MonitorID string `json:"monitor_id" jsonschema:"The monitor to stop (its id from pr_monitor_start), or all to stop every monitor."`
 }
 
-// QuestionOutput is a question for the user.
-type QuestionOutput struct {
-	ID      elicitation.QuestionID `json:"id"`
-	Seq     int                    `json:"seq"`
-	Text    string                 `json:"text"`
-	Choices []elicitation.Choice   `json:"choices"`
-}
-
 // ActionOutput is what the agent must do next. It is compact: structure over prose.
 type ActionOutput struct {
 	Action         string                    `json:"action" jsonschema:"execute: do the task, then call next_step with one of expected_events. ask_user: ask the user and answer with user_chose. polling: call next_step with ready again. stop or merged: monitoring is over."`
@@ -70,7 +53,7 @@ type ActionOutput struct {
 	Task           string                    `json:"task,omitempty"`
 	Instructions   string                    `json:"instructions,omitempty"`
 	ExpectedEvents []string                  `json:"expected_events,omitempty"`
-	Question       *QuestionOutput           `json:"question,omitempty"`
+	Question       *elicitation.Question     `json:"question,omitempty"`
 	Context        *statemachine.TaskContext `json:"context,omitempty"`
 	Message        string                    `json:"message,omitempty"`
 	Summary        string                    `json:"summary,omitempty"`

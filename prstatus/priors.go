@@ -87,14 +87,10 @@ func scanPriors(f *Facts, skip map[string]bool) []priorRef {
 // newestMarker returns the newest marker of ours in the thread that names this very thread: a
 // marker naming another thread is a quote, not an answer.
 func newestMarker(t *ThreadFact, author, viewer string) (Marker, time.Time, bool) {
-	comments := t.Comments
-	if len(comments) == 0 {
-		comments = []Comment{t.First, t.Last}
-	}
 	var best Marker
 	var at time.Time
 	found := false
-	for _, c := range comments {
+	for _, c := range t.Comments {
 		m, ok := OurMarker(c, author, viewer)
 		if !ok || m.Thread != t.ID {
 			continue
@@ -151,7 +147,7 @@ func (r priorRef) resolution(c Category) PriorResolution {
 		RepliedAt: r.at,
 		Kind:      ReplyKind(bound(string(r.marker.Kind), idRunes)),
 		Resolved:  r.t.Status == ThreadResolved,
-		Excerpt:   excerpt(r.t.First.Body, excerptRunes),
+		Excerpt:   excerpt(r.t.First().Body, excerptRunes),
 	}
 }
 
@@ -161,7 +157,7 @@ func categoryOf(t *ThreadFact, m Marker) Category {
 	if c, ok := ParseCategory(m.Category); ok {
 		return c
 	}
-	return Categorize(t.First.Body, t.Path)
+	return Categorize(t.First().Body, t.Path)
 }
 
 // excerpt renders the start of a comment on one line: hidden HTML comments dropped, code blocks

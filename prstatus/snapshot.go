@@ -183,5 +183,5 @@ type RateLimit struct {
 	Cost      int       `json:"cost"`
 	Remaining int       `json:"remaining"`
 	Limit     int       `json:"limit"`
-	ResetAt   time.Time `json:"reset_at"`
+	ResetAt   time.Time `json:"reset_at,omitzero"`
 }

@@ -47,7 +47,7 @@ func VerdictsSince(f *Facts, since time.Time, round string) []Verdict {
 	attributeThreads(hist, f.Threads, func(review int, t *ThreadFact) {
 		// Feedback on the attempt is written after it: an older thread belongs to an earlier
 		// review, even when that review has fallen off the snapshot's page of reviews.
-		if t.First.CreatedAt.After(since) {
+		if t.First().CreatedAt.After(since) {
 			opened[review] = append(opened[review], t)
 		}
 	})
@@ -142,7 +142,7 @@ func attributeThreads(hist []ReviewerVerdict, threads ThreadFacts, opened func(r
 		for i := range list {
 			t := &list[i]
 			for _, j := range byReviewer[loginKey(t.Reviewer)] {
-				if !hist[j].SubmittedAt.Before(t.First.CreatedAt) {
+				if !hist[j].SubmittedAt.Before(t.First().CreatedAt) {
 					opened(j, t)
 					break
 				}
@@ -159,14 +159,14 @@ func feedbackOf(body string, threads []*ThreadFact) string {
 		b.WriteString(body)
 	}
 	for _, t := range threads {
-		if strings.TrimSpace(t.First.Body) == "" {
+		if strings.TrimSpace(t.First().Body) == "" {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
 		b.WriteString("[" + t.where() + "]\n")
-		b.WriteString(t.First.Body)
+		b.WriteString(t.First().Body)
 		if b.Len() > MaxFeedbackBytes {
 			break
 		}

@@ -18,7 +18,7 @@ func (s *step) enterComments(f *prstatus.Facts, att prstatus.Attention) (Action,
 	}
 	var threads []ThreadContext
 	for _, t := range src {
-		if !s.pos.Memory.acked(threadKey(t.ID, t.Last.ID)) {
+		if !s.pos.Memory.acked(threadKey(t.ID, t.Last().ID)) {
 			threads = append(threads, threadContext(t))
 		}
 	}

@@ -22,13 +22,14 @@ const (
 	InputStop     InputKind = "stop"     // pr_monitor_stop
 )
 
-// EventData is the structured payload an agent sends with an event.
+// EventData is the structured payload an agent sends with an event: pr_monitor_next_step's data
+// argument, whose schema the jsonschema tags describe.
 type EventData struct {
-	ReplyText      string `json:"reply_text,omitempty"`
-	Findings       string `json:"findings,omitempty"`
-	SuggestedFix   string `json:"suggested_fix,omitempty"`
-	IssueType      string `json:"issue_type,omitempty"`
-	Recommendation string `json:"recommendation,omitempty"`
+	ReplyText      string `json:"reply_text,omitempty" jsonschema:"comment_addressed / comment_replied: the reply the server posts on the thread."`
+	Findings       string `json:"findings,omitempty" jsonschema:"investigation_complete: the root cause and its evidence."`
+	SuggestedFix   string `json:"suggested_fix,omitempty" jsonschema:"investigation_complete: the fix, described in words (no diff)."`
+	IssueType      string `json:"issue_type,omitempty" jsonschema:"investigation_complete: code, flaky, infrastructure or unknown."`
+	Recommendation string `json:"recommendation,omitempty" jsonschema:"explain_comment / interpret_freeform: your recommendation."`
 }
 
 // maxDataText bounds each data field; GitHub's own comment limit is 65536 characters.

@@ -141,13 +141,13 @@ func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
 	}
 	for _, t := range f.Threads.Waiting {
 		key := "resolve:" + t.ID
-		if !t.ReviewerIsBot || s.pos.Memory.tried(key, t.Last.ID) {
+		if !t.ReviewerIsBot || s.pos.Memory.tried(key, t.Last().ID) {
 			continue
 		}
-		if _, ours := prstatus.ParseMarker(t.Last.Body); !ours {
+		if _, ours := prstatus.ParseMarker(t.Last().Body); !ours {
 			continue // someone else answered the bot; leave it to them
 		}
-		s.pos.Memory.markTried(key, t.Last.ID)
+		s.pos.Memory.markTried(key, t.Last().ID)
 		if err := s.move("catch_up"); err != nil {
 			return Action{}, false, err
 		}
@@ -157,10 +157,10 @@ func (s *step) catchUp(f *prstatus.Facts) (Action, bool, error) {
 	settled, _ := prstatus.SettledByApproval(f)
 	for _, t := range settled {
 		key := "resolve:" + t.ID
-		if s.pos.Memory.tried(key, t.Last.ID) {
+		if s.pos.Memory.tried(key, t.Last().ID) {
 			continue
 		}
-		s.pos.Memory.markTried(key, t.Last.ID)
+		s.pos.Memory.markTried(key, t.Last().ID)
 		if err := s.move("catch_up"); err != nil {
 			return Action{}, false, err
 		}
