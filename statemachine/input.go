@@ -25,11 +25,11 @@ const (
 // EventData is the structured payload an agent sends with an event: pr_monitor_next_step's data
 // argument, whose schema the jsonschema tags describe.
 type EventData struct {
-	ReplyText      string `json:"reply_text,omitempty" jsonschema:"comment_addressed / comment_replied: the reply the server posts on the thread."`
-	Findings       string `json:"findings,omitempty" jsonschema:"investigation_complete: the root cause and its evidence."`
-	SuggestedFix   string `json:"suggested_fix,omitempty" jsonschema:"investigation_complete: the fix, described in words (no diff)."`
-	IssueType      string `json:"issue_type,omitempty" jsonschema:"investigation_complete: code, flaky, infrastructure or unknown."`
-	Recommendation string `json:"recommendation,omitempty" jsonschema:"explain_comment / interpret_freeform: your recommendation."`
+	ReplyText      string `json:"reply_text,omitempty" jsonschema:"The reply the server posts (comment_addressed, comment_replied)."`
+	Findings       string `json:"findings,omitempty" jsonschema:"Root cause and evidence (investigation_complete)."`
+	SuggestedFix   string `json:"suggested_fix,omitempty" jsonschema:"The fix in words, no diff (investigation_complete)."`
+	IssueType      string `json:"issue_type,omitempty" jsonschema:"code, flaky, infrastructure or unknown (investigation_complete)."`
+	Recommendation string `json:"recommendation,omitempty" jsonschema:"Your recommendation (explain_comment, interpret_freeform)."`
 }
 
 // maxDataText bounds each data field; GitHub's own comment limit is 65536 characters.
