@@ -41,6 +41,9 @@ func briefList(path, description string) brief {
 func outputSchema[T any](briefs ...brief) (mcp.ToolOption, error) {
 	var scratch mcp.Tool
 	mcp.WithOutputSchema[T]()(&scratch)
+	if scratch.OutputSchema.Type == "" {
+		return nil, fmt.Errorf("output schema: none can be derived from %T", *new(T))
+	}
 	raw, err := json.Marshal(scratch.OutputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)

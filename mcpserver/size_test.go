@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -39,6 +40,27 @@ func openMonitors(t *testing.T, h *harness, n int) {
 	}
 }
 
+// saveMonitors adds monitors 101+from..100+n as an earlier server would have saved them: each a
+// copy of one of the first three live monitors' records (a conflict question, a CI task, a
+// comment task) under its own pull request.
+func saveMonitors(t *testing.T, h *harness, from, n int) {
+	t.Helper()
+	var models []store.Record
+	for i := 1; i <= 3; i++ {
+		rec, ok, err := h.state.Peek(fmt.Sprintf("acme/widgets#%d", 100+i))
+		require.NoError(t, err)
+		require.True(t, ok)
+		models = append(models, rec)
+	}
+	for i := from + 1; i <= n; i++ {
+		rec := models[(i-1)%3]
+		ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 100 + i}
+		rec.Ref, rec.Position.Monitor.ID, rec.Position.Monitor.Ref = ref, ref.String(), ref
+		rec.Position.Monitor.Title = fmt.Sprintf("Add retries to the widget client, part %d", i)
+		require.NoError(t, h.state.Save(ref.String(), rec))
+	}
+}
+
 // text calls a tool and returns its text content: what a model that reads only text reads.
 func (h *harness) text(name string, args map[string]any) string {
 	h.t.Helper()
@@ -50,7 +72,8 @@ func (h *harness) text(name string, args map[string]any) string {
 }
 
 // TestContractSize measures what the agent's context pays for: the tools/list result as it goes
-// over the pipe, and pr_monitor_status over many monitors.
+// over the pipe, and pr_monitor_status over many monitors (1,000: 30 live, the rest saved by an
+// earlier server, which a listing shows alike).
 func TestContractSize(t *testing.T) {
 	t.Run("tools/list", func(t *testing.T) {
 		h := newHarness(t, harnessOpts{protocol: "2025-11-25", wire: true})
@@ -64,11 +87,10 @@ func TestContractSize(t *testing.T) {
 	})
 	for _, n := range []int{26, 1000} {
 		t.Run(fmt.Sprintf("status of %d monitors", n), func(t *testing.T) {
-			if n > 100 && testing.Short() {
-				t.Skip("1,000 monitors: without -short")
-			}
 			h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
-			openMonitors(t, h, n)
+			live := min(n, 30)
+			openMonitors(t, h, live)
+			saveMonitors(t, h, live, n)
 			text := h.text("pr_monitor_status", map[string]any{})
 			var st StatusOutput
 			require.NoError(t, json.Unmarshal([]byte(text), &st))
