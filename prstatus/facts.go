@@ -228,20 +228,10 @@ type ThreadFact struct {
 }
 
 // First is the thread's first comment: the reviewer's (zero when the thread has none).
-func (t ThreadFact) First() Comment {
-	if len(t.Comments) == 0 {
-		return Comment{}
-	}
-	return t.Comments[0]
-}
+func (t ThreadFact) First() Comment { return firstComment(t.Comments) }
 
 // Last is the thread's newest comment (zero when the thread has none).
-func (t ThreadFact) Last() Comment {
-	if len(t.Comments) == 0 {
-		return Comment{}
-	}
-	return t.Comments[len(t.Comments)-1]
-}
+func (t ThreadFact) Last() Comment { return lastComment(t.Comments) }
 
 // ThreadFacts splits the review threads by status. Each thread is in exactly one list.
 type ThreadFacts struct {
