@@ -63,6 +63,7 @@ func (h huge) cluster() *statemachine.ClusterContext {
 }
 
 func TestEveryActionKindStaysUnder16KB(t *testing.T) {
+	t.Parallel() // the heaviest payloads: beside the tests that wait
 	h := newHuge()
 	text := strings.Repeat("x", 60000) // the most an agent may send as data
 	thread := h.threads[0]

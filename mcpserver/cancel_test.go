@@ -63,6 +63,7 @@ func (c *rawClient) drain(d time.Duration) []map[string]any {
 }
 
 func TestCancelledRequestGetsNoResponseAndTheMonitorStaysIntact(t *testing.T) {
+	t.Parallel() // waits out a call's deadline: beside the other tests
 	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken))
 	url := fake.Start()
 	t.Cleanup(fake.Close)

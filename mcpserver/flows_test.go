@@ -123,7 +123,8 @@ func TestFreeformMatchedDeterministicallyNeedsNoSampling(t *testing.T) {
 
 func TestDismissedPromptGoesToTheAgentAndDeclineMeansHandleIt(t *testing.T) {
 	t.Run("cancel", func(t *testing.T) {
-		h := newHarness(t, harnessOpts{protocol: "2026-07-28", user: func(*sdk.ElicitParams) *sdk.ElicitResult { return &sdk.ElicitResult{Action: "cancel"} }})
+		h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 100 * time.Millisecond },
+			user: func(*sdk.ElicitParams) *sdk.ElicitResult { return &sdk.ElicitResult{Action: "cancel"} }})
 		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 		h.start()
 		act := h.next("ready", "", nil)

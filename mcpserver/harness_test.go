@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -24,6 +25,7 @@ type harnessOpts struct {
 	user     func(*sdk.ElicitParams) *sdk.ElicitResult
 	model    func(*sdk.CreateMessageParams) string
 	cfg      func(*Config)
+	wire     bool // keep every line the server writes (h.wire), to measure what goes over the pipe
 }
 
 type harness struct {
@@ -35,10 +37,12 @@ type harness struct {
 	state   *MemoryState
 
 	mu        sync.Mutex
+	wire      [][]byte // every line the server wrote, when harnessOpts.wire
 	progress  []string
 	elicited  []*sdk.ElicitParams
 	sampled   []*sdk.CreateMessageParams
 	lastStart StartOutput
+	schemas   conformance
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -68,7 +72,11 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
-	go func() { defer close(served); _ = srv.ServeStdio(ctx, sr, sw); _ = sw.Close() }()
+	var out io.Writer = sw
+	if o.wire {
+		out = &tap{w: sw, h: h}
+	}
+	go func() { defer close(served); _ = srv.ServeStdio(ctx, sr, out); _ = sw.Close() }()
 
 	opts := &sdk.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 		h.mu.Lock()
@@ -122,9 +130,44 @@ func (h *harness) call(name string, args any) (json.RawMessage, string) {
 		}
 		return nil, text
 	}
+	h.schemas.check(h.t, h.srv, name, res.StructuredContent)
 	b, err := json.Marshal(res.StructuredContent)
 	require.NoError(h.t, err)
 	return b, ""
+}
+
+// tap keeps a copy of every line the server writes.
+type tap struct {
+	w       io.Writer
+	h       *harness
+	partial []byte
+}
+
+func (t *tap) Write(p []byte) (int, error) {
+	t.h.mu.Lock()
+	t.partial = append(t.partial, p...)
+	for {
+		i := bytes.IndexByte(t.partial, '\n')
+		if i < 0 {
+			break
+		}
+		t.h.wire = append(t.h.wire, append([]byte(nil), t.partial[:i]...))
+		t.partial = t.partial[i+1:]
+	}
+	t.h.mu.Unlock()
+	return t.w.Write(p)
+}
+
+// wireLine is the last line the server wrote that contains s.
+func (h *harness) wireLine(s string) []byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i := len(h.wire) - 1; i >= 0; i-- {
+		if bytes.Contains(h.wire[i], []byte(s)) {
+			return h.wire[i]
+		}
+	}
+	return nil
 }
 
 func (h *harness) start() StartOutput {

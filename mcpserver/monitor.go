@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -114,7 +115,7 @@ func (m *monitor) persistLocked() {
 	if m.release == nil { // no longer claimed: the record was finalised when the monitor ended
 		return
 	}
-	err := m.state.Save(m.id, Saved{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created})
+	err := m.state.Save(m.id, store.Record{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created})
 	if err != nil {
 		m.log.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)
 	}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -29,7 +30,8 @@ func actionOutput(id string, act statemachine.Action) ActionOutput {
 		out.ExpectedEvents = append(out.ExpectedEvents, string(e))
 	}
 	if q := act.Question; q != nil {
-		out.Question = &QuestionOutput{ID: q.ID, Seq: q.Seq, Text: q.Text, Choices: q.Choices}
+		qc := *q
+		out.Question = &qc
 	}
 	switch act.Kind {
 	case statemachine.ActionExecute:
@@ -74,13 +76,16 @@ func (d *driver) result(out ActionOutput) *mcp.CallToolResult {
 }
 
 // structured renders a tool result: structured content plus the same JSON as text for clients
-// that only read text.
+// that only read text. The text is for a model to read: <, > and & stay as they are (a fence
+// reads <<<untrusted GitHub text …>>>, not \u003c\u003c\u003c…).
 func structured(v any) *mcp.CallToolResult {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return toolError("could not encode the result: " + err.Error())
 	}
-	return mcp.NewToolResultStructured(v, string(b))
+	return mcp.NewToolResultStructured(v, strings.TrimSuffix(b.String(), "\n"))
 }
 
 // toolError is an isError result with a one-line cause.

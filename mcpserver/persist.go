@@ -6,34 +6,27 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/prmonitor/prmonitor/prstatus"
-	"github.com/prmonitor/prmonitor/statemachine"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 )
 
-// Saved is what survives a restart for one monitor.
-type Saved struct {
-	Ref       prstatus.PRRef
-	Position  statemachine.Position
-	Stopped   bool
-	CreatedAt time.Time
-}
-
 // Persister keeps monitors across restarts: only what GitHub cannot tell the server (DESIGN §8).
+// It speaks the store's one record type: what survives a restart for one monitor is a
+// store.Record (its ref, position, stopped flag and creation time; the Persister fills in the
+// rest).
 type Persister interface {
 	// Claim takes the exclusive right to run monitor id in this process; another process holding
 	// it is a clear error.
 	Claim(id string) (release func(), err error)
 	// Load returns the saved monitor. A corrupt record is set aside and reported as absent.
-	Load(id string) (Saved, bool, error)
+	Load(id string) (store.Record, bool, error)
 	// Peek returns the saved monitor without claiming it (read-only); an unusable record is
 	// reported as absent and left alone.
-	Peek(id string) (Saved, bool, error)
+	Peek(id string) (store.Record, bool, error)
 	// List returns every saved monitor, by id, without claiming any.
-	List() ([]Saved, error)
+	List() ([]store.Record, error)
 	// Save replaces the record atomically.
-	Save(id string, s Saved) error
+	Save(id string, s store.Record) error
 	// SetAside moves a record the server cannot resume out of the way.
 	SetAside(id, reason string) error
 	// Log appends to the monitor's event log (best effort).
@@ -47,14 +40,14 @@ var ErrInUse = errors.New("monitor in use by another prmonitor process")
 // for tests that do not test restarts.
 type MemoryState struct {
 	mu      sync.Mutex
-	saved   map[string]Saved
+	saved   map[string]store.Record
 	claimed map[string]bool
 	events  map[string][]string
 }
 
 // NewMemoryState returns an empty in-memory Persister.
 func NewMemoryState() *MemoryState {
-	return &MemoryState{saved: map[string]Saved{}, claimed: map[string]bool{}, events: map[string][]string{}}
+	return &MemoryState{saved: map[string]store.Record{}, claimed: map[string]bool{}, events: map[string][]string{}}
 }
 
 // Claim implements Persister.
@@ -69,7 +62,7 @@ func (m *MemoryState) Claim(id string) (func(), error) {
 }
 
 // Load implements Persister.
-func (m *MemoryState) Load(id string) (Saved, bool, error) {
+func (m *MemoryState) Load(id string) (store.Record, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s, ok := m.saved[id]
@@ -77,25 +70,26 @@ func (m *MemoryState) Load(id string) (Saved, bool, error) {
 }
 
 // Save implements Persister.
-func (m *MemoryState) Save(id string, s Saved) error {
+func (m *MemoryState) Save(id string, r store.Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.saved[id] = s
+	r.MonitorID = id
+	m.saved[id] = r
 	return nil
 }
 
 // Peek implements Persister.
-func (m *MemoryState) Peek(id string) (Saved, bool, error) { return m.Load(id) }
+func (m *MemoryState) Peek(id string) (store.Record, bool, error) { return m.Load(id) }
 
 // List implements Persister.
-func (m *MemoryState) List() ([]Saved, error) {
+func (m *MemoryState) List() ([]store.Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := make([]Saved, 0, len(m.saved))
+	out := make([]store.Record, 0, len(m.saved))
 	for _, s := range m.saved {
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b Saved) int { return strings.Compare(monitorID(a.Ref.String()), monitorID(b.Ref.String())) })
+	slices.SortFunc(out, func(a, b store.Record) int { return strings.Compare(a.MonitorID, b.MonitorID) })
 	return out, nil
 }
 

@@ -33,48 +33,25 @@ func (p *StoreState) Claim(id string) (func(), error) {
 }
 
 // Load implements Persister.
-func (p *StoreState) Load(id string) (Saved, bool, error) {
-	r, ok, err := p.s.Load(id)
-	if err != nil || !ok {
-		return Saved{}, ok, err
-	}
-	return saved(r), true, nil
-}
+func (p *StoreState) Load(id string) (store.Record, bool, error) { return p.s.Load(id) }
 
 // Peek implements Persister.
-func (p *StoreState) Peek(id string) (Saved, bool, error) {
-	r, ok, err := p.s.Peek(id)
-	if err != nil || !ok {
-		return Saved{}, ok, err
-	}
-	return saved(r), true, nil
-}
+func (p *StoreState) Peek(id string) (store.Record, bool, error) { return p.s.Peek(id) }
 
 // List implements Persister.
-func (p *StoreState) List() ([]Saved, error) {
-	rs, err := p.s.List()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Saved, len(rs))
-	for i, r := range rs {
-		out[i] = saved(r)
-	}
-	return out, nil
-}
+func (p *StoreState) List() ([]store.Record, error) { return p.s.List() }
 
-func saved(r store.Record) Saved {
-	return Saved{Ref: r.Ref, Position: r.Position, Stopped: r.Stopped, CreatedAt: r.CreatedAt}
-}
-
-// Save implements Persister.
-func (p *StoreState) Save(id string, s Saved) error {
-	reason := ""
-	if s.Stopped {
-		reason = "stopped"
+// Save implements Persister: the record as the monitor gave it, with its id, the REST root it is
+// watched through, and why it stopped.
+func (p *StoreState) Save(id string, r store.Record) error {
+	r.MonitorID = id
+	if r.API == "" {
+		r.API = p.api
 	}
-	return p.s.Save(id, store.Record{MonitorID: id, Ref: s.Ref, API: p.api, CreatedAt: s.CreatedAt, Stopped: s.Stopped,
-		StoppedReason: reason, Position: s.Position})
+	if r.Stopped && r.StoppedReason == "" {
+		r.StoppedReason = "stopped"
+	}
+	return p.s.Save(id, r)
 }
 
 // SetAside implements Persister.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -35,22 +36,22 @@ func (s *Server) attach(ref prstatus.PRRef) (*monitor, bool, error) {
 }
 
 // load claims monitor id for this process and reads its saved record; the caller owns release.
-func (s *Server) load(id string) (Saved, bool, func(), error) {
+func (s *Server) load(id string) (store.Record, bool, func(), error) {
 	release, err := s.cfg.State.Claim(id)
 	if err != nil {
-		return Saved{}, false, nil, err
+		return store.Record{}, false, nil, err
 	}
 	saved, ok, err := s.cfg.State.Load(id)
 	if err != nil {
 		release()
-		return Saved{}, false, nil, fmt.Errorf("load monitor %s: %w", id, err)
+		return store.Record{}, false, nil, fmt.Errorf("load monitor %s: %w", id, err)
 	}
 	return saved, ok, release, nil
 }
 
 // restore builds a monitor at its saved position, holding release; nil when the position cannot
 // be resumed (it is set aside, and the monitor starts fresh).
-func (s *Server) restore(id string, saved Saved, release func()) *monitor {
+func (s *Server) restore(id string, saved store.Record, release func()) *monitor {
 	machine, err := statemachine.Restore(s.cfg.Machine, saved.Position)
 	if err != nil {
 		s.cfg.Logger.Warn("saved monitor cannot be resumed; starting fresh", "monitor", id, "err", err)

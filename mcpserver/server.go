@@ -113,7 +113,13 @@ func New(cfg Config) (*Server, error) {
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	s.mcp.AddTools(s.startTool(), s.nextStepTool(), s.statusTool(), s.stopTool(), s.dispatchTool())
+	for _, build := range []func() (server.ServerTool, error){s.startTool, s.nextStepTool, s.statusTool, s.stopTool, s.dispatchTool} {
+		tool, err := build()
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: %w", err)
+		}
+		s.mcp.AddTools(tool)
+	}
 	return s, nil
 }
 

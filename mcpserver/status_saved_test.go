@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -23,7 +24,7 @@ func TestStatusPlacesAMonitorAnOlderBuildSaved(t *testing.T) {
 	require.Equal(t, 1, c.Position.Version)
 
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
-	require.NoError(t, h.state.Save("acme/widgets#7", Saved{Ref: h.ref, Position: c.Position}))
+	require.NoError(t, h.state.Save("acme/widgets#7", store.Record{Ref: h.ref, Position: c.Position}))
 	out, errText := h.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
 	require.Empty(t, errText)
 	var st StatusOutput
@@ -31,9 +32,10 @@ func TestStatusPlacesAMonitorAnOlderBuildSaved(t *testing.T) {
 	require.Len(t, st.Monitors, 1)
 	m := st.Monitors[0]
 	assert.True(t, m.Saved)
-	assert.Equal(t, string(statemachine.NodeConflictRebasing), m.Node)
 	assert.Equal(t, string(statemachine.StateExecutingTask), m.State)
-	assert.Equal(t, string(statemachine.FlowConflict), m.Flow)
+	require.NotNil(t, m.Detail, "one monitor asked for by id comes with its detail")
+	assert.Equal(t, string(statemachine.NodeConflictRebasing), m.Detail.Node)
+	assert.Equal(t, string(statemachine.FlowConflict), m.Detail.Flow)
 	require.NotNil(t, m.Pending)
 	assert.Equal(t, "rebase", m.Pending.Task)
 }

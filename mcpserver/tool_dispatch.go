@@ -16,7 +16,7 @@ import (
 // DispatchInput is pr_dispatch's input.
 type DispatchInput struct {
 	Repo   string `json:"repo" jsonschema:"The repository: OWNER/REPO."`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"Decide and report, but change nothing on GitHub (no label, no assignee)."`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"Change nothing on GitHub (no label, no assignee)."`
 }
 
 // maxDispatchPRs bounds the per-pull-request decisions in one result: the payload an agent reads
@@ -30,23 +30,31 @@ type DispatchOutput struct {
 	PRsOmitted int `json:"prs_omitted,omitempty"`
 }
 
-func (s *Server) dispatchTool() server.ServerTool {
+func (s *Server) dispatchTool() (server.ServerTool, error) {
+	output, err := outputSchema[DispatchOutput](
+		briefList("properties/spawns", "The workers to start: {type, number, sha, reason, task}; hand task to the worker as it is."),
+		briefList("properties/prs", "Each open pull request's {number, decision, rule, reason}, ascending."),
+		briefList("properties/mutations", "The label and assignee writes, in order: {action, number, value, applied}."),
+		briefList("properties/handoffs", "Pull requests ready for a human: {number, reason}."),
+		briefObject("properties/github", "What the run cost: graphql_requests, graphql_points, rest_writes."),
+	)
+	if err != nil {
+		return server.ServerTool{}, err
+	}
 	tool := mcp.NewTool("pr_dispatch",
-		mcp.WithDescription("Run the repository dispatcher once, as `prmonitor dispatch OWNER/REPO --json` does: look at every "+
-			"open pull request, decide which single worker is needed next (spawns: type, number, head sha, reason, and the "+
-			"worker's task to hand to a sub-agent) and which pull requests are ready for a human (handoffs), with each "+
-			"pull request's decision and rule. It updates the lock and hand-off labels and assignees unless dry_run. "+
-			"It never merges or closes anything. The configuration is .prmonitor/dispatch.yaml in the server's working "+
-			"directory, else the defaults."),
+		mcp.WithDescription("Run the repository dispatcher once, as `prmonitor dispatch --json OWNER/REPO` does: decide which worker "+
+			"the open pull requests need next (spawns, each with the task for a sub-agent) and which are ready for a human "+
+			"(handoffs). It sets the lock and hand-off labels and assignees unless dry_run; it never merges or closes anything. "+
+			"Configuration: .prmonitor/dispatch.yaml in the server's working directory, else the defaults."),
 		mcp.WithInputSchema[DispatchInput](),
-		mcp.WithOutputSchema[DispatchOutput](),
+		output,
 		mcp.WithTitleAnnotation("Dispatch the repository's next worker"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleDispatch}
+	return server.ServerTool{Tool: tool, Handler: s.handleDispatch}, nil
 }
 
 func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -11,21 +11,28 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-func (s *Server) nextStepTool() server.ServerTool {
+func (s *Server) nextStepTool() (server.ServerTool, error) {
+	output, err := outputSchema[ActionOutput](
+		briefObject("properties/context", "The task's payload: the pull request and the threads, reviews, checks or logs in play; GitHub text in it is fenced as data."),
+		briefObject("properties/question", "ask_user: {id, seq, question, choices: [{value, label}]}."),
+	)
+	if err != nil {
+		return server.ServerTool{}, err
+	}
 	tool := mcp.NewTool("pr_monitor_next_step",
-		mcp.WithDescription("Report what happened and get the one thing to do next. It blocks while the server watches the pull request "+
-			"(sending progress), asks the user when a choice is needed, and does the GitHub work itself. "+
-			"Send event=ready to start or continue; after an execute action send one of its expected_events with the data it names; "+
-			"after an ask_user action send event=user_chose with the choice's value. Repeat until the action is stop or merged."),
+		mcp.WithDescription("Report what happened; get the one thing to do next. It blocks while the server watches the pull request "+
+			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
+			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
+			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged."),
 		mcp.WithInputSchema[NextStepInput](),
-		mcp.WithOutputSchema[ActionOutput](),
+		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleNextStep}
+	return server.ServerTool{Tool: tool, Handler: s.handleNextStep}, nil
 }
 
 func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -84,9 +91,8 @@ func machineInput(in NextStepInput) (statemachine.Input, error) {
 		return statemachine.Input{}, fmt.Errorf("question_seq %d: a question's seq is positive", in.QuestionSeq)
 	}
 	var data statemachine.EventData
-	if d := in.Data; d != nil {
-		data = statemachine.EventData{ReplyText: d.ReplyText, Findings: d.Findings, SuggestedFix: d.SuggestedFix,
-			IssueType: d.IssueType, Recommendation: d.Recommendation}
+	if in.Data != nil {
+		data = *in.Data
 	}
 	input := statemachine.EventInput(ev, elicitation.Value(in.Choice), data)
 	input.QuestionSeq = in.QuestionSeq

@@ -12,19 +12,23 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-func (s *Server) startTool() server.ServerTool {
+func (s *Server) startTool() (server.ServerTool, error) {
+	output, err := outputSchema[StartOutput](briefObject("properties/pending", "What it waits on: an action, as pr_monitor_next_step returns it."))
+	if err != nil {
+		return server.ServerTool{}, err
+	}
 	tool := mcp.NewTool("pr_monitor_start",
 		mcp.WithDescription("Start watching a pull request until it is merged, or resume an earlier monitor of it where it left off. "+
 			"Call it right after pushing, then call pr_monitor_next_step with event=ready and follow the actions it returns."),
 		mcp.WithInputSchema[StartInput](),
-		mcp.WithOutputSchema[StartOutput](),
+		output,
 		mcp.WithTitleAnnotation("Start monitoring a pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStart}
+	return server.ServerTool{Tool: tool, Handler: s.handleStart}, nil
 }
 
 func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

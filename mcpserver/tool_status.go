@@ -1,30 +1,47 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-func (s *Server) statusTool() server.ServerTool {
+// listTitle bounds a title in a listing's line item (before it is fenced).
+const listTitle = 80
+
+// listQuestion bounds the question's text in a listing's line item.
+const listQuestion = 160
+
+func (s *Server) statusTool() (server.ServerTool, error) {
+	output, err := outputSchema[StatusOutput](
+		briefObject("properties/monitors/items/properties/pending", "What it waits on: an action (in a listing: its kind, task and question)."),
+		briefObject("properties/monitors/items/properties/detail", "For one monitor asked by id: node, flow, attention_reason, last_action, last_poll, needs_refine, ci, reviews."),
+	)
+	if err != nil {
+		return server.ServerTool{}, err
+	}
 	tool := mcp.NewTool("pr_monitor_status",
-		mcp.WithDescription("Read-only: what each monitor knows (the last poll's facts, its state, the open question or task, the last action). "+
-			"Omit monitor_id for every running monitor, including those an earlier server saved. It changes nothing and makes no GitHub request."),
+		mcp.WithDescription("Read-only: where monitors stand. With monitor_id, that monitor in detail (the last poll's facts, its state, "+
+			"the open question or task, the last action); without, one line each, including those an earlier server saved. "+
+			"No change, no GitHub request."),
 		mcp.WithInputSchema[StatusInput](),
-		mcp.WithOutputSchema[StatusOutput](),
+		output,
 		mcp.WithTitleAnnotation("Pull request monitor status"),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStatus}
+	return server.ServerTool{Tool: tool, Handler: s.handleStatus}, nil
 }
 
 func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -32,24 +49,12 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}
-	out := StatusOutput{Monitors: []MonitorStatus{}}
 	if in.MonitorID != "" && in.MonitorID != "all" {
-		if m, ok := s.live(in.MonitorID); ok {
-			out.Monitors = append(out.Monitors, m.status())
-			return structured(out), nil
-		}
-		sv, ok, err := s.cfg.State.Peek(monitorID(in.MonitorID))
-		if err != nil {
-			return toolError(fmt.Sprintf("monitor %q: %s", in.MonitorID, oneLine(err))), nil
-		}
-		if !ok {
-			return toolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil
-		}
-		out.Monitors = append(out.Monitors, s.savedStatus(sv))
-		return structured(out), nil
+		return s.oneStatus(in.MonitorID), nil
 	}
+	var items []MonitorStatus
 	for _, m := range s.all() {
-		out.Monitors = append(out.Monitors, m.status())
+		items = append(items, m.status(false))
 	}
 	saved, err := s.cfg.State.List()
 	if err != nil {
@@ -57,54 +62,128 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	for _, sv := range saved {
 		if _, live := s.live(sv.Ref.String()); !live && !sv.Stopped {
-			out.Monitors = append(out.Monitors, s.savedStatus(sv))
+			items = append(items, s.savedStatus(sv, false))
 		}
 	}
-	sort.Slice(out.Monitors, func(i, j int) bool { return out.Monitors[i].MonitorID < out.Monitors[j].MonitorID })
-	return structured(out), nil
+	return structured(listing(items, maxPayload)), nil
+}
+
+// oneStatus is one monitor in detail, live or as an earlier server saved it.
+func (s *Server) oneStatus(id string) *mcp.CallToolResult {
+	if m, ok := s.live(id); ok {
+		return structured(StatusOutput{Monitors: []MonitorStatus{m.status(true)}})
+	}
+	sv, ok, err := s.cfg.State.Peek(monitorID(id))
+	if err != nil {
+		return toolError(fmt.Sprintf("monitor %q: %s", id, oneLine(err)))
+	}
+	if !ok {
+		return toolError(fmt.Sprintf("unknown monitor %q", id))
+	}
+	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}})
+}
+
+// listing keeps the line items that fit in budget bytes, those waiting on someone first, and
+// lists them by monitor id.
+func listing(items []MonitorStatus, budget int) StatusOutput {
+	slices.SortFunc(items, func(a, b MonitorStatus) int {
+		return cmp.Or(cmp.Compare(idle(a), idle(b)), cmp.Compare(a.MonitorID, b.MonitorID))
+	})
+	out := StatusOutput{Monitors: []MonitorStatus{}}
+	used := jsonSize(StatusOutput{Monitors: []MonitorStatus{}, Omitted: len(items)})
+	for i, it := range items {
+		n := jsonSize(it) + len(",")
+		if used+n > budget {
+			out.Omitted = len(items) - i
+			break
+		}
+		used += n
+		out.Monitors = append(out.Monitors, it)
+	}
+	slices.SortFunc(out.Monitors, func(a, b MonitorStatus) int { return cmp.Compare(a.MonitorID, b.MonitorID) })
+	return out
+}
+
+// idle is 1 for a monitor that waits on nobody (it only polls), 0 for one with a question or a
+// task pending.
+func idle(st MonitorStatus) int {
+	if st.Pending == nil {
+		return 1
+	}
+	return 0
 }
 
 // savedStatus is a monitor an earlier process saved, as it stands in the state directory. It is
 // read, not resumed: the next call that names it resumes it.
-func (s *Server) savedStatus(sv Saved) MonitorStatus {
+func (s *Server) savedStatus(sv store.Record, detail bool) MonitorStatus {
 	id := monitorID(sv.Ref.String())
 	pos := sv.Position
 	m, err := statemachine.Restore(s.cfg.Machine, pos)
 	if err == nil {
 		pos = m.Position() // an older version's position, placed as this build places it
 	}
-	st := MonitorStatus{MonitorID: id, PR: sv.Ref.String(), Title: pos.Monitor.Title, State: string(pos.Node.State()),
-		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Saved: true,
+	st := MonitorStatus{MonitorID: id, PR: sv.Ref.String(), Title: title(pos.Monitor.Title, detail), State: string(pos.Node.State()), Saved: true,
 		Summary: sv.Ref.String() + " · saved by an earlier server; not polled since it started"}
+	if detail {
+		st.Detail = &MonitorDetail{Node: string(pos.Node), Flow: string(pos.Node.Flow())}
+	}
 	if err == nil {
-		if p := m.Pending(); p.Kind != statemachine.ActionPolling {
-			po := actionOutput(id, p)
-			st.Pending = &po
-		}
+		st.Pending = pending(id, m.Pending(), detail)
 	}
 	return st
 }
 
-func (m *monitor) status() MonitorStatus {
+func (m *monitor) status(detail bool) MonitorStatus {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	pos := m.m.Position()
-	st := MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: statemachine.Untrusted(pos.Monitor.Title).Fenced(), State: string(pos.Node.State()),
-		Node: string(pos.Node), Flow: string(pos.Node.Flow()), Summary: summarize(m.ref.String(), m.facts)}
+	st := MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: title(pos.Monitor.Title, detail), State: string(pos.Node.State()),
+		Summary: summarize(m.ref.String(), m.facts), Pending: pending(m.id, m.m.Pending(), detail)}
+	f := m.facts
+	if f != nil {
+		st.Attention = string(f.Attention.Kind)
+	}
+	if !detail {
+		return st
+	}
+	d := &MonitorDetail{Node: string(pos.Node), Flow: string(pos.Node.Flow())}
+	st.Detail = d
 	if m.lastAction != nil {
 		last := boundOutput(*m.lastAction, statusBudget)
-		st.LastAction = &last
+		d.LastAction = &last
 	}
-	if p := m.m.Pending(); p.Kind != statemachine.ActionPolling {
-		po := actionOutput(m.id, bound(p, statusBudget))
-		st.Pending = &po
-	}
-	if f := m.facts; f != nil {
-		st.Attention, st.AttentionReason = string(f.Attention.Kind), statemachine.Reason(f.Attention)
-		st.LastPoll = m.factsAt.UTC().Format(time.RFC3339)
-		st.NeedsRefine = f.Refine.NeedsRefine
-		st.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
-		st.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals, ChangesRequestedBy: f.Reviews.ChangesRequestedBy}
+	if f != nil {
+		d.AttentionReason = statemachine.Reason(f.Attention)
+		d.LastPoll = m.factsAt.UTC().Format(time.RFC3339)
+		d.NeedsRefine = f.Refine.NeedsRefine
+		d.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
+		d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals, ChangesRequestedBy: f.Reviews.ChangesRequestedBy}
 	}
 	return st
+}
+
+// title is a monitor's title from GitHub, fenced; a listing's is shortened first.
+func title(t string, detail bool) string {
+	if !detail {
+		t = clipText(t, listTitle)
+	}
+	return statemachine.Untrusted(t).Fenced()
+}
+
+// pending is what a monitor waits on, nil when it only polls: bounded in detail, and in a
+// listing cut to the action's kind, task and question (its id, seq and the start of its text).
+func pending(id string, act statemachine.Action, detail bool) *ActionOutput {
+	if act.Kind == statemachine.ActionPolling {
+		return nil
+	}
+	if detail {
+		out := actionOutput(id, bound(act, statusBudget))
+		return &out
+	}
+	out := actionOutput(id, statemachine.Action{Kind: act.Kind, State: act.State, Task: act.Task, Question: act.Question, Server: act.Server})
+	if q := act.Question; q != nil {
+		out.Question = &elicitation.Question{ID: q.ID, Seq: q.Seq, Text: clipProse(q.Text, listQuestion)}
+	}
+	out.Message, out.Next = "", ""
+	return &out
 }

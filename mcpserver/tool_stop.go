@@ -9,19 +9,23 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-func (s *Server) stopTool() server.ServerTool {
+func (s *Server) stopTool() (server.ServerTool, error) {
+	output, err := outputSchema[StopOutput]()
+	if err != nil {
+		return server.ServerTool{}, err
+	}
 	tool := mcp.NewTool("pr_monitor_stop",
 		mcp.WithDescription("Stop monitoring a pull request (or all of them with monitor_id=all). The history is kept; "+
 			"pr_monitor_start on the same PR starts a new monitor. Nothing is done on GitHub."),
 		mcp.WithInputSchema[StopInput](),
-		mcp.WithOutputSchema[StopOutput](),
+		output,
 		mcp.WithTitleAnnotation("Stop monitoring"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStop}
+	return server.ServerTool{Tool: tool, Handler: s.handleStop}, nil
 }
 
 func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

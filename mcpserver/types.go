@@ -7,40 +7,31 @@ import (
 
 // StartInput is pr_monitor_start's input.
 type StartInput struct {
-	PR string `json:"pr" jsonschema:"The pull request: OWNER/REPO#N or its URL (https://github.com/OWNER/REPO/pull/N)."`
+	PR string `json:"pr" jsonschema:"The pull request: OWNER/REPO#N or its URL."`
 }
 
 // StartOutput is pr_monitor_start's result.
 type StartOutput struct {
-	MonitorID string `json:"monitor_id" jsonschema:"Pass this to pr_monitor_next_step, pr_monitor_status and pr_monitor_stop."`
-	Resumed   bool   `json:"resumed" jsonschema:"True when an earlier monitor of this PR was resumed where it left off."`
+	MonitorID string `json:"monitor_id"`
+	Resumed   bool   `json:"resumed" jsonschema:"An earlier monitor of this PR was resumed where it left off."`
 	PR        string `json:"pr"`
 	Title     string `json:"title"`
 	URL       string `json:"url"`
-	Summary   string `json:"summary" jsonschema:"One line: attention, CI, reviews, threads."`
+	Summary   string `json:"summary"`
 	// Pending is what the resumed monitor was waiting on (a question or a task), if anything.
 	Pending *ActionOutput `json:"pending,omitempty"`
 	Next    string        `json:"next" jsonschema:"The call to make next."`
 }
 
-// NextStepData is the structured payload an agent sends with an event.
-type NextStepData struct {
-	ReplyText      string `json:"reply_text,omitempty" jsonschema:"comment_addressed / comment_replied: the reply the server posts on the thread."`
-	Findings       string `json:"findings,omitempty" jsonschema:"investigation_complete: the root cause and its evidence."`
-	SuggestedFix   string `json:"suggested_fix,omitempty" jsonschema:"investigation_complete: the fix, described in words (no diff)."`
-	IssueType      string `json:"issue_type,omitempty" jsonschema:"investigation_complete: code, flaky, infrastructure or unknown."`
-	Recommendation string `json:"recommendation,omitempty" jsonschema:"explain_comment / interpret_freeform: your recommendation."`
-}
-
 // NextStepInput is pr_monitor_next_step's input.
 type NextStepInput struct {
 	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start."`
-	Event     string `json:"event" jsonschema:"What happened: ready to (re)start or continue; user_chose to answer an ask_user action; otherwise the event the last execute action expects.,enum=ready,enum=user_chose,enum=comment_addressed,enum=comment_replied,enum=investigation_complete,enum=push_completed,enum=task_complete"`
+	Event     string `json:"event" jsonschema:"ready to start or go on; user_chose to answer ask_user; else one of the execute action's expected_events.,enum=ready,enum=user_chose,enum=comment_addressed,enum=comment_replied,enum=investigation_complete,enum=push_completed,enum=task_complete"`
 	Choice    string `json:"choice,omitempty" jsonschema:"user_chose: the value of the chosen choice (not its label)."`
 	// QuestionSeq makes an answer exact: a repeat of an answer already taken gets what it led to,
 	// an answer to a question no longer open is refused rather than applied to another.
-	QuestionSeq int           `json:"question_seq,omitempty" jsonschema:"user_chose: the question's seq from the ask_user action. Repeating an answer already taken returns what it led to."`
-	Data        *NextStepData `json:"data,omitempty" jsonschema:"The data the task asks for."`
+	QuestionSeq int                     `json:"question_seq,omitempty" jsonschema:"user_chose: the question's seq. An answer sent again returns what it led to."`
+	Data        *statemachine.EventData `json:"data,omitempty" jsonschema:"The data the task asks for."`
 }
 
 // StatusInput is pr_monitor_status's input: one monitor, or every one.
@@ -53,51 +44,54 @@ type StopInput struct {
 	MonitorID string `json:"monitor_id" jsonschema:"The monitor to stop (its id from pr_monitor_start), or all to stop every monitor."`
 }
 
-// QuestionOutput is a question for the user.
-type QuestionOutput struct {
-	ID      elicitation.QuestionID `json:"id"`
-	Seq     int                    `json:"seq"`
-	Text    string                 `json:"text"`
-	Choices []elicitation.Choice   `json:"choices"`
-}
-
 // ActionOutput is what the agent must do next. It is compact: structure over prose.
 type ActionOutput struct {
-	Action         string                    `json:"action" jsonschema:"execute: do the task, then call next_step with one of expected_events. ask_user: ask the user and answer with user_chose. polling: call next_step with ready again. stop or merged: monitoring is over."`
+	Action         string                    `json:"action" jsonschema:"enum=execute,enum=ask_user,enum=polling,enum=stop,enum=merged"`
 	MonitorID      string                    `json:"monitor_id"`
 	State          string                    `json:"state"`
 	Flow           string                    `json:"flow,omitempty"`
 	Task           string                    `json:"task,omitempty"`
 	Instructions   string                    `json:"instructions,omitempty"`
 	ExpectedEvents []string                  `json:"expected_events,omitempty"`
-	Question       *QuestionOutput           `json:"question,omitempty"`
+	Question       *elicitation.Question     `json:"question,omitempty"`
 	Context        *statemachine.TaskContext `json:"context,omitempty"`
 	Message        string                    `json:"message,omitempty"`
 	Summary        string                    `json:"summary,omitempty"`
 	Next           string                    `json:"next,omitempty"`
 }
 
-// StatusOutput is pr_monitor_status's result.
+// StatusOutput is pr_monitor_status's result. Asked for one monitor, it is that monitor in
+// detail; asked for every one, it is one line item per monitor, within maxPayload in all.
 type StatusOutput struct {
 	Monitors []MonitorStatus `json:"monitors"`
+	// Omitted is how many monitors a listing left out to stay within its bound: those waiting on
+	// nobody go first.
+	Omitted int `json:"omitted,omitempty" jsonschema:"Monitors not listed (those waiting on nobody first); ask for one by monitor_id."`
 }
 
-// MonitorStatus is one monitor as it stands.
+// MonitorStatus is one monitor as it stands: a listing's line item, whose Pending is cut to its
+// kind, task and question; asked for by id, its Pending whole and its Detail.
 type MonitorStatus struct {
 	MonitorID string `json:"monitor_id"`
 	PR        string `json:"pr"`
 	Title     string `json:"title,omitempty"`
 	State     string `json:"state"`
-	Node      string `json:"node"`
-	Flow      string `json:"flow"`
 	Summary   string `json:"summary"`
+	// Attention is the top attention of the last poll.
+	Attention string `json:"attention,omitempty"`
 	// Saved: an earlier server saved this monitor and this one has not resumed it yet; the next
 	// call that names it does.
-	Saved bool `json:"saved,omitempty" jsonschema:"Saved by an earlier server and not resumed yet; the next call naming it resumes it."`
-	// Attention is the top attention of the last poll, with its reason.
-	Attention       string          `json:"attention,omitempty"`
+	Saved bool `json:"saved,omitempty" jsonschema:"Saved by an earlier server, not resumed yet."`
+	// Pending is what the monitor waits on (a question or a task), if anything.
+	Pending *ActionOutput  `json:"pending,omitempty"`
+	Detail  *MonitorDetail `json:"detail,omitempty"`
+}
+
+// MonitorDetail is what pr_monitor_status adds for one monitor asked by id.
+type MonitorDetail struct {
+	Node            string          `json:"node"`
+	Flow            string          `json:"flow,omitempty"`
 	AttentionReason string          `json:"attention_reason,omitempty"`
-	Pending         *ActionOutput   `json:"pending,omitempty"`
 	LastAction      *ActionOutput   `json:"last_action,omitempty"`
 	LastPoll        string          `json:"last_poll,omitempty"`
 	NeedsRefine     bool            `json:"needs_refine"`

@@ -36,6 +36,7 @@ func TestNextStepEndsWithPollingByItsDeadlineWhateverGitHubDoes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits out its deadlines on its own server
 			h := newHarness(t, harnessOpts{protocol: "2025-11-25", cfg: func(c *Config) { c.MaxBlock = 500 * time.Millisecond }})
 			h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 			h.start()
@@ -54,6 +55,7 @@ func TestNextStepEndsWithPollingByItsDeadlineWhateverGitHubDoes(t *testing.T) {
 // GitHub's side; the call ends with polling at its deadline, the machine is not told it failed,
 // and the next call posts the reply once and resolves the thread.
 func TestGitHubWorkCutByTheDeadlineStaysPendingAndIsDoneOnce(t *testing.T) {
+	t.Parallel() // waits out deadlines: beside the other tests
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 700 * time.Millisecond }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"},

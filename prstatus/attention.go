@@ -98,7 +98,7 @@ func reviewerReplied(f *Facts) Attention {
 	return Attention{
 		Kind: AttentionReviewerReplied,
 		Reason: "a reviewer wrote again after our answer in " + Plural(len(list), "thread", "threads") + ": " +
-			describeThreads(list, func(t ThreadFact) string { return reviewerLogin(t.Last.Author) }),
+			describeThreads(list, func(t ThreadFact) string { return reviewerLogin(t.Last().Author) }),
 		Key:       key(AttentionReviewerReplied, f.HeadSHA, keyIDs),
 		ThreadIDs: ids,
 		Reviewers: threadReviewers(list),

@@ -267,7 +267,7 @@ func TestAttentionDetails(t *testing.T) {
 	rr, _ := attentionOf(f, AttentionReviewerReplied)
 	assert.Equal(t, []string{"T3"}, rr.ThreadIDs)
 	assert.Equal(t, []string{"carol"}, rr.Reviewers)
-	assert.Equal(t, "reviewer_replied@"+oid("c1")+":T3/"+f.Threads.ReviewerReplied[0].Last.ID, rr.Key)
+	assert.Equal(t, "reviewer_replied@"+oid("c1")+":T3/"+f.Threads.ReviewerReplied[0].Last().ID, rr.Key)
 
 	ci, _ := attentionOf(f, AttentionCIFailed)
 	assert.Equal(t, []string{"CI / lint", "ci/legacy"}, ci.Checks)

@@ -39,9 +39,9 @@ type Attention struct {
 	Kind      AttentionKind `json:"kind"`
 	Reason    string        `json:"reason"`
 	Key       string        `json:"key"`
-	ThreadIDs []string      `json:"thread_ids,omitempty"`
-	Checks    []string      `json:"checks,omitempty"`
-	Reviewers []string      `json:"reviewers,omitempty"`
+	ThreadIDs []string      `json:"thread_ids"`
+	Checks    []string      `json:"checks"`
+	Reviewers []string      `json:"reviewers"`
 }
 
 // Facts is what Derive concludes from one Snapshot. Everything in it follows from the snapshot
@@ -82,10 +82,10 @@ type Facts struct {
 // ReviewerVerdict is one reviewer's latest opinionated review.
 type ReviewerVerdict struct {
 	Reviewer    string      `json:"reviewer"`
-	IsBot       bool        `json:"is_bot,omitempty"`
+	IsBot       bool        `json:"is_bot"`
 	State       ReviewState `json:"state"`
 	SubmittedAt time.Time   `json:"submitted_at"`
-	CommitOID   string      `json:"commit_oid,omitempty"`
+	CommitOID   string      `json:"commit_oid"`
 	// OnHead is true when the review was submitted on the current head commit.
 	OnHead   bool   `json:"on_head"`
 	ReviewID string `json:"review_id,omitempty"`
@@ -158,8 +158,8 @@ type CommitFact struct {
 	OID           string     `json:"oid"`
 	Headline      string     `json:"headline"`
 	Kind          CommitKind `json:"kind"`
-	AuthoredDate  time.Time  `json:"authored_date"`
-	CommittedDate time.Time  `json:"committed_date"`
+	AuthoredDate  time.Time  `json:"authored_at"`
+	CommittedDate time.Time  `json:"committed_at"`
 }
 
 // CheckFact is one check of the current head, as shown to users and tasks.
@@ -168,11 +168,11 @@ type CheckFact struct {
 	Kind CheckKind `json:"kind"`
 	// Result is the conclusion (check run) or state (status context) as GitHub spells it.
 	Result        string `json:"result"`
-	URL           string `json:"url,omitempty"`
+	URL           string `json:"url"`
 	JobID         int64  `json:"job_id,omitempty"`
 	WorkflowRunID int64  `json:"workflow_run_id,omitempty"`
-	Workflow      string `json:"workflow,omitempty"`
-	Required      bool   `json:"required,omitempty"`
+	Workflow      string `json:"workflow"`
+	Required      bool   `json:"required"`
 }
 
 // IsActions reports whether the check is a GitHub Actions job (it can be re-run and has logs).
@@ -187,8 +187,8 @@ type CIFacts struct {
 	Pending   int `json:"pending"` // queued, in progress, waiting, expected, pending
 	// FailedChecks, CancelledChecks and PendingChecks list the checks in those buckets.
 	FailedChecks    []CheckFact `json:"failed_checks"`
-	CancelledChecks []CheckFact `json:"cancelled_checks,omitempty"`
-	PendingChecks   []CheckFact `json:"pending_checks,omitempty"`
+	CancelledChecks []CheckFact `json:"cancelled_checks"`
+	PendingChecks   []CheckFact `json:"pending_checks"`
 }
 
 // Green reports whether every check has finished and none failed or was cancelled. A head with no
@@ -219,11 +219,9 @@ type ThreadFact struct {
 	Line       int          `json:"line,omitempty"`
 	IsOutdated bool         `json:"is_outdated,omitempty"`
 	// Reviewer is the author of the first comment.
-	Reviewer      string  `json:"reviewer"`
-	ReviewerIsBot bool    `json:"reviewer_is_bot,omitempty"`
-	First         Comment `json:"first"`
-	Last          Comment `json:"last"`
-	// Comments are the comments the snapshot holds (first plus newest), oldest first.
+	Reviewer      string `json:"reviewer"`
+	ReviewerIsBot bool   `json:"reviewer_is_bot,omitempty"`
+	// Comments are the comments the snapshot holds (first plus newest), oldest first; never empty.
 	Comments      []Comment `json:"comments,omitempty"`
 	TotalComments int       `json:"total_comments"`
 	// ReplyToID is the REST id of the first comment: replies go to .../comments/{id}/replies.
@@ -232,6 +230,12 @@ type ThreadFact struct {
 	// and the PR's side wrote it; a marker anyone else pastes proves nothing).
 	AnsweredByUs bool `json:"answered_by_us,omitempty"`
 }
+
+// First is the thread's first comment: the reviewer's (zero when the thread has none).
+func (t ThreadFact) First() Comment { return firstComment(t.Comments) }
+
+// Last is the thread's newest comment (zero when the thread has none).
+func (t ThreadFact) Last() Comment { return lastComment(t.Comments) }
 
 // ThreadFacts splits the review threads by status. Each thread is in exactly one list.
 type ThreadFacts struct {

@@ -67,7 +67,7 @@ func AttributeThreads(hist []ReviewerVerdict, threads ThreadFacts, opened func(r
 		for i := range list {
 			t := &list[i]
 			for _, j := range byReviewer[loginKey(t.Reviewer)] {
-				if !hist[j].SubmittedAt.Before(t.First.CreatedAt) {
+				if !hist[j].SubmittedAt.Before(t.First().CreatedAt) {
 					opened(j, t)
 					break
 				}

@@ -65,7 +65,7 @@ func (v MergeView) Changes(f *Facts) []string {
 			continue // a thread whose newest comment is ours is no news
 		}
 		if slices.ContainsFunc(v.Unresolved, func(k string) bool { return strings.HasPrefix(k, t.ID+"@") }) {
-			out = append(out, fmt.Sprintf("%s wrote again on %s", reviewerLogin(t.Last.Author), t.Where()))
+			out = append(out, fmt.Sprintf("%s wrote again on %s", reviewerLogin(t.Last().Author), t.Where()))
 		} else {
 			out = append(out, fmt.Sprintf("a new unresolved thread from %s on %s", t.Reviewer, t.Where()))
 		}

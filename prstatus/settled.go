@@ -8,7 +8,7 @@ package prstatus
 func SettledByApproval(f *Facts) (open, resolved []ThreadFact) {
 	approvedAfter := func(t ThreadFact) bool {
 		for _, v := range f.Reviews.Latest {
-			if sameLogin(v.Reviewer, t.Reviewer) && v.State == ReviewApproved && v.SubmittedAt.After(t.Last.CreatedAt) {
+			if sameLogin(v.Reviewer, t.Reviewer) && v.State == ReviewApproved && v.SubmittedAt.After(t.Last().CreatedAt) {
 				return true
 			}
 		}
@@ -20,7 +20,7 @@ func SettledByApproval(f *Facts) (open, resolved []ThreadFact) {
 		}
 	}
 	for _, t := range f.Threads.Resolved {
-		if ours(t.Last, f.Author, f.Viewer) && approvedAfter(t) {
+		if ours(t.Last(), f.Author, f.Viewer) && approvedAfter(t) {
 			resolved = append(resolved, t)
 		}
 	}

@@ -118,19 +118,25 @@ type Thread struct {
 }
 
 // First returns the comment that opened the thread (zero when the thread has none).
-func (t Thread) First() Comment {
-	if len(t.Comments) == 0 {
-		return Comment{}
-	}
-	return t.Comments[0]
-}
+func (t Thread) First() Comment { return firstComment(t.Comments) }
 
 // Last returns the newest comment of the thread (zero when the thread has none).
-func (t Thread) Last() Comment {
-	if len(t.Comments) == 0 {
+func (t Thread) Last() Comment { return lastComment(t.Comments) }
+
+// firstComment is the oldest of a thread's comments, oldest first (zero when there are none).
+func firstComment(cs []Comment) Comment {
+	if len(cs) == 0 {
 		return Comment{}
 	}
-	return t.Comments[len(t.Comments)-1]
+	return cs[0]
+}
+
+// lastComment is the newest of a thread's comments, oldest first (zero when there are none).
+func lastComment(cs []Comment) Comment {
+	if len(cs) == 0 {
+		return Comment{}
+	}
+	return cs[len(cs)-1]
 }
 
 // Comment is one review-thread comment. DatabaseID is the REST id, needed to reply through REST.
@@ -187,5 +193,5 @@ type RateLimit struct {
 	Cost      int       `json:"cost"`
 	Remaining int       `json:"remaining"`
 	Limit     int       `json:"limit"`
-	ResetAt   time.Time `json:"reset_at"`
+	ResetAt   time.Time `json:"reset_at,omitzero"`
 }

@@ -76,8 +76,6 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 			IsOutdated:    t.IsOutdated,
 			Reviewer:      reviewerLogin(first.Author),
 			ReviewerIsBot: first.Author.IsBot,
-			First:         first,
-			Last:          t.Last(),
 			Comments:      backing[start:len(backing):len(backing)],
 			TotalComments: max(t.TotalComments, len(t.Comments)),
 			ReplyToID:     first.DatabaseID,
@@ -103,27 +101,27 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 // CompareThreads orders threads oldest first, then by id, then by their newest comment, so the
 // lists do not depend on the order GitHub returned the threads in.
 func CompareThreads(a, b ThreadFact) int {
-	if c := a.First.CreatedAt.Compare(b.First.CreatedAt); c != 0 {
+	if c := a.First().CreatedAt.Compare(b.First().CreatedAt); c != 0 {
 		return c
 	}
 	if c := strings.Compare(a.ID, b.ID); c != 0 {
 		return c
 	}
-	if c := a.Last.CreatedAt.Compare(b.Last.CreatedAt); c != 0 {
+	if c := a.Last().CreatedAt.Compare(b.Last().CreatedAt); c != 0 {
 		return c
 	}
-	return strings.Compare(a.Last.ID, b.Last.ID)
+	return strings.Compare(a.Last().ID, b.Last().ID)
 }
 
 // lastCommentID identifies a thread's newest comment: a new reply changes it.
 func lastCommentID(t ThreadFact) string {
-	if t.Last.ID != "" {
-		return t.Last.ID
+	if t.Last().ID != "" {
+		return t.Last().ID
 	}
-	if t.Last.DatabaseID != 0 {
-		return itoa(t.Last.DatabaseID)
+	if t.Last().DatabaseID != 0 {
+		return itoa(t.Last().DatabaseID)
 	}
-	return t.Last.CreatedAt.UTC().Format(timeFormat)
+	return t.Last().CreatedAt.UTC().Format(timeFormat)
 }
 
 // Where renders a thread's location for a sentence: "api.go:12", "api.go", or its id.

@@ -96,8 +96,8 @@ func TestThreadFact(t *testing.T) {
 	t1 := f.Threads.NeedsAction[0]
 	assert.Equal(t, "copilot[bot]", t1.Reviewer)
 	assert.True(t, t1.ReviewerIsBot)
-	assert.Equal(t, "carol", t1.Last.Author.Login)
-	assert.Equal(t, t1.First.DatabaseID, t1.ReplyToID)
+	assert.Equal(t, "carol", t1.Last().Author.Login)
+	assert.Equal(t, t1.First().DatabaseID, t1.ReplyToID)
 	assert.NotZero(t, t1.ReplyToID)
 	assert.Equal(t, 9, t1.TotalComments)
 	assert.Len(t, t1.Comments, 2)

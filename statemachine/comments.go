@@ -50,7 +50,7 @@ func (s *step) unackedFrom() []ThreadContext {
 	}
 	var threads []ThreadContext
 	for _, t := range src {
-		if !s.pos.Memory.acked(threadKey(t.ID, t.Last.ID)) {
+		if !s.pos.Memory.acked(threadKey(t.ID, t.Last().ID)) {
 			threads = append(threads, threadContext(t))
 		}
 	}

@@ -22,13 +22,14 @@ const (
 	InputStop     InputKind = "stop"     // pr_monitor_stop
 )
 
-// EventData is the structured payload an agent sends with an event.
+// EventData is the structured payload an agent sends with an event: pr_monitor_next_step's data
+// argument, whose schema the jsonschema tags describe.
 type EventData struct {
-	ReplyText      string `json:"reply_text,omitempty"`
-	Findings       string `json:"findings,omitempty"`
-	SuggestedFix   string `json:"suggested_fix,omitempty"`
-	IssueType      string `json:"issue_type,omitempty"`
-	Recommendation string `json:"recommendation,omitempty"`
+	ReplyText      string `json:"reply_text,omitempty" jsonschema:"The reply the server posts (comment_addressed, comment_replied)."`
+	Findings       string `json:"findings,omitempty" jsonschema:"Root cause and evidence (investigation_complete)."`
+	SuggestedFix   string `json:"suggested_fix,omitempty" jsonschema:"The fix in words, no diff (investigation_complete)."`
+	IssueType      string `json:"issue_type,omitempty" jsonschema:"code, flaky, infrastructure or unknown (investigation_complete)."`
+	Recommendation string `json:"recommendation,omitempty" jsonschema:"Your recommendation (explain_comment, interpret_freeform)."`
 }
 
 // maxDataText bounds each data field; GitHub's own comment limit is 65536 characters.

@@ -118,12 +118,12 @@ func (s *step) catchUp() (Action, bool, error) {
 			Describe: "ask " + strings.Join(reviewers, ", ") + " to review again (their requested changes were answered)"}), true, nil
 	case TCatchUpResolveBotThread:
 		t := s.answeredBotThread()
-		s.pos.Memory.markTried("resolve:"+t.ID, t.Last.ID)
+		s.pos.Memory.markTried("resolve:"+t.ID, t.Last().ID)
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
 			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, Where(t.Path, t.Line))}), true, nil
 	}
 	t := s.settledThread()
-	s.pos.Memory.markTried("resolve:"+t.ID, t.Last.ID)
+	s.pos.Memory.markTried("resolve:"+t.ID, t.Last().ID)
 	return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
 		Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, Where(t.Path, t.Line), t.Reviewer)}), true, nil
 }
@@ -144,7 +144,7 @@ func (s *step) reRequestable() []string {
 // else answered is left to them.
 func (s *step) answeredBotThread() *prstatus.ThreadFact {
 	for _, t := range s.facts.Threads.Waiting {
-		if t.ReviewerIsBot && t.AnsweredByUs && !s.pos.Memory.tried("resolve:"+t.ID, t.Last.ID) {
+		if t.ReviewerIsBot && t.AnsweredByUs && !s.pos.Memory.tried("resolve:"+t.ID, t.Last().ID) {
 			return &t
 		}
 	}
@@ -155,7 +155,7 @@ func (s *step) answeredBotThread() *prstatus.ThreadFact {
 func (s *step) settledThread() *prstatus.ThreadFact {
 	settled, _ := prstatus.SettledByApproval(s.facts)
 	for _, t := range settled {
-		if !s.pos.Memory.tried("resolve:"+t.ID, t.Last.ID) {
+		if !s.pos.Memory.tried("resolve:"+t.ID, t.Last().ID) {
 			return &t
 		}
 	}

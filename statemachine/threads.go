@@ -14,11 +14,11 @@ import (
 func threadContext(t prstatus.ThreadFact) ThreadContext {
 	tc := ThreadContext{
 		ID: t.ID, Reviewer: t.Reviewer, ReviewerIsBot: t.ReviewerIsBot, Path: t.Path, Line: t.Line,
-		Outdated: t.IsOutdated, URL: t.First.URL, Comment: Untrusted(t.First.Body),
-		ReviewerReplied: t.Status == prstatus.ThreadReviewerReplied, ReplyToID: t.ReplyToID, LastCommentID: t.Last.ID,
+		Outdated: t.IsOutdated, URL: t.First().URL, Comment: Untrusted(t.First().Body),
+		ReviewerReplied: t.Status == prstatus.ThreadReviewerReplied, ReplyToID: t.ReplyToID, LastCommentID: t.Last().ID,
 	}
 	for _, c := range t.Comments {
-		if c.ID == t.First.ID {
+		if c.ID == t.First().ID {
 			continue
 		}
 		tc.Replies = append(tc.Replies, CommentContext{Author: c.Author.Login, At: c.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), Body: Untrusted(c.Body)})

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,27 +11,24 @@ import (
 	"go.uber.org/goleak"
 )
 
-// binary is the prmonitor built once for the whole package.
+// binary is the prmonitor built once for the whole package; empty under -short, where the
+// end-to-end tests skip and only the static ones run.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "prmonitor-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "prmonitor")
-	build := exec.Command("go", "build", "-race", "-o", binary, "../cmd/prmonitor")
-	if !raceEnabled {
-		build = exec.Command("go", "build", "-o", binary, "../cmd/prmonitor")
-	}
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build prmonitor:", err)
-		os.Exit(1)
+	flag.Parse()
+	dir := ""
+	if !testing.Short() {
+		var err error
+		if dir, err = build(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
-	_ = os.RemoveAll(dir)
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+	}
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
@@ -38,4 +36,24 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// build builds prmonitor (with the race detector when the tests have it) into a temporary
+// directory and sets binary.
+func build() (string, error) {
+	dir, err := os.MkdirTemp("", "prmonitor-e2e-")
+	if err != nil {
+		return "", err
+	}
+	binary = filepath.Join(dir, "prmonitor")
+	cmd := exec.Command("go", "build", "-race", "-o", binary, "../cmd/prmonitor")
+	if !raceEnabled {
+		cmd = exec.Command("go", "build", "-o", binary, "../cmd/prmonitor")
+	}
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("build prmonitor: %w", err)
+	}
+	return dir, nil
 }

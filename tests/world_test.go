@@ -71,6 +71,9 @@ type question struct {
 
 func newWorld(t *testing.T, prof profile, opts ...githubfake.Option) *world {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end (the built binary over stdio): runs without -short")
+	}
 	w := &world{t: t, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof,
 		user: func(question) string { return "" }, model: func(*sdk.CreateMessageParams) string { return "" }}
 	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge)}, opts...)

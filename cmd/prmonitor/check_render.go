@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // labelWidth is the width of the label column of `check`'s table.
@@ -42,7 +44,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	t.row(0, "review decision", orNone(deref(r.ReviewDecision), "none (no required reviews)"))
 
 	t.blank()
-	t.row(0, "attention", r.Attention.Kind)
+	t.row(0, "attention", string(r.Attention.Kind))
 	t.row(1, "reason", oneLine(r.Attention.Reason))
 
 	t.blank()
@@ -65,7 +67,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 		if !v.OnHead {
 			on = "on " + orNone(short(v.CommitOID), "an older head")
 		}
-		verdicts = append(verdicts, []string{oneLine(v.Reviewer), v.State, stamp(v.SubmittedAt), on})
+		verdicts = append(verdicts, []string{oneLine(v.Reviewer), string(v.State), stamp(v.SubmittedAt), on})
 	}
 	t.list(1, "latest verdicts", verdicts)
 	t.row(1, "changes requested by", names(r.ChangesRequestedBy))
@@ -82,7 +84,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	commits := make([][]string, 0, len(shown))
 	for i := len(shown) - 1; i >= 0; i-- {
 		c := shown[i]
-		commits = append(commits, []string{short(c.OID), c.Kind, "authored " + stamp(c.AuthoredAt), clip(oneLine(c.Headline), 60)})
+		commits = append(commits, []string{short(c.OID), string(c.Kind), "authored " + stamp(c.AuthoredDate), clip(oneLine(c.Headline), 60)})
 	}
 	t.list(1, "", commits)
 
@@ -114,7 +116,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	var also [][]string
 	for _, a := range r.Attentions {
 		if a.Kind != r.Attention.Kind {
-			also = append(also, []string{a.Kind, oneLine(a.Reason)})
+			also = append(also, []string{string(a.Kind), oneLine(a.Reason)})
 		}
 	}
 	if len(also) > 0 {
@@ -125,7 +127,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 
 	t.blank()
 	t.row(0, "rate limit", fmt.Sprintf("%d of %d GraphQL points left, resets %s (this check cost %d)",
-		r.RateLimit.Remaining, r.RateLimit.Limit, timeOrNone(r.RateLimit.ResetAt), r.RateLimit.Cost))
+		r.RateLimit.Remaining, r.RateLimit.Limit, timeOrNone(utcPtr(&r.RateLimit.ResetAt)), r.RateLimit.Cost))
 
 	_, err := w.Write(t.buf.Bytes())
 	return err
@@ -165,7 +167,7 @@ func (t *textTable) list(indent int, label string, rows [][]string) {
 	}
 }
 
-func checkRows(cs []reportCheck) [][]string {
+func checkRows(cs []prstatus.CheckFact) [][]string {
 	rows := make([][]string, 0, len(cs))
 	for _, c := range cs {
 		name := oneLine(c.Name)

@@ -6,10 +6,12 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// checkReport is what `prmonitor check` prints: the facts prstatus.Derive concluded, flattened
-// for a reader. Its JSON form (--json) is a contract documented in the README ("Check a pull
-// request"): names are snake_case and keep their meaning; fields may be added, never renamed.
-// Lists are [] when empty, never null; times are RFC 3339 in UTC, null when unknown.
+// checkReport is what `prmonitor check` prints: the facts prstatus.Derive concluded, in one
+// documented view. The refine and review facts are lifted to the top level and each unresolved
+// thread is one line item; everything else is prstatus's own types, so a fact has one type. Its
+// JSON form (--json) is a contract documented in the README ("Check a pull request"): names are
+// snake_case and keep their meaning; fields may be added, never renamed. Lists are [] when empty,
+// never null; times are RFC 3339 in UTC, null when unknown.
 type checkReport struct {
 	PR               string  `json:"pr"` // OWNER/REPO#N
 	URL              string  `json:"url"`
@@ -25,8 +27,8 @@ type checkReport struct {
 	MergeStateStatus string  `json:"merge_state_status"`
 	ReviewDecision   *string `json:"review_decision"`
 
-	Attention  reportAttention   `json:"attention"`
-	Attentions []reportAttention `json:"attentions"`
+	Attention  prstatus.Attention   `json:"attention"`
+	Attentions []prstatus.Attention `json:"attentions"`
 
 	NeedsRefine             bool       `json:"needs_refine"`
 	NeedsRefineReason       string     `json:"needs_refine_reason"`
@@ -35,66 +37,22 @@ type checkReport struct {
 	RefineRound             string     `json:"refine_round"`
 	RewrittenSinceReview    bool       `json:"rewritten_since_review"`
 
-	Reviews               []reportVerdict `json:"reviews"`
-	ChangesRequestedBy    []string        `json:"changes_requested_by"`
-	Approvals             []string        `json:"approvals"`
-	StaleApprovals        []string        `json:"stale_approvals"`
-	PendingReviewRequests []string        `json:"pending_review_requests"`
-	AwaitingReRequest     []string        `json:"awaiting_re_request"`
+	Reviews               []prstatus.ReviewerVerdict `json:"reviews"`
+	ChangesRequestedBy    []string                   `json:"changes_requested_by"`
+	Approvals             []string                   `json:"approvals"`
+	StaleApprovals        []string                   `json:"stale_approvals"`
+	PendingReviewRequests []string                   `json:"pending_review_requests"`
+	AwaitingReRequest     []string                   `json:"awaiting_re_request"`
 
-	Commits []reportCommit `json:"commits"`
-	CI      reportCI       `json:"ci"`
-	Threads reportThreads  `json:"threads"`
+	Commits []prstatus.CommitFact `json:"commits"`
+	CI      prstatus.CIFacts      `json:"ci"`
+	Threads reportThreads         `json:"threads"`
 
-	RateLimit reportRateLimit `json:"rate_limit"`
-	CheckedAt time.Time       `json:"checked_at"`
+	RateLimit prstatus.RateLimit `json:"rate_limit"`
+	CheckedAt time.Time          `json:"checked_at"`
 }
 
-type reportAttention struct {
-	Kind      string   `json:"kind"`
-	Reason    string   `json:"reason"`
-	Key       string   `json:"key"`
-	ThreadIDs []string `json:"thread_ids"`
-	Checks    []string `json:"checks"`
-	Reviewers []string `json:"reviewers"`
-}
-
-type reportVerdict struct {
-	Reviewer    string    `json:"reviewer"`
-	IsBot       bool      `json:"is_bot"`
-	State       string    `json:"state"`
-	SubmittedAt time.Time `json:"submitted_at"`
-	CommitOID   string    `json:"commit_oid"`
-	OnHead      bool      `json:"on_head"`
-}
-
-type reportCommit struct {
-	OID         string    `json:"oid"`
-	Headline    string    `json:"headline"`
-	Kind        string    `json:"kind"`
-	AuthoredAt  time.Time `json:"authored_at"`
-	CommittedAt time.Time `json:"committed_at"`
-}
-
-type reportCI struct {
-	Total           int           `json:"total"`
-	Passed          int           `json:"passed"`
-	Failed          int           `json:"failed"`
-	Cancelled       int           `json:"cancelled"`
-	Pending         int           `json:"pending"`
-	FailedChecks    []reportCheck `json:"failed_checks"`
-	CancelledChecks []reportCheck `json:"cancelled_checks"`
-	PendingChecks   []reportCheck `json:"pending_checks"`
-}
-
-type reportCheck struct {
-	Name     string `json:"name"`
-	Workflow string `json:"workflow"`
-	Result   string `json:"result"`
-	Required bool   `json:"required"`
-	URL      string `json:"url"`
-}
-
+// reportThreads counts the threads by status and lists the unresolved ones.
 type reportThreads struct {
 	NeedsAction     int            `json:"needs_action"`
 	ReviewerReplied int            `json:"reviewer_replied"`
@@ -103,6 +61,8 @@ type reportThreads struct {
 	Unresolved      []reportThread `json:"unresolved"`
 }
 
+// reportThread is an unresolved thread as one line item: where, who, and the start of what they
+// wrote.
 type reportThread struct {
 	ID         string `json:"id"`
 	Status     string `json:"status"`
@@ -116,17 +76,10 @@ type reportThread struct {
 	Excerpt    string `json:"excerpt"` // the first comment, on one line, shortened
 }
 
-type reportRateLimit struct {
-	Cost      int        `json:"cost"`
-	Remaining int        `json:"remaining"`
-	Limit     int        `json:"limit"`
-	ResetAt   *time.Time `json:"reset_at"`
-}
-
 // excerptRunes bounds a thread's excerpt.
 const excerptRunes = 120
 
-// newCheckReport flattens the derived facts.
+// newCheckReport lays the derived facts out as the README documents them.
 func newCheckReport(f prstatus.Facts) checkReport {
 	r := checkReport{
 		PR:               f.Ref.String(),
@@ -142,7 +95,8 @@ func newCheckReport(f prstatus.Facts) checkReport {
 		Mergeable:        string(f.Mergeable),
 		MergeStateStatus: f.MergeStateStatus,
 
-		Attention: newReportAttention(f.Attention),
+		Attention:  listedAttention(f.Attention),
+		Attentions: make([]prstatus.Attention, 0, len(f.Attentions)),
 
 		NeedsRefine:             f.Refine.NeedsRefine,
 		NeedsRefineReason:       f.Refine.Reason,
@@ -151,24 +105,15 @@ func newCheckReport(f prstatus.Facts) checkReport {
 		RefineRound:             f.Refine.Round,
 		RewrittenSinceReview:    f.Refine.RewrittenSinceReview,
 
-		Reviews:               []reportVerdict{},
+		Reviews:               list(f.Reviews.Latest),
 		ChangesRequestedBy:    list(f.Reviews.ChangesRequestedBy),
 		Approvals:             list(f.Reviews.Approvals),
 		StaleApprovals:        list(f.Reviews.StaleApprovals),
 		PendingReviewRequests: list(f.Reviews.PendingRequests),
 		AwaitingReRequest:     list(f.Reviews.AwaitingReRequest),
 
-		Commits: []reportCommit{},
-		CI: reportCI{
-			Total:           f.CI.Total,
-			Passed:          f.CI.Passed,
-			Failed:          f.CI.Failed,
-			Cancelled:       f.CI.Cancelled,
-			Pending:         f.CI.Pending,
-			FailedChecks:    reportChecks(f.CI.FailedChecks),
-			CancelledChecks: reportChecks(f.CI.CancelledChecks),
-			PendingChecks:   reportChecks(f.CI.PendingChecks),
-		},
+		Commits: list(f.Commits),
+		CI:      f.CI,
 		Threads: reportThreads{
 			NeedsAction:     len(f.Threads.NeedsAction),
 			ReviewerReplied: len(f.Threads.ReviewerReplied),
@@ -176,41 +121,17 @@ func newCheckReport(f prstatus.Facts) checkReport {
 			Resolved:        len(f.Threads.Resolved),
 			Unresolved:      []reportThread{},
 		},
-		RateLimit: reportRateLimit{
-			Cost:      f.RateLimit.Cost,
-			Remaining: f.RateLimit.Remaining,
-			Limit:     f.RateLimit.Limit,
-			ResetAt:   utcPtr(&f.RateLimit.ResetAt),
-		},
+		RateLimit: f.RateLimit,
 		CheckedAt: f.DerivedAt.UTC(),
 	}
 	if f.ReviewDecision != "" {
 		d := f.ReviewDecision
 		r.ReviewDecision = &d
 	}
-	r.Attentions = make([]reportAttention, 0, len(f.Attentions))
 	for _, a := range f.Attentions {
-		r.Attentions = append(r.Attentions, newReportAttention(a))
+		r.Attentions = append(r.Attentions, listedAttention(a))
 	}
-	for _, v := range f.Reviews.Latest {
-		r.Reviews = append(r.Reviews, reportVerdict{
-			Reviewer:    v.Reviewer,
-			IsBot:       v.IsBot,
-			State:       string(v.State),
-			SubmittedAt: v.SubmittedAt.UTC(),
-			CommitOID:   v.CommitOID,
-			OnHead:      v.OnHead,
-		})
-	}
-	for _, c := range f.Commits {
-		r.Commits = append(r.Commits, reportCommit{
-			OID:         c.OID,
-			Headline:    c.Headline,
-			Kind:        string(c.Kind),
-			AuthoredAt:  c.AuthoredDate.UTC(),
-			CommittedAt: c.CommittedDate.UTC(),
-		})
-	}
+	r.CI.FailedChecks, r.CI.CancelledChecks, r.CI.PendingChecks = list(f.CI.FailedChecks), list(f.CI.CancelledChecks), list(f.CI.PendingChecks)
 	for _, group := range [][]prstatus.ThreadFact{f.Threads.NeedsAction, f.Threads.ReviewerReplied, f.Threads.Waiting} {
 		for _, t := range group {
 			r.Threads.Unresolved = append(r.Threads.Unresolved, reportThread{
@@ -220,38 +141,25 @@ func newCheckReport(f prstatus.Facts) checkReport {
 				Line:       t.Line,
 				IsOutdated: t.IsOutdated,
 				Reviewer:   t.Reviewer,
-				LastAuthor: t.Last.Author.Login,
+				LastAuthor: t.Last().Author.Login,
 				Comments:   t.TotalComments,
-				URL:        t.First.URL,
-				Excerpt:    clip(oneLine(t.First.Body), excerptRunes),
+				URL:        t.First().URL,
+				Excerpt:    clip(oneLine(t.First().Body), excerptRunes),
 			})
 		}
 	}
 	return r
 }
 
-func newReportAttention(a prstatus.Attention) reportAttention {
-	return reportAttention{
-		Kind:      string(a.Kind),
-		Reason:    a.Reason,
-		Key:       a.Key,
-		ThreadIDs: list(a.ThreadIDs),
-		Checks:    list(a.Checks),
-		Reviewers: list(a.Reviewers),
-	}
-}
-
-func reportChecks(cs []prstatus.CheckFact) []reportCheck {
-	out := make([]reportCheck, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, reportCheck{Name: c.Name, Workflow: c.Workflow, Result: c.Result, Required: c.Required, URL: c.URL})
-	}
-	return out
+// listedAttention is a with its lists [] rather than null.
+func listedAttention(a prstatus.Attention) prstatus.Attention {
+	a.ThreadIDs, a.Checks, a.Reviewers = list(a.ThreadIDs), list(a.Checks), list(a.Reviewers)
+	return a
 }
 
 // list returns a copy of s that is never nil, so that JSON shows [] rather than null.
-func list(s []string) []string {
-	return append(make([]string, 0, len(s)), s...)
+func list[T any](s []T) []T {
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // utcPtr returns t in UTC, or nil when t is nil or zero.

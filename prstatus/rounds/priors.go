@@ -90,7 +90,7 @@ func scanPriors(f *prstatus.Facts, skip map[string]bool) []priorRef {
 func newestMarker(t *prstatus.ThreadFact, author, viewer string) (prstatus.Marker, time.Time, bool) {
 	comments := t.Comments
 	if len(comments) == 0 {
-		comments = []prstatus.Comment{t.First, t.Last}
+		comments = []prstatus.Comment{t.First(), t.Last()}
 	}
 	var best prstatus.Marker
 	var at time.Time
@@ -152,7 +152,7 @@ func (r priorRef) resolution(c Category) PriorResolution {
 		RepliedAt: r.at,
 		Kind:      prstatus.ReplyKind(bound(string(r.marker.Kind), idRunes)),
 		Resolved:  r.t.Status == prstatus.ThreadResolved,
-		Excerpt:   excerpt(r.t.First.Body, excerptRunes),
+		Excerpt:   excerpt(r.t.First().Body, excerptRunes),
 	}
 }
 
@@ -162,7 +162,7 @@ func categoryOf(t *prstatus.ThreadFact, m prstatus.Marker) Category {
 	if c, ok := ParseCategory(m.Category); ok {
 		return c
 	}
-	return Categorize(t.First.Body, t.Path)
+	return Categorize(t.First().Body, t.Path)
 }
 
 // excerpt renders the start of a comment on one line: hidden HTML comments dropped, code blocks

@@ -49,7 +49,7 @@ func VerdictsSince(f *prstatus.Facts, since time.Time, round string) []Verdict {
 	prstatus.AttributeThreads(hist, f.Threads, func(review int, t *prstatus.ThreadFact) {
 		// Feedback on the attempt is written after it: an older thread belongs to an earlier
 		// review, even when that review has fallen off the snapshot's page of reviews.
-		if t.First.CreatedAt.After(since) {
+		if t.First().CreatedAt.After(since) {
 			opened[review] = append(opened[review], t)
 		}
 	})
@@ -88,14 +88,14 @@ func feedbackOf(body string, threads []*prstatus.ThreadFact) string {
 		b.WriteString(body)
 	}
 	for _, t := range threads {
-		if strings.TrimSpace(t.First.Body) == "" {
+		if strings.TrimSpace(t.First().Body) == "" {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\n")
 		}
 		b.WriteString("[" + t.Where() + "]\n")
-		b.WriteString(t.First.Body)
+		b.WriteString(t.First().Body)
 		if b.Len() > MaxFeedbackBytes {
 			break
 		}
