@@ -398,7 +398,7 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 	if o.uninstall {
 		return true
 	}
-	fmt.Fprintf(w, "  next: restart %s; %s\n", p.host.title, p.files.note)
+	fmt.Fprintf(w, "  next: restart %s, then %s\n", p.host.title, p.files.note)
 	undo := "prmonitor setup " + p.host.name + " --uninstall"
 	if o.loc.workspace != "" {
 		undo = "prmonitor setup " + p.host.name + " --workspace " + quoteArg(o.loc.workspace) + " --uninstall"

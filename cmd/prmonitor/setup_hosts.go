@@ -184,11 +184,11 @@ func (l locator) appConfig() (string, error) {
 // servers are its .mcp.json, its skills .claude/skills/.
 func claudeCodeFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"mcpServers"}, format: formatSkill,
-		note: "type /mcp in Claude Code to see prmonitor connected"}
+		note: "type /mcp to see prmonitor connected"}
 	if l.workspace != "" {
 		f.config = l.join(l.workspace, ".mcp.json")
 		f.guide = l.join(l.workspace, ".claude", "skills", serverName, "SKILL.md")
-		f.note += "; Claude Code asks you to approve a project's servers the first time"
+		f.note += " (Claude Code asks you to approve a project's servers once)"
 		return f, nil
 	}
 	if dir := l.env("CLAUDE_CONFIG_DIR"); dir != "" {
@@ -203,7 +203,7 @@ func claudeCodeFiles(l locator) (hostFiles, error) {
 	f.config = l.join(home, ".claude.json")
 	f.guide = l.join(home, ".claude", "skills", serverName, "SKILL.md")
 	f.detect = []string{f.config, l.join(home, ".claude")}
-	f.note += "; Claude Code rewrites ~/.claude.json while it runs, so run setup with Claude Code closed"
+	f.note += " (a Claude Code that was running may write over this change: close it and run setup again)"
 	return f, nil
 }
 
@@ -211,7 +211,7 @@ func claudeCodeFiles(l locator) (hostFiles, error) {
 // ~/.copilot/skills; COPILOT_HOME moves the directory.
 func copilotCLIFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"mcpServers"}, format: formatSkill,
-		note: "type /mcp in Copilot CLI to see prmonitor; it starts the server from this file"}
+		note: "type /mcp to see prmonitor"}
 	// Only the user's configuration: host.workspace is false.
 	dir := l.env("COPILOT_HOME")
 	if dir == "" {
@@ -231,7 +231,7 @@ func copilotCLIFiles(l locator) (hostFiles, error) {
 // in its prompts folder; a workspace's .vscode/mcp.json and .github/instructions.
 func vscodeFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"servers"}, format: formatInstructions,
-		note: "in VS Code run \"MCP: List Servers\" to see prmonitor"}
+		note: "run \"MCP: List Servers\" to see prmonitor"}
 	if l.workspace != "" {
 		f.config = l.join(l.workspace, ".vscode", "mcp.json")
 		f.guide = l.join(l.workspace, ".github", "instructions", serverName+".instructions.md")
@@ -245,7 +245,7 @@ func vscodeFiles(l locator) (hostFiles, error) {
 	f.config = l.join(user, "mcp.json")
 	f.guide = l.join(user, "prompts", serverName+".instructions.md")
 	f.detect = []string{user}
-	f.note += " (this is the default profile's configuration; VS Code Insiders keeps its own, under \"Code - Insiders\")"
+	f.note += " (this is the default profile's configuration; VS Code Insiders keeps its own)"
 	return f, nil
 }
 
@@ -254,7 +254,7 @@ func vscodeFiles(l locator) (hostFiles, error) {
 // no file holds.
 func cursorFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"mcpServers"}, format: formatCursorRule,
-		note: "open Cursor's MCP settings to see prmonitor enabled"}
+		note: "find prmonitor in Cursor's MCP settings"}
 	if l.workspace != "" {
 		f.config = l.join(l.workspace, ".cursor", "mcp.json")
 		f.guide = l.join(l.workspace, ".cursor", "rules", serverName+".mdc")
@@ -267,8 +267,7 @@ func cursorFiles(l locator) (hostFiles, error) {
 	dir := l.join(home, ".cursor")
 	f.config = l.join(dir, "mcp.json")
 	f.detect = []string{dir}
-	f.note += "; Cursor reads rules only from a project: `prmonitor setup cursor --workspace DIR` installs the rule there " +
-		"(the server's own instructions and its watch_pr prompt teach the loop meanwhile)"
+	f.note += "; Cursor reads rules only from a project: 'prmonitor setup cursor --workspace DIR' installs the rule there"
 	return f, nil
 }
 
