@@ -13,8 +13,8 @@ import (
 )
 
 // The server's prompts. Hosts list MCP prompts as commands the user can type (Claude Code, VS
-// Code, Cursor and Copilot CLI show them among their slash commands); each expands to a short
-// message that starts the agent on the loop with the tools' real names.
+// Code and Cursor show them among their slash commands); each expands to a short message that
+// starts the agent on the loop with the tools' real names.
 
 func (s *Server) prompts() []server.ServerPrompt {
 	return []server.ServerPrompt{
