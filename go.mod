@@ -5,6 +5,7 @@ go 1.26.0
 tool github.com/go-task/task/v3/cmd/task
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/gofrs/flock v0.13.1
 	github.com/google/go-github/v92 v92.0.0
 	github.com/looplab/fsm v1.0.3
@@ -13,6 +14,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/shurcooL/githubv4 v0.0.0-20260209031235-2402fdf4a9ed
 	github.com/stretchr/testify v1.12.1
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 	github.com/vektah/gqlparser/v2 v2.5.64
 	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.5

@@ -104,11 +104,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}}
-	// Only what the server offers: tools. Elicitation and sampling are the client's capabilities;
-	// the server uses them when the client declares them (canElicit, canSample).
+	// Only what the server offers: tools and prompts. Elicitation and sampling are the client's
+	// capabilities; the server uses them when the client declares them (canElicit, canSample).
 	s.mcp = server.NewMCPServer("prmonitor", cfg.Version,
 		server.WithInstructions(instructionsText),
 		server.WithToolCapabilities(false),
+		server.WithPromptCapabilities(false),
 		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
@@ -120,6 +121,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.mcp.AddTools(tool)
 	}
+	s.mcp.AddPrompts(s.prompts()...)
 	return s, nil
 }
 

@@ -196,5 +196,6 @@ func (t *transcript) outro(d *demoSession) {
 	t.printf("\nDone. On GitHub: %d GraphQL reads (one per poll, plus a thread read before each reply), %d writes,\n",
 		d.fake.GraphQLQueries(), writes)
 	t.printf("%d merge, chosen by the user; nothing closed, nothing deleted.\n", merges)
-	t.printf("Next: register `prmonitor serve` in your agent host (see README), or try `prmonitor check OWNER/REPO#N`.\n")
+	t.printf("Next: `prmonitor setup claude-code` (or copilot-cli, vscode, cursor, all) registers prmonitor in your agent host;\n")
+	t.printf("or try `prmonitor check OWNER/REPO#N`.\n")
 }

@@ -217,7 +217,7 @@ type demoSampler struct{ d *demoSession }
 
 func (s demoSampler) CreateMessage(_ context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	s.d.narrateGitHub()
-	text := demoModel(req.SystemPrompt)
-	s.d.t.line("model", "the host's model, asked by the server: %s", text)
+	text, said := demoModel(req)
+	s.d.t.line("model", "the host's model, asked by the server: %s", said)
 	return &mcp.CreateMessageResult{SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(text)}, Model: "demo"}, nil
 }

@@ -3,8 +3,11 @@ package main
 import (
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
 // The demo's story: CI fails and is fixed, a reviewer requests changes with three threads, the agent
@@ -79,16 +82,44 @@ func (d *demoSession) demoAgent(act mcpserver.ActionOutput) (event string, data 
 	return "task_complete", nil, "does the task"
 }
 
-// demoModel is the host's model, answering sampling requests.
-func demoModel(systemPrompt string) string {
-	switch {
-	case strings.Contains(systemPrompt, "classify"):
-		return `{"choice": null, "reasoning": "not one of the choices"}`
-	case strings.Contains(systemPrompt, "code review comment"):
-		return "Agree (no change): bob accepts the pushback, so the thread can be resolved."
+// demoModel is the host's model, answering the server's sampling requests as a real model would
+// (a concern category for a review thread, a verdict on a reviewer's reply), and said says what it
+// answered in words for the transcript: a newcomer reads what the model decided, not its JSON.
+func demoModel(req mcp.CreateMessageRequest) (reply, said string) {
+	switch system := req.SystemPrompt; {
+	case strings.Contains(system, "concern category"):
+		c := demoConcern(samplingPrompt(req))
+		return c, "the comment's concern is " + c
+	case strings.Contains(system, "free-text answer"):
+		return `{"choice": null, "reasoning": "an instruction, not one of the choices"}`, "the user's words match none of the choices"
+	case strings.Contains(system, "code review comment"):
+		s := "Agree (no change): bob accepts the pushback, so the thread can be resolved."
+		return s, s
 	default:
-		return "Done."
+		return "Done.", "writes: Done."
 	}
+}
+
+// demoConcern reads the concern off the comment the way a model would, from what it asks for.
+func demoConcern(prompt string) string {
+	switch {
+	case strings.Contains(prompt, "test"):
+		return string(rounds.CategoryTesting)
+	case strings.Contains(prompt, "ctx.Done()"):
+		return string(rounds.CategoryErrorHandling)
+	case strings.Contains(prompt, "Ticker"):
+		return string(rounds.CategoryPerformance)
+	}
+	return string(rounds.CategoryOther)
+}
+
+// samplingPrompt is the text of a sampling request's messages.
+func samplingPrompt(req mcp.CreateMessageRequest) string {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(mcp.GetTextFromContent(m.Content)) // the client hands the content over as decoded JSON
+	}
+	return b.String()
 }
 
 func (d *demoSession) push(headline string) {

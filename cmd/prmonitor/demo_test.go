@@ -27,6 +27,7 @@ func TestDemoTellsTheWholeStory(t *testing.T) {
 		"execute apply_fix",
 		"bob requests changes",
 		"execute refine for bob's review with 3 threads",
+		"the host's model, asked by the server: the comment's concern is testing",
 		"the server posted a reply (with its hidden marker): \"Done in the last push.\"",
 		"the server resolved a review thread",
 		"pushes back on the Ticker comment",
@@ -48,6 +49,9 @@ func TestDemoTellsTheWholeStory(t *testing.T) {
 		rest = rest[at+len(b):]
 	}
 	assert.NotContains(t, res.stdout, "prmonitor-demo-token", "the token is never printed")
+	for _, line := range strings.Split(res.stdout, "\n") {
+		assert.NotRegexp(t, `[{\[]\s*"|"\s*:\s*(null|"|\{|\[)`, line, "a newcomer reads words, not a model's raw JSON")
+	}
 	assert.Equal(t, 1, strings.Count(res.stdout, "merged the pull request"), "exactly one merge")
 }
 

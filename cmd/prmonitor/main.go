@@ -1,6 +1,7 @@
 // Command prmonitor keeps a coding agent on a pull request until it is merged: an MCP server over
-// stdio (serve), a one-shot PR diagnosis (check), the repository dispatcher (dispatch), a simulated
-// walkthrough (demo), the state-machine diagram (fsm) and its version (version).
+// stdio (serve), its registration in agent hosts (setup), a one-shot PR diagnosis (check), the
+// repository dispatcher (dispatch), a simulated walkthrough (demo), the state-machine diagram
+// (fsm) and its version (version).
 package main
 
 import (

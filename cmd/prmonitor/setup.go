@@ -1,0 +1,419 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+var setupCommand = command{
+	name:     "setup",
+	synopsis: "setup [flags] HOST",
+	about: `Register prmonitor in an agent host and install the instructions that teach the agent its loop.
+HOST is claude-code, copilot-cli, vscode, cursor, or all (each of them found on this machine).
+
+Only prmonitor's own entry is written: other servers, settings and comments stay as they are. A file
+that changes is first copied beside itself (NAME.prmonitor-TIME.bak); a second run changes nothing.
+No token is written anywhere: the server reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' when it starts.
+The host runs this binary (its absolute path) with 'serve' unless --command names another.`,
+}
+
+// setupSystem is what setup reads from the machine beyond env: the operating system (its file
+// layout) and the running binary.
+type setupSystem struct {
+	goos       string
+	executable func() (string, error)
+}
+
+// runSetup is `prmonitor setup`.
+func runSetup(_ context.Context, args []string, e env) int {
+	return setupMain(args, e, setupSystem{goos: runtime.GOOS, executable: os.Executable})
+}
+
+// setupOptions are the command line of one run.
+type setupOptions struct {
+	hosts     []host
+	all       bool
+	command   string // what the hosts run, with "serve" after it
+	uninstall bool
+	dryRun    bool
+	loc       locator
+}
+
+func setupMain(args []string, e env, sys setupSystem) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(e.Stderr, "prmonitor setup: %s\n", oneLine(fmt.Sprintf(format, a...)))
+		return code
+	}
+	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
+	workspace := fs.String("workspace", "", "set up the project in `DIR` (vscode: .vscode/mcp.json; cursor: .cursor/mcp.json; claude-code: .mcp.json) instead of your user configuration")
+	command := fs.String("command", "", "the `COMMAND` hosts run with 'serve' after it (default: this binary's absolute path)")
+	dryRun := fs.Bool("dry-run", false, "print each change as a unified diff and write nothing")
+	uninstall := fs.Bool("uninstall", false, "remove what setup added: prmonitor's server entry and the instructions file it installed")
+	rest, code, ok := parseFlags(fs, setupCommand, args, e)
+	if !ok {
+		return code
+	}
+	if len(rest) != 1 {
+		return fail(exitUsage, "name one host: %s, or all (see 'prmonitor setup --help')", hostNames())
+	}
+	o := setupOptions{uninstall: *uninstall, dryRun: *dryRun, loc: locator{goos: sys.goos, getenv: e.Getenv}}
+	if rest[0] == "all" {
+		o.all, o.hosts = true, hosts
+	} else if h, ok := findHost(rest[0]); ok {
+		o.hosts = []host{h}
+	} else {
+		return fail(exitUsage, "unknown host %q: use %s, or all", rest[0], hostNames())
+	}
+	if *workspace != "" {
+		if o.all || !o.hosts[0].workspace {
+			return fail(exitUsage, "--workspace sets up a project's files for vscode, cursor or claude-code; name one of them")
+		}
+		dir, err := filepath.Abs(*workspace)
+		if err == nil {
+			var info os.FileInfo
+			if info, err = os.Stat(dir); err == nil && !info.IsDir() {
+				err = errors.New("not a directory")
+			}
+		}
+		if err != nil {
+			return fail(exitUsage, "--workspace %s: %v", *workspace, err)
+		}
+		o.loc.workspace = dir
+	}
+	if !o.uninstall {
+		cmd, err := serverCommand(*command, sys.executable)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		o.command = cmd
+	}
+	return runSetupPlan(o, e)
+}
+
+// serverCommand is what the hosts will run: --command as given, else this binary's absolute path.
+// A binary `go run` built in a temporary folder would be gone by the time a host starts it.
+func serverCommand(flagValue string, executable func() (string, error)) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	exe, err := executable()
+	if err != nil {
+		return "", fmt.Errorf("cannot tell where this binary is (%v): pass --command", err)
+	}
+	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		return "", fmt.Errorf("this prmonitor was built by 'go run' in a temporary folder (%s) that will be gone: "+
+			"install it (go install ./cmd/prmonitor) and run its setup, or pass --command", exe)
+	}
+	return exe, nil
+}
+
+// hostPlan is what setup does for one host.
+type hostPlan struct {
+	host      host
+	files     hostFiles
+	changes   []fileChange
+	unchanged []string // files already as they should be
+	notes     []string // said in the report (a file left alone, and why)
+}
+
+// runSetupPlan works out every change first and writes only when all of them could be worked
+// out: a malformed file anywhere leaves every file untouched.
+func runSetupPlan(o setupOptions, e env) int {
+	var plans []hostPlan
+	var skipped, problems []string
+	for _, h := range o.hosts {
+		files, err := h.locate(o.loc)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", h.name, err))
+			continue
+		}
+		if o.all && !installed(files) {
+			skipped = append(skipped, fmt.Sprintf("%s: not found here (no %s); 'prmonitor setup %s' sets it up anyway",
+				h.name, strings.Join(files.detect, " or "), h.name))
+			continue
+		}
+		p, err := planHost(h, files, o)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", h.name, err))
+			continue
+		}
+		plans = append(plans, p)
+	}
+	if len(problems) > 0 {
+		problems[len(problems)-1] += "; nothing was changed"
+		for _, p := range problems {
+			fmt.Fprintf(e.Stderr, "prmonitor setup: %s\n", oneLine(p))
+		}
+		return exitFailure
+	}
+	if len(plans) == 0 {
+		fmt.Fprintf(e.Stderr, "prmonitor setup: no host found on this machine; name one: %s\n", hostNames())
+		return exitFailure
+	}
+	w := e.Stdout
+	if o.dryRun {
+		return printDryRun(w, e.Stderr, plans, skipped)
+	}
+	failed := false
+	for _, p := range plans {
+		if !applyPlan(w, e, p, o) {
+			failed = true
+		}
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(w, "skipped %s\n", s)
+	}
+	if !o.uninstall {
+		fmt.Fprintf(w, "\nThe hosts run: %s serve\n", quoteArg(o.command))
+		fmt.Fprintln(w, "No token was written: prmonitor reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' each time it starts.")
+	}
+	if failed {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// installed tells whether a host seems to be on this machine.
+func installed(f hostFiles) bool {
+	for _, p := range f.detect {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// planHost works out the changes to one host's files.
+func planHost(h host, f hostFiles, o setupOptions) (hostPlan, error) {
+	p := hostPlan{host: h, files: f}
+	if c, err := planConfig(h, f, o); err != nil {
+		return p, err
+	} else if c != nil {
+		p.changes = append(p.changes, *c)
+	} else {
+		p.unchanged = append(p.unchanged, f.config)
+	}
+	if f.guide == "" {
+		return p, nil
+	}
+	have, err := readFile(f.guide)
+	if err != nil {
+		return p, err
+	}
+	noun := guideNoun(f.format)
+	switch want := renderGuide(f.format); {
+	case o.uninstall && have == nil:
+	case o.uninstall && !strings.Contains(string(have), guideMarker):
+		p.notes = append(p.notes, fmt.Sprintf("left %s in place: setup did not write it", f.guide))
+	case o.uninstall:
+		p.changes = append(p.changes, fileChange{path: f.guide, before: have, what: "removed the " + noun})
+	case string(have) == want:
+		p.unchanged = append(p.unchanged, f.guide)
+	case have == nil:
+		p.changes = append(p.changes, fileChange{path: f.guide, after: []byte(want), what: "installed the " + noun})
+	default:
+		p.changes = append(p.changes, fileChange{path: f.guide, before: have, after: []byte(want), what: "updated the " + noun})
+	}
+	return p, nil
+}
+
+// planConfig merges prmonitor's entry into the host's MCP configuration (or takes it out), or
+// returns nil when the file is already as it should be.
+func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
+	before, err := readFile(f.config)
+	if err != nil {
+		return nil, err
+	}
+	if o.uninstall && before == nil {
+		return nil, nil
+	}
+	doc, err := parseJSONDoc(before)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w; fix or move the file, then run setup again", f.config, err)
+	}
+	path := append(slices.Clone(f.servers), serverName)
+	entryName := fmt.Sprintf("%s.%s", strings.Join(f.servers, "."), serverName)
+	var what string
+	if o.uninstall {
+		removed, err := doc.remove(path...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.config, err)
+		}
+		if !removed {
+			return nil, nil
+		}
+		what = fmt.Sprintf("removed the MCP server %q", serverName)
+	} else {
+		have, err := doc.get(path...)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.config, err)
+		}
+		entry := h.entry(o.command)
+		changed := false
+		switch have.(type) {
+		case nil:
+			changed, err = doc.set(entry, path...)
+			what = fmt.Sprintf("registered the MCP server %q", serverName)
+		case map[string]any: // update only the keys prmonitor sets; the user's own ("env", "timeout") stay
+			fields, err := entryFields(entry)
+			if err != nil {
+				return nil, err
+			}
+			for _, kv := range fields {
+				c, err := doc.set(kv.value, append(slices.Clone(path), kv.key)...)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", f.config, err)
+				}
+				changed = changed || c
+			}
+			what = fmt.Sprintf("updated the MCP server %q", serverName)
+		default:
+			return nil, fmt.Errorf("%s: %s is not a JSON object; remove or fix it, then run setup again", f.config, entryName)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.config, err)
+		}
+		if !changed {
+			return nil, nil
+		}
+	}
+	return &fileChange{path: f.config, before: before, after: doc.bytes(), what: what}, nil
+}
+
+type keyValue struct {
+	key   string
+	value any
+}
+
+// entryFields are the entry's keys and values, in its order.
+func entryFields(e mcpEntry) ([]keyValue, error) {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, err
+	}
+	var out []keyValue
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, keyValue{key: t.(string), value: v})
+	}
+	return out, nil
+}
+
+func guideNoun(f guideFormat) string {
+	switch f {
+	case formatSkill:
+		return "agent skill"
+	case formatCursorRule:
+		return "agent rule"
+	}
+	return "agent instructions"
+}
+
+// printDryRun shows every change as a unified diff.
+func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
+	changed := false
+	for _, p := range plans {
+		for _, c := range p.changes {
+			d, err := c.diff()
+			if err != nil {
+				fmt.Fprintf(errw, "prmonitor setup: %s: %s\n", c.path, oneLine(err.Error()))
+				return exitFailure
+			}
+			fmt.Fprintf(w, "# %s: %s\n%s", p.host.name, c.what, d)
+			if !strings.HasSuffix(d, "\n") {
+				fmt.Fprintln(w)
+			}
+			changed = true
+		}
+		for _, u := range p.unchanged {
+			fmt.Fprintf(w, "# %s: %s is already set up\n", p.host.name, u)
+		}
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(w, "# skipped %s\n", s)
+	}
+	if !changed {
+		fmt.Fprintln(w, "dry run: nothing would change")
+		return exitOK
+	}
+	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, each file that changes is first backed up beside itself)")
+	return exitOK
+}
+
+// applyPlan writes one host's changes and reports them, with how to undo them.
+func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
+	title := fmt.Sprintf("%s (%s), %s", p.host.title, p.host.name, o.loc.describeScope())
+	if len(p.changes) == 0 {
+		if o.uninstall {
+			fmt.Fprintf(w, "%s: nothing to remove\n", title)
+		} else {
+			fmt.Fprintf(w, "%s: already set up, nothing changed (%s)\n", title, strings.Join(p.unchanged, ", "))
+		}
+		for _, n := range p.notes {
+			fmt.Fprintf(w, "  %s\n", n)
+		}
+		return true
+	}
+	fmt.Fprintf(w, "%s:\n", title)
+	var backups []string
+	for _, c := range p.changes {
+		backup, err := c.apply(e.Now())
+		if err != nil {
+			fmt.Fprintf(e.Stderr, "prmonitor setup: %s: %s\n", p.host.name, oneLine(err.Error()))
+			return false
+		}
+		fmt.Fprintf(w, "  %s: %s\n", c.what, c.path)
+		if backup != "" {
+			fmt.Fprintf(w, "    the file as it was: %s\n", backup)
+			backups = append(backups, backup)
+		}
+	}
+	for _, u := range p.unchanged {
+		fmt.Fprintf(w, "  already as it should be: %s\n", u)
+	}
+	for _, n := range p.notes {
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+	if o.uninstall {
+		return true
+	}
+	fmt.Fprintf(w, "  next: restart %s, then %s\n", p.host.title, p.files.note)
+	undo := "prmonitor setup " + p.host.name + " --uninstall"
+	if o.loc.workspace != "" {
+		undo = "prmonitor setup " + p.host.name + " --workspace " + quoteArg(o.loc.workspace) + " --uninstall"
+	}
+	if len(backups) > 0 {
+		undo += " (or put back the file as it was, above)"
+	}
+	fmt.Fprintf(w, "  undo: %s\n", undo)
+	return true
+}
+
+// quoteArg quotes a path for a shell when it needs it.
+func quoteArg(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t'\"$&;|<>()*?[]#~`\\") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
