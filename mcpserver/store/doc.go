@@ -21,6 +21,7 @@
 //	acme.widgets.7-167330bb.json.corrupt-20261120T090000Z   a record set aside
 //	.acme.widgets.7-167330bb.json.tmp-123456                a save in progress (or interrupted)
 //	ratelimit.json                                          GitHub's rate-limit holds, by API (GateStore)
+//	spend.json                                              what the watcher spends of each token's points, by API (SpendStore)
 //
 // Events are written as given: callers must never put secrets in them. A ghclient.Token
 // redacts itself when marshalled, so an event that holds one by mistake still does not leak it.

@@ -1,0 +1,127 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// spendFile is the state directory's record of what the watcher spends of each token's GitHub
+// points, by API. It holds no token: only counts, times and the settings that shaped them.
+const spendFile = "spend.json"
+
+// SpendSchema is the version of the spend file's layout; a file of another version is ignored
+// (and replaced on the next save).
+const SpendSchema = 1
+
+// Spend is what one watcher (one token on one GitHub API) has spent and how it paces itself. The
+// watcher saves it every few cycles so a restarted server keeps its pace, and `prmonitor status`
+// reads it to show the budget in use without a running server.
+type Spend struct {
+	// Budget is the share of the token's hourly points the watcher may spend (0.25 = 25 %).
+	Budget float64 `json:"budget"`
+	// WindowStart is when the current hour of counting began; Points and Requests count from it.
+	WindowStart time.Time `json:"window_start"`
+	Points      int       `json:"points"`
+	Requests    int       `json:"requests"`
+	// Limit, Remaining and ResetAt are GitHub's GraphQL rate limit as last read.
+	Limit     int       `json:"limit"`
+	Remaining int       `json:"remaining"`
+	ResetAt   time.Time `json:"reset_at"`
+	// Cycle is the current interval between change-detection batches.
+	Cycle time.Duration `json:"cycle_ns"`
+	// PRs is how many pull requests the watcher watches.
+	PRs int `json:"prs"`
+	// QuietUntil is the end of the quiet hours the watcher is in (zero: not quiet).
+	QuietUntil time.Time `json:"quiet_until,omitzero"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+type spendRecord struct {
+	Schema int `json:"schema"`
+	// APIs maps a REST root to its watcher's spend.
+	APIs map[string]Spend `json:"apis"`
+}
+
+// SpendStore keeps one API's Spend in the state directory. Several processes may share the file:
+// a save replaces this API's entry and keeps the others.
+type SpendStore struct {
+	s   *Store
+	api string
+}
+
+// Spend returns the store of the watcher's spend for the GitHub API at api (a REST root).
+func (s *Store) Spend(api string) *SpendStore { return &SpendStore{s: s, api: api} }
+
+// LoadSpend returns the saved spend; ok is false when none was saved.
+func (p *SpendStore) LoadSpend() (Spend, bool, error) {
+	p.s.gateMu.Lock()
+	defer p.s.gateMu.Unlock()
+	rec, err := readSpend(p.s.dir)
+	if err != nil {
+		return Spend{}, false, err
+	}
+	sp, ok := rec.APIs[p.api]
+	return sp, ok, nil
+}
+
+// SaveSpend replaces this API's spend.
+func (p *SpendStore) SaveSpend(sp Spend) error {
+	p.s.gateMu.Lock()
+	defer p.s.gateMu.Unlock()
+	rec, err := readSpend(p.s.dir)
+	if err != nil {
+		rec = spendRecord{} // unreadable: replaced by what this process knows
+	}
+	if rec.APIs == nil {
+		rec.APIs = map[string]Spend{}
+	}
+	rec.Schema = SpendSchema
+	rec.APIs[p.api] = sp
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("store: save spend: %w", err)
+	}
+	if err := p.s.writeAtomic(filepath.Join(p.s.dir, spendFile), append(data, '\n')); err != nil {
+		return fmt.Errorf("store: save spend: %w", err)
+	}
+	return nil
+}
+
+// ReadSpend reads every API's saved spend from the state directory dir without a Store (for
+// `prmonitor status`, which never writes). No file is an empty map.
+func ReadSpend(dir string) (map[string]Spend, error) {
+	rec, err := readSpend(dir)
+	if err != nil {
+		return nil, err
+	}
+	if rec.APIs == nil {
+		return map[string]Spend{}, nil
+	}
+	return rec.APIs, nil
+}
+
+func readSpend(dir string) (spendRecord, error) {
+	var rec spendRecord
+	data, err := os.ReadFile(filepath.Join(dir, spendFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return rec, nil
+	}
+	if err != nil {
+		return rec, fmt.Errorf("store: read spend: %w", err)
+	}
+	if len(data) > maxRecordBytes {
+		return spendRecord{}, fmt.Errorf("store: %s is larger than any this store writes", spendFile)
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return spendRecord{}, fmt.Errorf("store: read spend: %w", err)
+	}
+	if rec.Schema != SpendSchema {
+		return spendRecord{}, fmt.Errorf("store: %s has schema %d; this build reads %d", spendFile, rec.Schema, SpendSchema)
+	}
+	return rec, nil
+}
