@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/prmonitor/prmonitor/mcpserver/quiet"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	// RoundTrips is how many elicitation/sampling round trips one call may use (clients and the
 	// legacy bridge allow 10).
 	RoundTrips int
+	// Quiet are the user's quiet hours: while they last no question reaches the user (see
+	// quiet.go); the zero value is never quiet. Quiet.Until is the watcher's Config.Quiet.
+	Quiet quiet.Hours
 	// SealKey seals the multi-round-trip request state; nil makes a random key per process.
 	SealKey []byte
 	// Workers is how many tool calls can run at once (each blocked next_step holds one).
