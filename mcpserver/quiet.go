@@ -77,6 +77,18 @@ func (d *driver) annotateSnooze(out *ActionOutput, act statemachine.Action) {
 		"Don't ask it meanwhile; call pr_monitor_next_step with event=ready to keep looping.", d.s.localTime(act.SnoozedUntil))
 }
 
+// hushed is a pending action shown outside a driven call (a resumed monitor's): during quiet
+// hours its question is left out, and the action says until when it waits.
+func (s *Server) hushed(out ActionOutput) ActionOutput {
+	until := s.quietUntil()
+	if until.IsZero() || out.Action != string(statemachine.ActionAskUser) {
+		return out
+	}
+	out.Action, out.Question, out.QuietUntil = string(statemachine.ActionPolling), nil, s.stamp(until)
+	out.Message = fmt.Sprintf("Quiet hours: quiet until %s. A question is waiting and will be asked then.", s.localTime(until))
+	return out
+}
+
 // snoozedUntil is when the snooze on pos's open question ends; zero when none is in force.
 func (s *Server) snoozedUntil(pos statemachine.Position) time.Time {
 	z, q := pos.Snooze, pos.Question

@@ -145,3 +145,20 @@ func TestASnoozedQuestionIsNotAskedAgainEvenAfterARestart(t *testing.T) {
 	assert.Equal(t, "rebase", act.Task)
 	assert.Equal(t, 1, h2.elicitedCount())
 }
+
+func TestAMonitorResumedDuringQuietHoursDoesNotShowItsQuestion(t *testing.T) {
+	clock := newShiftedClock(time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC))
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, 300*time.Millisecond
+	}})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
+	h.start()
+	require.Equal(t, "ask_user", h.next("ready", "", nil).Action, "by day the agent (no elicitation) is given the question")
+
+	clock.set(thursdayNight)
+	out := h.start()
+	require.NotNil(t, out.Pending)
+	assert.Equal(t, "polling", out.Pending.Action)
+	assert.Nil(t, out.Pending.Question)
+	assert.Equal(t, "2026-11-27T08:00:00Z", out.Pending.QuietUntil)
+}
