@@ -235,6 +235,7 @@ func (s *step) onAnswerish() (Action, error) {
 	case InputCancel:
 		return s.pending("The prompt was dismissed; the question stays open."), nil
 	default:
+		s.pos.Snooze = nil // the user spoke to the question: it is no longer put off
 		return s.beginFreeform(*s.in.Freeform)
 	}
 }
