@@ -73,6 +73,11 @@ func TestDuringQuietHoursNoQuestionIsElicitedAndTheCallSaysQuietUntil(t *testing
 	assert.Zero(t, h.elicitedCount(), "no elicitation during quiet hours")
 	st := h.status()
 	assert.Equal(t, "2026-11-27T08:00:00Z", st.QuietUntil, "pr_monitor_status says how long quiet lasts")
+	raw, errText := h.call("pr_monitor_status", map[string]any{})
+	require.Empty(t, errText)
+	var all StatusOutput
+	require.NoError(t, json.Unmarshal(raw, &all))
+	assert.Equal(t, "2026-11-27T08:00:00Z", all.QuietUntil, "the listing too")
 }
 
 func TestAQuestionHeldByQuietHoursIsAskedWhenTheyEnd(t *testing.T) {
