@@ -19,9 +19,9 @@ type statusColumn struct {
 // statusColumns in the order shown. When the width is short the flexible columns shrink to their
 // minimum, then columns go, last first (dropOrder).
 var statusColumns = []statusColumn{
-	{"PR", 34, 12, func(m statusMonitor, _ time.Time) string { return m.PR }},
+	{"PR", 34, 15, func(m statusMonitor, _ time.Time) string { return m.PR }},
 	{"STATE", 36, 10, func(m statusMonitor, _ time.Time) string { return m.State }},
-	{"WAITING FOR", 48, 16, func(m statusMonitor, _ time.Time) string { return m.WaitingFor }},
+	{"WAITING FOR", 48, 12, func(m statusMonitor, _ time.Time) string { return m.WaitingFor }},
 	{"SINCE", 8, 5, func(m statusMonitor, now time.Time) string { return since(m.WaitingSince, now) }},
 	{"LAST EVENT", 60, 16, func(m statusMonitor, now time.Time) string {
 		if m.LastEvent == nil {
@@ -32,7 +32,7 @@ var statusColumns = []statusColumn{
 }
 
 // dropOrder: which columns go first when even their minimum widths do not fit.
-var dropOrder = []string{"LAST EVENT", "STATE", "SINCE"}
+var dropOrder = []string{"LAST EVENT", "STATE", "SINCE", "WAITING FOR"}
 
 // statusGap separates the columns.
 const statusGap = "  "

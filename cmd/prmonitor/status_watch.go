@@ -198,22 +198,23 @@ func (m watchModel) lines() []string {
 			rows-- // room for the "more" line
 		}
 		lines := statusTable(r.Monitors, r.At, width, max(rows, 1))
-		table = append(table, m.styles.head.Render(lines[0]))
+		table = append(table, m.styles.head.Render(fit(lines[0])))
 		for i, l := range lines[1:] {
-			table = append(table, m.rowStyle(r.Monitors[i].Phase).Render(l))
+			table = append(table, m.rowStyle(r.Monitors[i].Phase).Render(fit(l)))
 		}
 		if more > 0 {
 			table = append(table, m.styles.faint.Render(fit(fmt.Sprintf("… and %d more", len(r.Monitors)-len(lines)+1))))
 		}
 	}
 
-	out := append(top, table...)
-	out = append(out, "")
-	out = append(out, events...)
-	out = append(out, "")
-	out = append(out, bottom...)
+	// On a short window the middle gives way first: the title, the keys and the budget stay.
+	middle := append(append(append(table, ""), events...), "")
+	if avail := max(height-len(top)-len(bottom), 0); len(middle) > avail {
+		middle = middle[:avail]
+	}
+	out := append(append(top, middle...), bottom...)
 	if len(out) > height {
-		out = out[:height]
+		out = append(out[:height-1], out[len(out)-1])
 	}
 	return out
 }
@@ -230,7 +231,7 @@ func (m watchModel) eventLines(width, n int) []string {
 		return append(out, m.styles.faint.Render(clip("none yet", width)))
 	}
 	for _, e := range evs {
-		out = append(out, clip(oneLine(fmt.Sprintf("%s  %s  %s", clock(e.At, m.snap.report.At), e.PR, e.Summary)), width))
+		out = append(out, clip(fmt.Sprintf("%s  %s  %s", clock(e.At, m.snap.report.At), oneLine(e.PR), oneLine(e.Summary)), width))
 	}
 	return out
 }
