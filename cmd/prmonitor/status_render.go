@@ -20,10 +20,10 @@ type statusColumn struct {
 // minimum, then columns go, last first (dropOrder).
 var statusColumns = []statusColumn{
 	{"PR", 34, 15, func(m statusMonitor, _ time.Time) string { return m.PR }},
-	{"STATE", 36, 10, func(m statusMonitor, _ time.Time) string { return m.State }},
-	{"WAITING FOR", 48, 12, func(m statusMonitor, _ time.Time) string { return m.WaitingFor }},
-	{"SINCE", 8, 5, func(m statusMonitor, now time.Time) string { return since(m.WaitingSince, now) }},
-	{"LAST EVENT", 60, 16, func(m statusMonitor, now time.Time) string {
+	{"STATE", 36, 16, func(m statusMonitor, _ time.Time) string { return m.State }},
+	{"WAITING FOR", 48, 16, func(m statusMonitor, _ time.Time) string { return m.WaitingFor }},
+	{"SINCE", 7, 7, func(m statusMonitor, now time.Time) string { return since(m.WaitingSince, now) }},
+	{"LAST EVENT", 60, 24, func(m statusMonitor, now time.Time) string {
 		if m.LastEvent == nil {
 			return "-"
 		}
@@ -200,7 +200,11 @@ func budgetLine(b statusBudget, now time.Time) string {
 	if b.QuietUntil != nil && b.QuietUntil.After(now) {
 		s += "; quiet until " + clock(*b.QuietUntil, now)
 	}
-	if !b.UpdatedAt.IsZero() {
+	switch age := now.Sub(b.UpdatedAt); {
+	case b.UpdatedAt.IsZero():
+	case age > time.Hour:
+		s += " (last saved " + clock(b.UpdatedAt, now) + ", over an hour ago: no watcher is running on it)"
+	default:
 		s += " (as of " + since(b.UpdatedAt, now) + " ago)"
 	}
 	return oneLine(s)

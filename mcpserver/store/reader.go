@@ -181,10 +181,9 @@ func tailEvents(path string, n int) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	const chunk = 64 << 10
 	var buf []byte
 	off := info.Size()
-	for off > 0 && len(buf) < maxTailBytes && bytes.Count(buf, []byte{'\n'}) <= n {
+	for chunk := int64(16 << 10); off > 0 && len(buf) < maxTailBytes && bytes.Count(buf, []byte{'\n'}) <= n; chunk *= 2 {
 		size := min(chunk, off)
 		off -= size
 		part := make([]byte, size, int(size)+len(buf))
@@ -201,9 +200,13 @@ func tailEvents(path string, n int) ([]Event, error) {
 			buf = nil
 		}
 	}
+	// Decode from the last line back, only as many as wanted.
 	var out []Event
-	for line := range bytes.Lines(buf) {
-		if len(bytes.TrimSpace(line)) == 0 {
+	for end := len(buf); end > 0 && len(out) < n; {
+		start := bytes.LastIndexByte(buf[:end-1], '\n') + 1
+		line := bytes.TrimSpace(buf[start:end])
+		end = start
+		if len(line) == 0 {
 			continue
 		}
 		var e Event
@@ -211,8 +214,6 @@ func tailEvents(path string, n int) ([]Event, error) {
 			out = append(out, e)
 		}
 	}
-	if len(out) > n {
-		out = out[len(out)-n:]
-	}
+	slices.Reverse(out)
 	return out, nil
 }
