@@ -33,6 +33,7 @@ func runStatusWatch(ctx context.Context, dir string, e env) int {
 	}
 	reader := store.NewReader(dir, statusEvents)
 	m := newWatchModel(watchConfig{
+		dir:     dir,
 		load:    func() (statusSnapshot, error) { return readStatus(reader, e.Now()) },
 		tick:    func() tea.Cmd { return tea.Tick(watchInterval, func(time.Time) tea.Msg { return refreshMsg{} }) },
 		noColor: e.Getenv("NO_COLOR") != "",
@@ -56,6 +57,7 @@ func runStatusWatch(ctx context.Context, dir string, e env) int {
 // watchConfig is what the live view is given: how to read the state directory, when to read it
 // again (the ticker, injected so tests drive it), and whether colour is wanted.
 type watchConfig struct {
+	dir     string
 	load    func() (statusSnapshot, error)
 	tick    func() tea.Cmd
 	noColor bool
@@ -157,55 +159,10 @@ func (m watchModel) View() tea.View {
 // lines are the screen's lines, each within the window's width, as many as fit its height.
 func (m watchModel) lines() []string {
 	width, height := max(m.width, 20), max(m.height, 6)
-	r := m.snap.report
-	fit := func(s string) string { return clip(s, width) }
-
-	title := "prmonitor status"
-	if m.hasData() {
-		title += fmt.Sprintf(" · %s · %s · %s", r.StateDir, count(len(r.Monitors), "monitor"), clock(r.At, r.At))
-	}
-	top := []string{m.styles.title.Render(fit(title))}
-	switch {
-	case m.err != nil:
-		top = append(top, m.styles.failure.Render(fit("cannot read: "+oneLine(statusError(r.StateDir, m.err).Error()))))
-	case !m.loaded:
-		top = append(top, m.styles.faint.Render(fit("reading…")))
-	}
-	top = append(top, "")
-
-	var bottom []string
-	if n := len(r.Unreadable); n > 0 {
-		bottom = append(bottom, m.styles.failure.Render(fit(fmt.Sprintf("%s unreadable (prmonitor status lists why)", count(n, "file")))))
-	}
-	for _, b := range r.Budgets {
-		bottom = append(bottom, m.styles.faint.Render(fit("budget "+budgetLine(b, r.At))))
-	}
-	bottom = append(bottom, m.styles.faint.Render(fit("q quit · refreshes every second")))
-
+	top, bottom := m.topLines(width), m.bottomLines(width)
 	room := height - len(top) - len(bottom) - 1
 	events := m.eventLines(width, min(watchEvents, max(room/3, 1)))
-	room -= len(events) + 1
-
-	var table []string
-	switch {
-	case !m.hasData():
-	case len(r.Monitors) == 0:
-		table = []string{fit("No monitors saved yet.")}
-	default:
-		rows := max(room-1, 1)
-		more := len(r.Monitors) - rows
-		if more > 0 {
-			rows-- // room for the "more" line
-		}
-		lines := statusTable(r.Monitors, r.At, width, max(rows, 1))
-		table = append(table, m.styles.head.Render(fit(lines[0])))
-		for i, l := range lines[1:] {
-			table = append(table, m.rowStyle(r.Monitors[i].Phase).Render(fit(l)))
-		}
-		if more > 0 {
-			table = append(table, m.styles.faint.Render(fit(fmt.Sprintf("… and %d more", len(r.Monitors)-len(lines)+1))))
-		}
-	}
+	table := m.tableLines(width, room-len(events)-1)
 
 	// On a short window the middle gives way first: the title, the keys and the budget stay.
 	middle := append(append(append(table, ""), events...), "")
@@ -217,6 +174,60 @@ func (m watchModel) lines() []string {
 		out = append(out[:height-1], out[len(out)-1])
 	}
 	return out
+}
+
+// topLines are the title, and a line on a read that failed or has not come yet.
+func (m watchModel) topLines(width int) []string {
+	r := m.snap.report
+	title := "prmonitor status · " + m.cfg.dir
+	if m.hasData() {
+		title += fmt.Sprintf(" · %s · %s", count(len(r.Monitors), "monitor"), clock(r.At, r.At))
+	}
+	top := []string{m.styles.title.Render(clip(title, width))}
+	switch {
+	case m.err != nil:
+		top = append(top, m.styles.failure.Render(clip("cannot read: "+oneLine(statusError(m.cfg.dir, m.err).Error()), width)))
+	case !m.loaded:
+		top = append(top, m.styles.faint.Render(clip("reading…", width)))
+	}
+	return append(top, "")
+}
+
+// bottomLines are the unreadable files' count, each watcher's budget, and the keys.
+func (m watchModel) bottomLines(width int) []string {
+	r := m.snap.report
+	var bottom []string
+	if n := len(r.Unreadable); n > 0 {
+		bottom = append(bottom, m.styles.failure.Render(clip(count(n, "file")+" unreadable (prmonitor status lists why)", width)))
+	}
+	for _, b := range r.Budgets {
+		bottom = append(bottom, m.styles.faint.Render(clip("budget "+budgetLine(b, r.At), width)))
+	}
+	return append(bottom, m.styles.faint.Render(clip("q quit · refreshes every second", width)))
+}
+
+// tableLines are the monitors table in at most room lines, with a line for those left out.
+func (m watchModel) tableLines(width, room int) []string {
+	r := m.snap.report
+	switch {
+	case !m.hasData():
+		return nil
+	case len(r.Monitors) == 0:
+		return []string{clip("No monitors saved yet.", width)}
+	}
+	rows := max(room-1, 1) // the heading takes a line
+	if rows < len(r.Monitors) {
+		rows = max(rows-1, 1) // and so does "… and N more"
+	}
+	lines := statusTable(r.Monitors, r.At, width, rows)
+	table := []string{m.styles.head.Render(clip(lines[0], width))}
+	for i, l := range lines[1:] {
+		table = append(table, m.rowStyle(r.Monitors[i].Phase).Render(clip(l, width)))
+	}
+	if shown := len(lines) - 1; shown < len(r.Monitors) {
+		table = append(table, m.styles.faint.Render(clip(fmt.Sprintf("… and %d more", len(r.Monitors)-shown), width)))
+	}
+	return table
 }
 
 // eventLines are the newest events across every monitor, newest first, at most n.

@@ -50,6 +50,7 @@ func startWatch(t *testing.T, dir string, noColor bool, width, height int) *watc
 	t.Cleanup(func() { _ = answers.CloseWithError(io.EOF); <-drained })
 	reader := store.NewReader(dir, statusEvents)
 	m := newWatchModel(watchConfig{
+		dir:  dir,
 		load: func() (statusSnapshot, error) { return readStatus(reader, testNow) },
 		tick: func() tea.Cmd {
 			return func() tea.Msg {
@@ -190,6 +191,14 @@ func TestTheLiveViewFitsTheWindow(t *testing.T) {
 			plain := ansi.Strip(resized.View().Content)
 			assert.Contains(t, plain, "acme/widgets#")
 			assert.Contains(t, plain, "q quit")
+			shown, more := 0, 0
+			for _, l := range strings.Split(plain, "\n") {
+				if strings.HasPrefix(l, "acme/") {
+					shown++
+				}
+				_, _ = fmt.Sscanf(l, "… and %d more", &more)
+			}
+			assert.Equal(t, 12, shown+more, "every monitor is shown or counted")
 		})
 	}
 }
@@ -197,11 +206,11 @@ func TestTheLiveViewFitsTheWindow(t *testing.T) {
 // A state directory that cannot be read (not created yet) is said on screen, and the view keeps
 // following it.
 func TestTheLiveViewSaysWhenItCannotReadAndKeepsTrying(t *testing.T) {
-	m := newWatchModel(watchConfig{noColor: true, tick: func() tea.Cmd { return func() tea.Msg { return refreshMsg{} } }})
+	m := newWatchModel(watchConfig{dir: "/x", noColor: true, tick: func() tea.Cmd { return func() tea.Msg { return refreshMsg{} } }})
 	next, cmd := m.Update(loadedMsg{err: fmt.Errorf("store: read /x: %w", fs.ErrNotExist)})
 	require.NotNil(t, cmd, "it asks for the next refresh")
 	assert.IsType(t, refreshMsg{}, cmd())
 	plain := ansi.Strip(next.View().Content)
-	assert.Contains(t, plain, "cannot read: no state directory at")
+	assert.Contains(t, plain, "cannot read: no state directory at /x")
 	assert.True(t, errors.Is(next.(watchModel).err, fs.ErrNotExist))
 }

@@ -16,10 +16,14 @@ import (
 // ids) and an event log of 200 lines each, as a busy server leaves it.
 func thousandMonitors(b *testing.B) string {
 	b.Helper()
-	f := openFixture(&testing.T{}, b.TempDir())
-	f.claim(&testing.T{}, monitorID)
-	require.NoError(b, f.Save(monitorID, record(&testing.T{}, monitorID)))
-	data, err := os.ReadFile(filepath.Join(f.dir, store.FileName(monitorID)+".json"))
+	dir := b.TempDir()
+	st, err := store.Open(dir, nil)
+	require.NoError(b, err)
+	b.Cleanup(func() { _ = st.Close() })
+	_, err = st.Claim(monitorID)
+	require.NoError(b, err)
+	require.NoError(b, st.Save(monitorID, record(&testing.T{}, monitorID))) // record's helpers need a *testing.T; they do not fail here
+	data, err := os.ReadFile(filepath.Join(dir, store.FileName(monitorID)+".json"))
 	require.NoError(b, err)
 	var log strings.Builder
 	for i := range 200 {
@@ -28,11 +32,11 @@ func thousandMonitors(b *testing.B) string {
 	for i := range 1000 {
 		id := fmt.Sprintf("acme/widgets#%d", 1000+i)
 		rec := strings.ReplaceAll(string(data), monitorID, id)
-		name := filepath.Join(f.dir, store.FileName(id))
+		name := filepath.Join(dir, store.FileName(id))
 		require.NoError(b, os.WriteFile(name+".json", []byte(rec), 0o600))
 		require.NoError(b, os.WriteFile(name+".events.jsonl", []byte(log.String()), 0o600))
 	}
-	return f.dir
+	return dir
 }
 
 // BenchmarkReaderFirstRead is `prmonitor status` on 1,000 monitors: every record and the end of
