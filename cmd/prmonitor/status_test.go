@@ -284,3 +284,25 @@ func jsonKeys(v any) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Events are told in words; a summary the server wrote in prose, or in a form this build does not
+// know, is shown as it is, without control characters.
+func TestEventsAreToldInWords(t *testing.T) {
+	tests := []struct{ summary, want string }{
+		{"poll: ci_pending → polling at polling", "checked GitHub: CI running → watching"},
+		{"poll: new_comments → ask_user at comments_multi", "checked GitHub: new review comments → comments: asking how to proceed"},
+		{"user_chose address_all → ask_user at comments_address_all", "you chose address all comments, one by one → comments: asking about the next thread"},
+		{"comment_addressed → server at comments_posting_reply", "agent addressed a comment → comments: posting a reply"},
+		{"post_reply → polling at polling", "on GitHub: post a reply, done → watching"},
+		{"post_reply failed: 502 Bad Gateway → ask_user at comments_action_failed", "on GitHub, could not post a reply: 502 Bad Gateway → comments: asking after a failure"},
+		{"decline → polling at polling", "you declined the question → watching"},
+		{"something_new → polling at a_future_node", "something_new → at a future node"},
+		{"poll failed: connection \x1b[2Jrefused", "poll failed: connection refused"},
+		{"started", "started"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.summary, func(t *testing.T) {
+			assert.Equal(t, tt.want, describeEvent(tt.summary))
+		})
+	}
+}

@@ -168,7 +168,7 @@ var inputWords = map[statemachine.InputKind]string{
 func choiceLabel(v string) string {
 	for _, s := range elicitation.Catalogue() {
 		for _, c := range s.Choices {
-			if string(c.Value) == v {
+			if string(c.Value) == v && c.Label != "" {
 				return strings.ToLower(c.Label[:1]) + c.Label[1:]
 			}
 		}
