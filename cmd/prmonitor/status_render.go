@@ -186,7 +186,7 @@ func writeStatus(w io.Writer, r statusReport, width, rows int) {
 }
 
 // budgetLine tells one watcher's spend: "api.github.com: 120 of 1250 points this hour (25 % of
-// 5000), 4880 left until 10:00; a check every 12s over 4 PRs".
+// 5000), 4880 left until 10:00; 4 PRs, each looked at every 12s".
 func budgetLine(b statusBudget, now time.Time) string {
 	host := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(b.API, "https://"), "http://"), "/")
 	allowed := int(b.Budget * float64(b.Limit))
@@ -195,7 +195,7 @@ func budgetLine(b statusBudget, now time.Time) string {
 		s += fmt.Sprintf(", %d left until %s", b.Remaining, clock(b.ResetAt, now))
 	}
 	if b.CycleSeconds > 0 {
-		s += fmt.Sprintf("; a check every %s over %d PRs", time.Duration(b.CycleSeconds*float64(time.Second)).Round(time.Second), b.PRs)
+		s += fmt.Sprintf("; %d PRs, each looked at every %s", b.PRs, time.Duration(b.CycleSeconds*float64(time.Second)).Round(time.Second))
 	}
 	if b.QuietUntil != nil && b.QuietUntil.After(now) {
 		s += "; quiet until " + clock(*b.QuietUntil, now)

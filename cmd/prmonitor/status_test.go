@@ -119,7 +119,7 @@ func TestStatusListsQuestionsFirstAndShowsTheBudget(t *testing.T) {
 
 	res := runCLI(t, nil, "status", "--state-dir", d.dir)
 	require.Equal(t, exitOK, res.code, res.stderr)
-	assert.Contains(t, res.stdout, "api.github.com: 120 of 1250 points this hour (25 % of 5000), 4700 left until 12:40:00; a check every 12s over 3 PRs")
+	assert.Contains(t, res.stdout, "api.github.com: 120 of 1250 points this hour (25 % of 5000), 4700 left until 12:40:00; 3 PRs, each looked at every 12s")
 	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
 	assert.True(t, strings.HasPrefix(lines[0], "PR "), "a heading: %q", lines[0])
 	assert.True(t, strings.HasPrefix(lines[1], "acme/widgets#4 "), "the question first: %q", lines[1])
