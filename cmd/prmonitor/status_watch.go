@@ -31,18 +31,26 @@ func runStatusWatch(ctx context.Context, dir string, e env) int {
 		fmt.Fprintln(e.Stderr, "prmonitor status: --watch needs a terminal; in a script use 'prmonitor status' or 'prmonitor status --json'")
 		return exitUsage
 	}
+	return watch(ctx, dir, e)
+}
+
+// watch runs the live view on e's streams; extra options are for the tests (a window size where
+// the output is no terminal).
+func watch(ctx context.Context, dir string, e env, extra ...tea.ProgramOption) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends a tick in flight when the view quits
 	reader := store.NewReader(dir, statusEvents)
 	m := newWatchModel(watchConfig{
 		dir:     dir,
 		load:    func() (statusSnapshot, error) { return readStatus(reader, e.Now()) },
-		tick:    func() tea.Cmd { return tea.Tick(watchInterval, func(time.Time) tea.Msg { return refreshMsg{} }) },
+		tick:    func() tea.Cmd { return every(ctx, watchInterval) },
 		noColor: e.Getenv("NO_COLOR") != "",
 	})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(e.Stdin), tea.WithOutput(e.Stdout)}
 	if e.Getenv("NO_COLOR") != "" {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	final, err := tea.NewProgram(m, opts...).Run()
+	final, err := tea.NewProgram(m, append(opts, extra...)...).Run()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
 		return exitFailure
@@ -52,6 +60,20 @@ func runStatusWatch(ctx context.Context, dir string, e env) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// every is the live view's ticker: a refresh after d, or nothing once ctx ends.
+func every(ctx context.Context, d time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return refreshMsg{}
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // watchConfig is what the live view is given: how to read the state directory, when to read it

@@ -214,3 +214,61 @@ func TestTheLiveViewSaysWhenItCannotReadAndKeepsTrying(t *testing.T) {
 	assert.Contains(t, plain, "cannot read: no state directory at /x")
 	assert.True(t, errors.Is(next.(watchModel).err, fs.ErrNotExist))
 }
+
+// The command's own program: it quits on q with exit 0, and on the end of its context (an
+// interrupt) too; quitting while the directory cannot be read says why, with exit 1.
+func TestTheWatchCommandQuitsCleanly(t *testing.T) {
+	d := newStateDir(t)
+	d.add(pr(7), atQuestion)
+	tests := []struct {
+		name   string
+		dir    string
+		stop   func(in *io.PipeWriter, cancel context.CancelFunc)
+		code   int
+		stderr string
+	}{
+		{"q", d.dir, func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) }, exitOK, ""},
+		{"interrupted", d.dir, func(_ *io.PipeWriter, cancel context.CancelFunc) { cancel() }, exitOK, ""},
+		{"no directory", d.dir + "/missing", func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) },
+			exitFailure, "prmonitor status: no state directory at " + d.dir + "/missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			in, keys := io.Pipe()
+			defer keys.Close()
+			out := &syncWriter{}
+			var stderr strings.Builder
+			e := (&testEnv{vars: map[string]string{"NO_COLOR": "1"}}).env(out, &stderr)
+			e.Stdin = in
+			done := make(chan int, 1)
+			go func() { done <- watch(ctx, tt.dir, e, tea.WithWindowSize(100, 20)) }()
+			require.Eventually(t, func() bool {
+				return strings.Contains(out.String(), "q quit") && (tt.code == exitOK || strings.Contains(out.String(), "cannot read"))
+			}, 10*time.Second, 10*time.Millisecond)
+			tt.stop(keys, cancel)
+			select {
+			case code := <-done:
+				assert.Equal(t, tt.code, code)
+			case <-time.After(10 * time.Second):
+				t.Fatal("the view did not quit")
+			}
+			if tt.stderr == "" {
+				assert.Empty(t, stderr.String())
+			} else {
+				assert.Contains(t, stderr.String(), tt.stderr)
+			}
+			assert.False(t, sgrColour.MatchString(out.String()), "NO_COLOR: no colour")
+		})
+	}
+}
+
+// syncWriter is a buffer the program writes while the test reads.
+type syncWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) { w.mu.Lock(); defer w.mu.Unlock(); return w.b.Write(p) }
+func (w *syncWriter) String() string              { w.mu.Lock(); defer w.mu.Unlock(); return w.b.String() }
