@@ -270,5 +270,9 @@ type syncWriter struct {
 	b  strings.Builder
 }
 
-func (w *syncWriter) Write(p []byte) (int, error) { w.mu.Lock(); defer w.mu.Unlock(); return w.b.Write(p) }
-func (w *syncWriter) String() string              { w.mu.Lock(); defer w.mu.Unlock(); return w.b.String() }
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+func (w *syncWriter) String() string { w.mu.Lock(); defer w.mu.Unlock(); return w.b.String() }
