@@ -31,6 +31,7 @@ const (
 	atWatchingCI = "watching CI"
 	atQuestion   = "question pending"
 	atTask       = "task handed out"
+	atSnoozed    = "question snoozed"
 	atEnded      = "ended"
 )
 
@@ -108,6 +109,10 @@ func (d *stateDir) add(ref prstatus.PRRef, where string) {
 	snap.Checks[0].Status, snap.Checks[0].Conclusion = "COMPLETED", "SUCCESS"
 	require.Equal(t, statemachine.ActionAskUser, poll().Kind)
 	if where == atQuestion {
+		return
+	}
+	if where == atSnoozed {
+		require.Equal(t, statemachine.ActionPolling, step("user_chose snooze", statemachine.ChoiceInput(elicitation.Snooze)).Kind)
 		return
 	}
 	if where == atEnded {

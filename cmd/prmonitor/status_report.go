@@ -177,6 +177,8 @@ func waitingFor(m statusMonitor, pos statemachine.Position, events []store.Event
 	switch {
 	case m.Ended:
 		return phaseEnded, "nothing: " + cmp.Or(m.EndedReason, "stopped")
+	case m.Question != nil && pos.Snooze != nil && pos.Question != nil && pos.Snooze.Seq == pos.Question.Seq:
+		return phaseAsking, "your answer (snoozed until " + pos.Snooze.Until.Local().Format("Jan 2 15:04") + "): " + m.Question.Text
 	case m.Question != nil:
 		return phaseAsking, "your answer: " + m.Question.Text
 	case m.Task != nil:

@@ -48,6 +48,8 @@ func TestStatusTellsWhatEachSavedMonitorWaitsFor(t *testing.T) {
 			lastEvent: "checked GitHub: CI running → watching", waitingSince: 119 * time.Minute},
 		{where: atQuestion, phase: phaseAsking, state: "conflict: asking to rebase", waitingFor: "your answer: ", question: true,
 			lastEvent: "checked GitHub: a merge conflict → conflict: asking to rebase", waitingSince: 117 * time.Minute},
+		{where: atSnoozed, phase: phaseAsking, state: "conflict: asking to rebase", waitingFor: "your answer (snoozed until ", question: true,
+			lastEvent: "you chose ask me again in 1 hour", waitingSince: 117 * time.Minute},
 		{where: atTask, phase: phaseAgent, state: "conflict: agent rebasing", waitingFor: "the agent to rebase the branch", task: "rebase",
 			lastEvent: "you chose rebase", waitingSince: 116 * time.Minute},
 		{where: atEnded, phase: phaseEnded, state: "ended", waitingFor: "nothing: stopped", ended: true,
