@@ -30,7 +30,7 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 	case "author":
 		return x.actor(pr.Author), nil
 	case "authorAssociation":
-		return association(pr.Author), nil
+		return x.f.association(pr.Author), nil
 	case "viewerDidAuthor":
 		return x.isViewer(pr.Author), nil
 	case "state":
