@@ -36,6 +36,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	pollOther := fs.Duration("poll-other", time.Minute, "poll interval otherwise")
 	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
+	reviewBots := reviewBotsFlag(fs)
 	if _, code, ok := parseFlags(fs, serveCommand, args, e); !ok {
 		return code
 	}
@@ -69,13 +70,14 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
 			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
-		State:    state,
-		Machine:  machine,
-		Poll:     mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
-		MaxBlock: *maxBlock,
-		SealKey:  key,
-		Now:      e.Now,
-		Logger:   logger,
+		State:      state,
+		Machine:    machine,
+		Poll:       mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
+		MaxBlock:   *maxBlock,
+		SealKey:    key,
+		Now:        e.Now,
+		Logger:     logger,
+		ReviewBots: parseReviewBots(*reviewBots),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
