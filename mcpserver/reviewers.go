@@ -49,7 +49,9 @@ func notActedOn(f *prstatus.Facts) []OtherFeedback {
 	return out
 }
 
-func fenceClipped(s string) string { return statemachine.Untrusted(clipText(s, notActedOnText)).Fenced() }
+func fenceClipped(s string) string {
+	return statemachine.Untrusted(clipText(s, notActedOnText)).Fenced()
+}
 
 // reviewStateWords is a review's state for a person to read.
 func reviewStateWords(s prstatus.ReviewState) string {
