@@ -38,6 +38,8 @@ func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachin
 		err = rerun(ctx, gh, ref, req)
 	case statemachine.ServerFetchCILogs:
 		out.Logs, err = fetchLogs(ctx, gh, ref, req.Checks)
+	case statemachine.ServerUpdateBranch:
+		return statemachine.OutcomeInput(updateBranch(ctx, gh, ref, req))
 	default:
 		if o, ok := mergeAction(ctx, gh, ref, req, now, policy); ok {
 			return statemachine.OutcomeInput(o)

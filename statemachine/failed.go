@@ -26,7 +26,7 @@ func (s *step) failedAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.Retry:
 		s.pos.Retry = nil
-		if s.pos.Node.Flow() == FlowReady { // a merge is only ever built by the ready flow's handler
+		if s.pos.Node.Flow() == FlowReady && req.Kind == ServerMerge { // a merge is only ever built by the ready flow's handler
 			return s.mergeRequest(req.Admin)
 		}
 		if err := s.returnTo(serverNode(s.pos.Node.Flow(), req.Kind)); err != nil {

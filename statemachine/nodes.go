@@ -75,6 +75,8 @@ const (
 	NodeReadyRecovery     Node = "ready_recovery"
 	NodeReadyInterpreting Node = "ready_interpreting"
 	NodeReadyActionFailed Node = "ready_action_failed"
+	// The branch is behind a base that must be merged in first: GitHub's "Update branch".
+	NodeReadyUpdatingBranch Node = "ready_updating_branch"
 
 	NodeStaleAsk              Node = "stale_ask"
 	NodeStaleRequestingReview Node = "stale_requesting_review"
@@ -122,7 +124,7 @@ var nodeOrder = []Node{
 	NodeCIRerunDeferred, NodeCIRerunning, NodeCIRecovering, NodeCIRecovery, NodeCIInterpreting, NodeCIActionFailed,
 	NodeConflictAsk, NodeConflictRebasing, NodeConflictRecovering, NodeConflictRecovery, NodeConflictInterpreting,
 	NodeReadyAsk, NodeReadyMerging, NodeReadyMergeRefused, NodeReadyRecovering, NodeReadyRecovery,
-	NodeReadyInterpreting, NodeReadyActionFailed,
+	NodeReadyInterpreting, NodeReadyActionFailed, NodeReadyUpdatingBranch,
 	NodeStaleAsk, NodeStaleRequestingReview, NodeStaleRecovering, NodeStaleRecovery, NodeStaleInterpreting,
 	NodeStaleActionFailed,
 }
@@ -180,13 +182,14 @@ var nodes = map[Node]nodeInfo{
 	NodeConflictRecovery:     asking(FlowConflict, elicitation.QRecovery),
 	NodeConflictInterpreting: working(FlowConflict, TaskInterpretFreeform),
 
-	NodeReadyAsk:          asking(FlowReady, elicitation.QReadyToMerge),
-	NodeReadyMerging:      readyMerging,
-	NodeReadyMergeRefused: asking(FlowReady, elicitation.QMergeRefused),
-	NodeReadyRecovering:   serving(FlowReady, ServerFetchHead),
-	NodeReadyRecovery:     asking(FlowReady, elicitation.QRecovery),
-	NodeReadyInterpreting: working(FlowReady, TaskInterpretFreeform),
-	NodeReadyActionFailed: asking(FlowReady, elicitation.QActionFailed),
+	NodeReadyAsk:            asking(FlowReady, elicitation.QReadyToMerge),
+	NodeReadyMerging:        readyMerging,
+	NodeReadyUpdatingBranch: serving(FlowReady, ServerUpdateBranch),
+	NodeReadyMergeRefused:   asking(FlowReady, elicitation.QMergeRefused),
+	NodeReadyRecovering:     serving(FlowReady, ServerFetchHead),
+	NodeReadyRecovery:       asking(FlowReady, elicitation.QRecovery),
+	NodeReadyInterpreting:   working(FlowReady, TaskInterpretFreeform),
+	NodeReadyActionFailed:   asking(FlowReady, elicitation.QActionFailed),
 
 	NodeStaleAsk:              asking(FlowStale, elicitation.QStaleApproval),
 	NodeStaleRequestingReview: serving(FlowStale, ServerRequestReview),

@@ -128,6 +128,14 @@ func WithAssociation(login, association string) Option {
 	}
 }
 
+// SetAssociation is WithAssociation on a running fake: from now on, GitHub reports association
+// for everything login wrote, before or after.
+func (f *Fake) SetAssociation(login, association string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	WithAssociation(login, association)(f)
+}
+
 // New returns a fake GitHub with no repositories. It fails only if GitHub's schema cannot be
 // loaded, which is a build defect.
 func New(opts ...Option) (*Fake, error) {
