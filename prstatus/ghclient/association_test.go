@@ -50,3 +50,25 @@ func TestTheSnapshotCarriesEachAuthorsAssociationAndAStrangersRequestDoesNotBloc
 	require.Len(t, facts.Threads.FromOthers, 1, "the stranger's thread is shown")
 	require.Len(t, facts.Reviews.FromOthers, 1)
 }
+
+func TestAnApprovalFromSomeoneWithoutWriteAccessDoesNotSatisfyRequiredReviews(t *testing.T) {
+	f := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(fakeToken),
+		githubfake.WithAssociation("stranger", "CONTRIBUTOR"))
+	base := f.Start()
+	t.Cleanup(f.Close)
+	c, err := ghclient.New(ghclient.Config{RESTURL: base, Token: ghclient.NewToken(fakeToken), Version: "test", Now: f.Now})
+	require.NoError(t, err)
+	require.NoError(t, f.Apply(githubfake.Ref(ref),
+		githubfake.OpenPR{Title: "t"}, githubfake.RequireApprovals{N: 1},
+		githubfake.Approve(githubfake.User("stranger"), "LGTM")))
+
+	s, err := c.Snapshot(t.Context(), ref)
+	require.NoError(t, err)
+	assert.Equal(t, "REVIEW_REQUIRED", s.ReviewDecision, "GitHub counts reviewers with write access only")
+	assert.Empty(t, prstatus.Derive(s, f.Now()).Reviews.Approvals)
+
+	require.NoError(t, f.Apply(githubfake.Ref(ref), githubfake.Approve(githubfake.User("bob"), "LGTM")))
+	s, err = c.Snapshot(t.Context(), ref)
+	require.NoError(t, err)
+	assert.Equal(t, "APPROVED", s.ReviewDecision)
+}

@@ -92,7 +92,7 @@ func (f *Fake) restPullLocked(pr *PullRequest) map[string]any {
 		"created_at": restTime(pr.CreatedAt), "updated_at": restTime(pr.UpdatedAt),
 		"closed_at": restTime(pr.ClosedAt), "merged_at": restTime(pr.MergedAt), "merge_commit_sha": mergeSHA,
 		"draft": pr.IsDraft, "merged": pr.State == PRStateMerged, "mergeable": mergeable,
-		"mergeable_state": strings.ToLower(mergeStateStatus(pr)), "merged_by": f.restUserLocked(pr.MergedBy),
+		"mergeable_state": strings.ToLower(f.mergeStateStatus(pr)), "merged_by": f.restUserLocked(pr.MergedBy),
 		"head":                map[string]any{"ref": pr.HeadRef, "sha": pr.HeadOID(), "label": pr.Repo.Owner + ":" + pr.HeadRef, "repo": repo},
 		"base":                map[string]any{"ref": pr.BaseRef, "sha": pr.BaseOID, "label": pr.Repo.Owner + ":" + pr.BaseRef, "repo": repo},
 		"requested_reviewers": users, "requested_teams": teams,
