@@ -26,8 +26,8 @@ func (s *step) failedAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.Retry:
 		s.pos.Retry = nil
-		if s.pos.Node.Flow() == FlowReady && req.Kind == ServerMerge { // a merge is only ever built by the ready flow's handler
-			return s.mergeRequest(req.Admin)
+		if s.pos.Node.Flow() == FlowReady { // a merge is only ever built by the ready flow's handler
+			return s.retryReady(*req)
 		}
 		if err := s.returnTo(serverNode(s.pos.Node.Flow(), req.Kind)); err != nil {
 			return Action{}, err

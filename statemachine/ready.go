@@ -98,6 +98,18 @@ func (s *step) updateBranchRequest() (Action, error) {
 		Describe: fmt.Sprintf("update the branch of %s at %s with its base branch", s.pos.Monitor.Ref, short(r.Head))}), nil
 }
 
+// retryReady tries a failed ready-flow action again: a branch update is sent again as it was; a
+// merge is built afresh by mergeRequest, the one place a merge request is built.
+func (s *step) retryReady(req ServerRequest) (Action, error) {
+	if req.Kind != ServerUpdateBranch {
+		return s.mergeRequest(req.Admin)
+	}
+	if err := s.returnTo(NodeReadyUpdatingBranch); err != nil {
+		return Action{}, err
+	}
+	return s.server(req), nil
+}
+
 // updateOutcome reports the branch update. Done, the question's situation is acknowledged (GitHub
 // updates the branch in the background: the next poll may still show the old head) and the monitor
 // watches the new head while its checks run again.
