@@ -76,3 +76,23 @@ func TestFeedbackFromSomeoneWhoCannotReviewIsShownLabelledButNeverDispatched(t *
 	assert.Equal(t, "a review (changes requested)", others[0].Where)
 	assert.Equal(t, "a thread on a.go:3", others[1].Where)
 }
+
+func TestABranchBehindIsNeverUpdatedUnlessTheUserChoosesTo(t *testing.T) {
+	for _, choice := range []string{"wait_for_approver", "resume", "handle_myself"} {
+		t.Run(choice, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 200 * time.Millisecond }})
+			h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
+				githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.Approve(githubfake.User("carol"), "lgtm"),
+				githubfake.BaseAdvanced{})
+			h.start()
+			act := h.next("ready", "", nil)
+			require.True(t, act.Question.Offers("update_branch"))
+
+			h.next("user_chose", choice, nil)
+			h.next("ready", "", nil)
+
+			assert.Empty(t, updateCalls(h.fake), "no update without the user's choice")
+			assert.Empty(t, h.fake.Merges())
+		})
+	}
+}
