@@ -212,9 +212,9 @@ func noneReason(f *Facts) string {
 	switch d := f.ReviewDecision; d {
 	case "", "APPROVED":
 	case "REVIEW_REQUIRED":
-		why = append(why, "approvals required: review decision is REVIEW_REQUIRED")
+		why = append(why, "approvals required: the base branch requires an approving review from a reviewer with write access")
 	default:
-		why = append(why, "GitHub's review decision is "+d)
+		why = append(why, "GitHub's review decision is "+strings.ToLower(strings.ReplaceAll(d, "_", " ")))
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
 		why = append(why, Plural(n, "thread waits", "threads wait")+" for a reviewer's reply")

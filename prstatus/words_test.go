@@ -1,6 +1,7 @@
 package prstatus
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"testing"
 
@@ -31,5 +32,23 @@ func TestCheckCountsReadAsASentence(t *testing.T) {
 	}
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, tc.ci.Words())
+	}
+}
+
+func TestEveryReasonIsInWords(t *testing.T) {
+	lower := regexp.MustCompile(`\b[a-z]+(_[a-z]+)+\b`)
+	upper := regexp.MustCompile(`\b[A-Z]+(_[A-Z]+)+\b`)
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 2000 {
+		data := make([]byte, 96)
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		s := (&gen{data: data}).snapshot()
+		f := Derive(s, day0)
+		for _, a := range f.Attentions {
+			assert.NotRegexp(t, lower, a.Reason, a.Kind)
+			assert.NotRegexp(t, upper, a.Reason, a.Kind)
+		}
 	}
 }
