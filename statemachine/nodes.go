@@ -182,14 +182,15 @@ var nodes = map[Node]nodeInfo{
 	NodeConflictRecovery:     asking(FlowConflict, elicitation.QRecovery),
 	NodeConflictInterpreting: working(FlowConflict, TaskInterpretFreeform),
 
-	NodeReadyAsk:            asking(FlowReady, elicitation.QReadyToMerge),
-	NodeReadyMerging:        readyMerging,
+	NodeReadyAsk:          asking(FlowReady, elicitation.QReadyToMerge),
+	NodeReadyMerging:      readyMerging,
+	NodeReadyMergeRefused: asking(FlowReady, elicitation.QMergeRefused),
+	NodeReadyRecovering:   serving(FlowReady, ServerFetchHead),
+	NodeReadyRecovery:     asking(FlowReady, elicitation.QRecovery),
+	NodeReadyInterpreting: working(FlowReady, TaskInterpretFreeform),
+	NodeReadyActionFailed: asking(FlowReady, elicitation.QActionFailed),
+
 	NodeReadyUpdatingBranch: serving(FlowReady, ServerUpdateBranch),
-	NodeReadyMergeRefused:   asking(FlowReady, elicitation.QMergeRefused),
-	NodeReadyRecovering:     serving(FlowReady, ServerFetchHead),
-	NodeReadyRecovery:       asking(FlowReady, elicitation.QRecovery),
-	NodeReadyInterpreting:   working(FlowReady, TaskInterpretFreeform),
-	NodeReadyActionFailed:   asking(FlowReady, elicitation.QActionFailed),
 
 	NodeStaleAsk:              asking(FlowStale, elicitation.QStaleApproval),
 	NodeStaleRequestingReview: serving(FlowStale, ServerRequestReview),
