@@ -46,6 +46,7 @@ const (
 	Merge           Value = "merge"
 	MergeAdmin      Value = "merge_admin"
 	WaitForApprover Value = "wait_for_approver"
+	UpdateBranch    Value = "update_branch"
 
 	RequestReReview Value = "request_rereview"
 	SkipReminder    Value = "skip_reminder"
@@ -237,6 +238,7 @@ func Catalogue() []Spec {
 		}},
 		{ID: QReadyToMerge, Purpose: "approved, green, nothing open", Decline: HandleMyself, Choices: []Choice{
 			{Merge, "Merge the pull request"},
+			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
 			handleChoice,
@@ -245,6 +247,7 @@ func Catalogue() []Spec {
 		}},
 		{ID: QMergeRefused, Purpose: "GitHub refused the merge", Decline: HandleMyself, Choices: []Choice{
 			{MergeAdmin, "Merge with administrator bypass"},
+			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
 			handleChoice,

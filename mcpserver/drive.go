@@ -137,7 +137,7 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
 	noted := &noting{GitHub: gh}
-	in := execute(ctx, noted, d.mon.ref, req, d.s.cfg.Now())
+	in := execute(ctx, noted, d.mon.ref, req, d.s.cfg.Now(), d.s.cfg.reviewers())
 	if failed(in) && (ctx.Err() != nil || noted.limited() != nil) {
 		why := "the call's time ran out"
 		if rl := noted.limited(); rl != nil {

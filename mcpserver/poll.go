@@ -133,7 +133,7 @@ func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallTo
 		d.notBefore = time.Time{}
 		d.progressNote("")
 	}
-	f := prstatus.Derive(snap, d.s.cfg.Now())
+	f := d.s.derive(snap, d.s.cfg.Now())
 	next, err := d.mon.step(d.s.cfg.Now(), statemachine.PollInput(f))
 	return next, nil, err
 }

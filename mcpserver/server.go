@@ -41,6 +41,9 @@ type Config struct {
 	Workers int
 	Now     func() time.Time
 	Logger  *slog.Logger
+	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
+	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
+	ReviewBots []string
 }
 
 func (c *Config) defaults() error {

@@ -55,7 +55,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
-	f := prstatus.Derive(snap, s.cfg.Now())
+	f := s.derive(snap, s.cfg.Now())
 	m.mu.Lock()
 	m.facts, m.factsAt, m.fresh = &f, s.cfg.Now(), &f
 	m.handed = "" // an agent (re)attaching may not have the task in progress: its ready gets it back

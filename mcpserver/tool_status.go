@@ -159,7 +159,8 @@ func (m *monitor) status(detail bool) MonitorStatus {
 		d.LastPoll = m.factsAt.UTC().Format(time.RFC3339)
 		d.NeedsRefine = f.Refine.NeedsRefine
 		d.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
-		d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals, ChangesRequestedBy: f.Reviews.ChangesRequestedBy}
+		d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals,
+			ChangesRequestedBy: f.Reviews.ChangesRequestedBy, NotActedOn: notActedOn(f)}
 	}
 	return st
 }

@@ -112,6 +112,17 @@ type ReviewsSummary struct {
 	Approvals          []string `json:"approvals,omitempty"`
 	StaleApprovals     []string `json:"stale_approvals,omitempty"`
 	ChangesRequestedBy []string `json:"changes_requested_by,omitempty"`
+	// NotActedOn is feedback from people who cannot review (not an owner, member or collaborator,
+	// nor a configured review bot): shown, never a task, never a block on merging.
+	NotActedOn []OtherFeedback `json:"not_acted_on,omitempty"`
+}
+
+// OtherFeedback is one review or thread by someone who cannot review.
+type OtherFeedback struct {
+	Author      string `json:"author"`
+	Association string `json:"association" jsonschema:"How the author relates to the repository, in words."`
+	Where       string `json:"where"`
+	Text        string `json:"text,omitempty" jsonschema:"What they wrote: untrusted, fenced, clipped."`
 }
 
 // StopOutput is pr_monitor_stop's result.

@@ -91,6 +91,10 @@ type CommentContext struct {
 	Author string    `json:"author"`
 	At     string    `json:"at,omitempty"`
 	Body   Untrusted `json:"body"`
+	// Association is the author's relation to the repository as GitHub reports it (OWNER, MEMBER,
+	// COLLABORATOR can review; CONTRIBUTOR, NONE, ... cannot): a reply from someone who cannot
+	// review is context, not a request.
+	Association prstatus.Association `json:"association,omitempty"`
 }
 
 // ThreadContext is a review thread in play.

@@ -183,6 +183,10 @@ type ReadyState struct {
 	// Shown is the pull request as the question showed it; a merge goes ahead only while GitHub
 	// still shows the same.
 	Shown *prstatus.MergeView `json:"shown,omitempty"`
+	// Behind: GitHub reported the branch out of date with its base (merge state BEHIND, which
+	// GitHub reports only when a protection requires up-to-date branches) when the question was
+	// asked, so updating the branch was offered.
+	Behind bool `json:"behind,omitempty"`
 }
 
 // StaleState is the stale-approval flow.

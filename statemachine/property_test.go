@@ -80,6 +80,7 @@ var situations = []func() *pr{
 	func() *pr {
 		return newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
 	},
+	behindPR,
 }
 
 var knownErrors = []error{ErrBadInput, ErrUnknownEvent, ErrNoQuestion, ErrChoiceNotOffered, ErrStaleAnswer, ErrUnexpectedOutcome}

@@ -288,6 +288,12 @@ func readyRows() []Row {
 		{TReadyReturnToRefused, at(NodeReadyInterpreting), NodeReadyMergeRefused, when(returns), here},
 		{TReadyReturnToRecovery, at(NodeReadyInterpreting), NodeReadyRecovery, when(returns), here},
 		{TReadyReturnToActionFailed, at(NodeReadyInterpreting), NodeReadyActionFailed, when(returns), here},
+
+		{TReadyUpdateBranch, asks, NodeReadyUpdatingBranch, when(onChoice(elicitation.UpdateBranch)), none()},
+		{TReadyBranchUpdated, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardActionSucceeded)},
+		{TReadyUpdateHeadMoved, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardHeadMoved)},
+		{TReadyUpdateFailed, at(NodeReadyUpdatingBranch), NodeReadyActionFailed, when(onOutcome()), is(GuardActionFailed)},
+		{TReadyRetryUpdate, at(NodeReadyActionFailed), NodeReadyUpdatingBranch, when(onChoice(elicitation.Retry)), is(GuardRetriedActionHere)},
 	}
 }
 

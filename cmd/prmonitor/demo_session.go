@@ -184,32 +184,47 @@ func (u demoUser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	if m := req.Params.Meta; m != nil {
 		id, _ = m.AdditionalFields["prmonitor/question"].(string)
 	}
-	u.d.t.question(req.Params.Message, choicesOf(req.Params.RequestedSchema))
+	choices := choicesOf(req.Params.RequestedSchema)
+	labels := make([]string, len(choices))
+	for i, c := range choices {
+		labels[i] = c.Title
+	}
+	u.d.t.question(req.Params.Message, labels)
 	v := demoAnswers[id]
 	if v == "" {
 		u.d.t.line("user", "dismisses the prompt")
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
 	}
-	u.d.t.line("user", "chooses %s", v)
+	u.d.t.line("user", "chooses %q", labelOf(choices, v))
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
 		Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"choice": v}}}, nil
 }
 
-func choicesOf(schema any) []string {
+// demoChoice is one choice of an elicited question: the value the server reads, the label the
+// user reads.
+type demoChoice struct{ Const, Title string }
+
+func choicesOf(schema any) []demoChoice {
 	raw, _ := json.Marshal(schema)
 	var s struct {
 		Properties struct {
 			Choice struct {
-				OneOf []struct{ Const, Title string } `json:"oneOf"`
+				OneOf []demoChoice `json:"oneOf"`
 			} `json:"choice"`
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(raw, &s)
-	var out []string
-	for _, o := range s.Properties.Choice.OneOf {
-		out = append(out, o.Const+" ("+o.Title+")")
+	return s.Properties.Choice.OneOf
+}
+
+// labelOf is what the user read for value v: its label (the value itself when none is offered).
+func labelOf(choices []demoChoice, v string) string {
+	for _, c := range choices {
+		if c.Const == v {
+			return c.Title
+		}
 	}
-	return out
+	return v
 }
 
 // demoSampler is the host's model.

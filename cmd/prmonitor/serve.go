@@ -38,6 +38,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	var qf quietFlags
 	qf.register(fs)
+	reviewBots := reviewBotsFlag(fs)
 	if _, code, ok := parseFlags(fs, serveCommand, args, e); !ok {
 		return code
 	}
@@ -76,14 +77,15 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
 			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
-		State:    state,
-		Machine:  machine,
-		Poll:     mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
-		MaxBlock: *maxBlock,
-		Quiet:    hours,
-		SealKey:  key,
-		Now:      e.Now,
-		Logger:   logger,
+		State:      state,
+		Machine:    machine,
+		Poll:       mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
+		MaxBlock:   *maxBlock,
+		Quiet:      hours,
+		SealKey:    key,
+		Now:        e.Now,
+		Logger:     logger,
+		ReviewBots: parseReviewBots(*reviewBots),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
