@@ -110,14 +110,15 @@ func describeTask(t statemachine.TaskName) string {
 	return strings.ReplaceAll(string(t), "_", " ")
 }
 
-// serverWords says what the server is doing on GitHub.
+// serverWords says what the server is doing on GitHub. The merge is not named here (only the
+// ready flow and the merge executor may name it, tests/safety_static_test.go): its kind, "merge",
+// is already a word.
 var serverWords = map[statemachine.ServerActionKind]string{
 	statemachine.ServerPostReply:     "post a reply",
 	statemachine.ServerResolveThread: "resolve a thread",
 	statemachine.ServerRequestReview: "re-request review",
 	statemachine.ServerRerunFailed:   "re-run the failed jobs",
 	statemachine.ServerRerunAll:      "re-run the workflows",
-	statemachine.ServerMerge:         "merge",
 	statemachine.ServerFetchHead:     "re-read the branch head",
 	statemachine.ServerFetchCILogs:   "fetch the failed jobs' logs",
 }
