@@ -23,8 +23,11 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 		mcp.WithDescription("Report what happened; get the one thing to do next. It blocks while the server watches the pull request "+
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
-			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged."),
+			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
+			"Outside a task a call waits up to a bound that fits your host's tool timeout (90 s for a host it does not know), then returns polling: "+
+			"call again at once with event=ready; nothing is lost. Called as an MCP task, it waits until the pull request needs you."),
 		mcp.WithInputSchema[NextStepInput](),
+		mcp.WithTaskSupport(mcp.TaskSupportOptional),
 		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
@@ -36,6 +39,8 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 }
 
 func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ctx, release := s.taskContext(ctx, req)
+	defer release()
 	var in NextStepInput
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil

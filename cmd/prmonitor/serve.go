@@ -30,7 +30,8 @@ func runServe(ctx context.Context, args []string, e env) int {
 	var g githubFlags
 	g.register(fs)
 	stateDir := fs.String("state-dir", "", "where monitors are saved across restarts (`DIR`; default: the user's state directory)")
-	maxBlock := fs.Duration("max-block", 10*time.Minute, "longest a pr_monitor_next_step call blocks before returning polling")
+	maxBlock := fs.Duration("max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
+		"whatever the host (default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
 	pollBusy := fs.Duration("poll-busy", 30*time.Second, "poll interval while checks run")
 	pollQuiet := fs.Duration("poll-quiet", 2*time.Minute, "poll interval while waiting on people")
 	pollOther := fs.Duration("poll-other", time.Minute, "poll interval otherwise")
