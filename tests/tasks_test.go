@@ -133,6 +133,11 @@ func (tc *taskClient) next() mcpserver.ActionOutput {
 // callTask sends tools/call augmented with a task (and a progress token) and returns the reply's
 // result: a CreateTaskResult, or whatever else the server answered.
 func (tc *taskClient) callTask(name string, args map[string]any) json.RawMessage {
+	return tc.callTaskTTL(name, args, 600000)
+}
+
+// callTaskTTL is callTask with the task's time to live, in milliseconds.
+func (tc *taskClient) callTaskTTL(name string, args map[string]any, ttl int64) json.RawMessage {
 	tc.t.Helper()
 	tc.mu.Lock()
 	tc.seq++
@@ -141,7 +146,7 @@ func (tc *taskClient) callTask(name string, args map[string]any) json.RawMessage
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	resp, err := tc.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: mcp.NewRequestId(id), Method: "tools/call",
-		Params: map[string]any{"name": name, "arguments": args, "task": map[string]any{"ttl": 600000}, "_meta": map[string]any{"progressToken": id}}})
+		Params: map[string]any{"name": name, "arguments": args, "task": map[string]any{"ttl": ttl}, "_meta": map[string]any{"progressToken": id}}})
 	require.NoError(tc.t, err)
 	require.Nil(tc.t, resp.Error)
 	return resp.Result
@@ -150,7 +155,12 @@ func (tc *taskClient) callTask(name string, args map[string]any) json.RawMessage
 // nextTask calls next_step(event=ready) as a task and returns the task's id.
 func (tc *taskClient) nextTask() string {
 	tc.t.Helper()
-	raw := tc.callTask("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
+	return tc.nextTaskTTL(600000)
+}
+
+func (tc *taskClient) nextTaskTTL(ttl int64) string {
+	tc.t.Helper()
+	raw := tc.callTaskTTL("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}, ttl)
 	var created struct {
 		Task mcp.Task `json:"task"`
 	}
@@ -256,7 +266,8 @@ func TestTasksCancelStopsTheWaitAndLeavesTheMonitorIntact(t *testing.T) {
 }
 
 // TestARestartWhileATaskWaitsLeavesTheMonitorResumable: the server dies while a task waits; the
-// task is gone with it, the monitor is not: a new server resumes it and a new task completes.
+// task is gone with it, the monitor is not: a new server resumes it on next_step (here a new task,
+// which completes) as on pr_monitor_start.
 func TestARestartWhileATaskWaitsLeavesTheMonitorResumable(t *testing.T) {
 	w := newWorld(t, legacy)
 	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
@@ -267,12 +278,34 @@ func TestARestartWhileATaskWaitsLeavesTheMonitorResumable(t *testing.T) {
 	tc.kill()
 
 	tc = w.launchTasks()
-	out := tc.start()
-	require.True(t, out.Resumed, "the monitor was saved")
-	id := tc.nextTask()
+	id := tc.nextTask() // no pr_monitor_start: next_step resumes the saved monitor
 	w.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
 	act := tc.result(id)
 	require.Equal(t, "investigate_ci_failure", act.Task, "%+v", act)
+
+	tc.kill()
+	tc = w.launchTasks()
+	out := tc.start()
+	require.True(t, out.Resumed, "pr_monitor_start resumes it too")
+	require.NotNil(t, out.Pending)
+	require.Equal(t, "investigate_ci_failure", out.Pending.Task, "with the task it had handed out")
+}
+
+// TestATaskEndsWithPollingBeforeItsTimeToLive: a task whose client gave it 2 s to live ends with
+// polling a little before (at 1.8 s: its result can still be read), not at --max-block; the exact
+// margin is TestOnlyATaskEscapesTheHostsBound's.
+func TestATaskEndsWithPollingBeforeItsTimeToLive(t *testing.T) {
+	w := newWorld(t, legacy)
+	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	tc := w.launchTasks()
+	tc.start()
+	began := time.Now()
+	id := tc.nextTaskTTL(2000)
+	act := tc.result(id)
+	took := time.Since(began)
+	require.Equal(t, "polling", act.Action, "%+v", act)
+	assert.GreaterOrEqual(t, took, 1800*time.Millisecond, "past the 400ms --max-block, to a little before the time to live")
+	assert.Less(t, took, 3*time.Second, "and not long after")
 }
 
 // TestOnlyNextStepIsOfferedAsATask: the server declares task-augmented tools/call, and of its
