@@ -107,6 +107,9 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 				return res, nil
 			}
 		case statemachine.ActionAskUser:
+			if res := d.holdForQuiet(act); res != nil {
+				return res, nil
+			}
 			return d.ask(act)
 		case statemachine.ActionExecute:
 			return d.execute(act)

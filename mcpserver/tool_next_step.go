@@ -24,8 +24,7 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
-			"Outside a task a call waits up to a bound that fits your host's tool timeout (90 s for a host it does not know), then returns polling: "+
-			"call again at once with event=ready; nothing is lost. Called as an MCP task, it waits until the pull request needs you."),
+			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready."),
 		mcp.WithInputSchema[NextStepInput](),
 		mcp.WithTaskSupport(mcp.TaskSupportOptional),
 		output,

@@ -64,7 +64,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		Summary: summarize(ref.String(), &f),
 		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
 	if p := m.pending(); resumed && p.Kind != statemachine.ActionPolling {
-		po := actionOutput(m.id, p)
+		po := s.hushed(actionOutput(m.id, p))
 		out.Pending = &po
 	}
 	return structured(out), nil

@@ -54,7 +54,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	var items []MonitorStatus
 	for _, m := range s.all() {
-		items = append(items, m.status(false))
+		items = append(items, s.withQuiet(m.status(false), m.position()))
 	}
 	saved, err := s.cfg.State.List()
 	if err != nil {
@@ -65,13 +65,15 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 			items = append(items, s.savedStatus(sv, false))
 		}
 	}
-	return structured(listing(items, maxPayload)), nil
+	out := listing(items, maxPayload)
+	out.QuietUntil = s.stamp(s.quietUntil())
+	return structured(out), nil
 }
 
 // oneStatus is one monitor in detail, live or as an earlier server saved it.
 func (s *Server) oneStatus(id string) *mcp.CallToolResult {
 	if m, ok := s.live(id); ok {
-		return structured(StatusOutput{Monitors: []MonitorStatus{m.status(true)}})
+		return structured(StatusOutput{Monitors: []MonitorStatus{s.withQuiet(m.status(true), m.position())}, QuietUntil: s.stamp(s.quietUntil())})
 	}
 	sv, ok, err := s.cfg.State.Peek(monitorID(id))
 	if err != nil {
@@ -80,7 +82,7 @@ func (s *Server) oneStatus(id string) *mcp.CallToolResult {
 	if !ok {
 		return toolError(fmt.Sprintf("unknown monitor %q", id))
 	}
-	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}})
+	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}, QuietUntil: s.stamp(s.quietUntil())})
 }
 
 // listing keeps the line items that fit in budget bytes, those waiting on someone first, and
@@ -130,7 +132,7 @@ func (s *Server) savedStatus(sv store.Record, detail bool) MonitorStatus {
 	if err == nil {
 		st.Pending = pending(id, m.Pending(), detail)
 	}
-	return st
+	return s.withQuiet(st, pos)
 }
 
 func (m *monitor) status(detail bool) MonitorStatus {

@@ -58,6 +58,10 @@ type ActionOutput struct {
 	Message        string                    `json:"message,omitempty"`
 	Summary        string                    `json:"summary,omitempty"`
 	Next           string                    `json:"next,omitempty"`
+	// QuietUntil: quiet hours hold a question back until then (RFC 3339); SnoozedUntil: the user
+	// snoozed the open question until then. Either way, keep looping and don't ask the user.
+	QuietUntil   string `json:"quiet_until,omitempty" jsonschema:"Quiet hours: the question waits till then. Keep looping."`
+	SnoozedUntil string `json:"snoozed_until,omitempty"`
 }
 
 // StatusOutput is pr_monitor_status's result. Asked for one monitor, it is that monitor in
@@ -67,6 +71,8 @@ type StatusOutput struct {
 	// Omitted is how many monitors a listing left out to stay within its bound: those waiting on
 	// nobody go first.
 	Omitted int `json:"omitted,omitempty" jsonschema:"Monitors not listed (those waiting on nobody first); ask for one by monitor_id."`
+	// QuietUntil is when the quiet hours end, while they last (RFC 3339).
+	QuietUntil string `json:"quiet_until,omitempty"`
 }
 
 // MonitorStatus is one monitor as it stands: a listing's line item, whose Pending is cut to its
@@ -82,6 +88,8 @@ type MonitorStatus struct {
 	// Saved: an earlier server saved this monitor and this one has not resumed it yet; the next
 	// call that names it does.
 	Saved bool `json:"saved,omitempty" jsonschema:"Saved by an earlier server, not resumed yet."`
+	// SnoozedUntil: the user snoozed the open question until then (RFC 3339).
+	SnoozedUntil string `json:"snoozed_until,omitempty"`
 	// Pending is what the monitor waits on (a question or a task), if anything.
 	Pending *ActionOutput  `json:"pending,omitempty"`
 	Detail  *MonitorDetail `json:"detail,omitempty"`

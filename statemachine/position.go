@@ -54,6 +54,8 @@ type Position struct {
 	// response was lost, a server restarted inside it) is recognised and answered with what it
 	// led to, never applied again nor refused.
 	Answered *Answered `json:"answered,omitempty"`
+	// Snooze is the open question put off by the user ("Ask me again in 1 hour").
+	Snooze *Snooze `json:"snooze,omitempty"`
 
 	// Task is the agent's current task; Server the server-side action awaiting its outcome.
 	Task   *Task          `json:"task,omitempty"`

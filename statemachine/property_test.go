@@ -204,6 +204,10 @@ func consistent(t testing.TB, pos Position, act Action) {
 	case ActionServer:
 		require.NotNil(t, pos.Server)
 	case ActionPolling:
+		if !act.SnoozedUntil.IsZero() {
+			require.Equal(t, StateAwaitingUser, pos.Node.State(), "only a question is snoozed")
+			break
+		}
 		require.Contains(t, []State{StatePolling, StateIdle}, pos.Node.State())
 	case ActionStop, ActionMerged:
 		require.Equal(t, StateStopped, pos.Node.State())

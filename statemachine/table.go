@@ -45,8 +45,12 @@ type tablePart struct {
 }
 
 func tableParts() []tablePart {
-	return []tablePart{{FlowNone, watchingRows()}, {FlowRefine, refineRows()}, {FlowComments, commentRows()},
+	parts := []tablePart{{FlowNone, watchingRows()}, {FlowRefine, refineRows()}, {FlowComments, commentRows()},
 		{FlowCI, ciRows()}, {FlowConflict, conflictRows()}, {FlowReady, readyRows()}, {FlowStale, staleRows()}}
+	for i := range parts {
+		parts[i].rows = append(parts[i].rows, snoozeRows(parts[i].flow)...)
+	}
+	return parts
 }
 
 func watchingRows() []Row {

@@ -38,6 +38,8 @@ func runServe(ctx context.Context, args []string, e env) int {
 	pollOther := fs.Duration("poll-other", time.Minute, "poll interval otherwise")
 	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
+	var qf quietFlags
+	qf.register(fs)
 	if _, code, ok := parseFlags(fs, serveCommand, args, e); !ok {
 		return code
 	}
@@ -45,6 +47,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	case "merge", "squash", "rebase":
 	default:
 		fmt.Fprintf(e.Stderr, "prmonitor serve: --merge-method must be merge, squash or rebase, not %q\n", *mergeMethod)
+		return exitUsage
+	}
+	hours, err := qf.hours()
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
 	level := slog.LevelInfo
@@ -76,6 +83,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Poll:          mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
 		MaxBlock:      *maxBlock,
 		ProgressEvery: *progressEvery,
+		Quiet:         hours,
 		SealKey:       key,
 		Now:           e.Now,
 		Logger:        logger,
@@ -84,7 +92,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
-	logger.Info("prmonitor MCP server on stdio", "version", version)
+	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String())
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(oneLine(err.Error())))
 		return exitFailure
