@@ -68,7 +68,7 @@ func clientInfo(ctx context.Context) mcp.Implementation {
 // callBound is how long a next_step call outside a task may wait: Config.MaxBlock when it was set
 // (the --max-block flag: an explicit choice wins), else the bound that fits the client's host.
 func (s *Server) callBound(ctx context.Context) time.Duration {
-	if s.cfg.MaxBlock > 0 {
+	if s.cfg.maxBlockSet {
 		return s.cfg.MaxBlock
 	}
 	host, b := boundFor(s.cfg.HostBounds, s.cfg.DefaultBound, clientInfo(ctx))

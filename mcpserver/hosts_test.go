@@ -71,7 +71,8 @@ func TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds(t *testing.T) {
 	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
 	require.NoError(t, err)
 	assert.LessOrEqual(t, srv.cfg.ProgressEvery, 15*time.Second)
-	assert.Zero(t, srv.cfg.MaxBlock, "no fixed bound by default: the host's")
+	assert.False(t, srv.cfg.maxBlockSet, "no fixed bound by default: the host's")
+	assert.Equal(t, DefaultCallBound, srv.cfg.MaxBlock, "read as a bound, an unset MaxBlock is the default one")
 }
 
 // TestACallFromAKnownHostReturnsPollingByItsHostsBound: over stdio, a client naming itself

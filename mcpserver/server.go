@@ -26,12 +26,14 @@ type Config struct {
 	Poll    PollPolicy
 	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
 	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
-	// DefaultCallBound), so host tool timeouts never kill a call. A task is not bounded by it.
+	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
+	// callDeadline's. A task is not bounded by it.
 	MaxBlock time.Duration
 	// HostBounds and DefaultBound are the table MaxBlock's zero value picks from (nil and zero:
 	// HostBounds() and DefaultCallBound).
 	HostBounds   []HostBound
 	DefaultBound time.Duration
+	maxBlockSet  bool // MaxBlock was set (not defaulted): it wins over the host's bound
 	// ProgressEvery is how often a blocked call sends a progress notification (default 5 s: hosts
 	// that keep a call alive on progress hear from it well within 15 s).
 	ProgressEvery time.Duration
@@ -67,6 +69,12 @@ func (c *Config) defaults() error {
 	}
 	if c.DefaultBound <= 0 {
 		c.DefaultBound = DefaultCallBound
+	}
+	// A MaxBlock left zero reads as the default bound to code that takes it as a call's bound;
+	// callBound goes by the host's unless it was set.
+	c.maxBlockSet = c.MaxBlock > 0
+	if !c.maxBlockSet {
+		c.MaxBlock = c.DefaultBound
 	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 5 * time.Second
