@@ -78,6 +78,7 @@ func (w *world) launchTasks() *taskClient {
 func (tc *taskClient) close() {
 	_ = tc.c.Close()
 	require.NotContains(tc.t, tc.stderr.String(), token, "the token never appears in the server's logs")
+	require.NotContains(tc.t, tc.stderr.String(), "DATA RACE", "a server built with -race found none")
 }
 
 // kill ends the server the hard way (SIGKILL: no cleanup, no last save).
