@@ -55,9 +55,11 @@ type driver struct {
 }
 
 func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int) *driver {
-	deadline := time.Now().Add(s.cfg.MaxBlock)
+	deadline, inTask := s.callDeadline(ctx, req)
 	work, stop := context.WithDeadline(ctx, deadline)
-	d := &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline}
+	// Inside a task nothing is asked of the client (tasks.go): the agent gets questions and tasks.
+	d := &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline,
+		toAgent: inTask, noSampling: inTask}
 	d.startHeartbeat()
 	return d
 }

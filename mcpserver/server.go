@@ -24,10 +24,18 @@ type Config struct {
 	State   Persister
 	Machine statemachine.Config
 	Poll    PollPolicy
-	// MaxBlock is the longest a next_step call blocks before returning polling, so host tool
-	// timeouts never kill it.
+	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
+	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
+	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
+	// callDeadline's. A task is not bounded by it.
 	MaxBlock time.Duration
-	// ProgressEvery is how often a blocked call sends a progress notification.
+	// HostBounds and DefaultBound are the table MaxBlock's zero value picks from (nil and zero:
+	// HostBounds() and DefaultCallBound).
+	HostBounds   []HostBound
+	DefaultBound time.Duration
+	maxBlockSet  bool // MaxBlock was set (not defaulted): it wins over the host's bound
+	// ProgressEvery is how often a blocked call sends a progress notification (default 5 s: hosts
+	// that keep a call alive on progress hear from it well within 15 s).
 	ProgressEvery time.Duration
 	// RoundTrips is how many elicitation/sampling round trips one call may use (clients and the
 	// legacy bridge allow 10).
@@ -59,8 +67,17 @@ func (c *Config) defaults() error {
 	if c.Poll == (PollPolicy{}) {
 		c.Poll = DefaultPollPolicy()
 	}
-	if c.MaxBlock <= 0 {
-		c.MaxBlock = 10 * time.Minute
+	if c.HostBounds == nil {
+		c.HostBounds = HostBounds()
+	}
+	if c.DefaultBound <= 0 {
+		c.DefaultBound = DefaultCallBound
+	}
+	// A MaxBlock left zero reads as the default bound to code that takes it as a call's bound;
+	// callBound goes by the host's unless it was set.
+	c.maxBlockSet = c.MaxBlock > 0
+	if !c.maxBlockSet {
+		c.MaxBlock = c.DefaultBound
 	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 5 * time.Second
@@ -92,6 +109,7 @@ type Server struct {
 	mu       sync.Mutex
 	monitors map[string]*monitor
 	gh       GitHub
+	tasks    *taskCalls
 }
 
 // New builds the server and registers its tools.
@@ -110,17 +128,17 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}}
+	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}, tasks: newTaskCalls()}
 	// Only what the server offers: tools and prompts. Elicitation and sampling are the client's
 	// capabilities; the server uses them when the client declares them (canElicit, canSample).
-	s.mcp = server.NewMCPServer("prmonitor", cfg.Version,
+	s.mcp = server.NewMCPServer("prmonitor", cfg.Version, append([]server.ServerOption{
 		server.WithInstructions(instructionsText),
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
-	)
+	}, s.taskOptions()...)...)
 	for _, build := range []func() (server.ServerTool, error){s.startTool, s.nextStepTool, s.statusTool, s.stopTool, s.dispatchTool} {
 		tool, err := build()
 		if err != nil {

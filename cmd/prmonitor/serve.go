@@ -30,7 +30,9 @@ func runServe(ctx context.Context, args []string, e env) int {
 	var g githubFlags
 	g.register(fs)
 	stateDir := fs.String("state-dir", "", "where monitors are saved across restarts (`DIR`; default: the user's state directory)")
-	maxBlock := fs.Duration("max-block", 10*time.Minute, "longest a pr_monitor_next_step call blocks before returning polling")
+	maxBlock := fs.Duration("max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
+		"whatever the host (default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
+	progressEvery := fs.Duration("progress-every", 5*time.Second, "how often a waiting call sends a progress notification (hosts that keep a call alive on progress want it within 15s)")
 	pollBusy := fs.Duration("poll-busy", 30*time.Second, "poll interval while checks run")
 	pollQuiet := fs.Duration("poll-quiet", 2*time.Minute, "poll interval while waiting on people")
 	pollOther := fs.Duration("poll-other", time.Minute, "poll interval otherwise")
@@ -77,15 +79,16 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
 			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
-		State:      state,
-		Machine:    machine,
-		Poll:       mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
-		MaxBlock:   *maxBlock,
-		Quiet:      hours,
-		SealKey:    key,
-		Now:        e.Now,
-		Logger:     logger,
-		ReviewBots: parseReviewBots(*reviewBots),
+		State:         state,
+		Machine:       machine,
+		Poll:          mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
+		MaxBlock:      *maxBlock,
+		ProgressEvery: *progressEvery,
+		Quiet:         hours,
+		SealKey:       key,
+		Now:           e.Now,
+		Logger:        logger,
+		ReviewBots:    parseReviewBots(*reviewBots),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
