@@ -87,7 +87,7 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 		w.runBatch(ctx, src, batch, now)
 		sent = true
 	}
-	jobs, more := w.pickSnapshots(now)
+	jobs, wake := w.pickSnapshots(now)
 	if len(jobs) > 0 {
 		w.runSnapshots(ctx, src, jobs, now)
 		sent = true
@@ -102,7 +102,7 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 			go w.saveSpend(sp)
 		}
 	}
-	return w.nextWakeLocked(now, more)
+	return w.nextWakeLocked(now, wake)
 }
 
 // source returns the Source, connecting on first use.
@@ -272,10 +272,11 @@ type snapJob struct {
 	cause string
 }
 
-// pickSnapshots chooses up to MaxInFlight snapshots due now: poked ones, then first looks and
-// moved fingerprints, then (one a tick, paced by the governor) a hot refresh or a safety refresh.
-// more says whether others are due now.
-func (w *Watcher) pickSnapshots(now time.Time) ([]snapJob, bool) {
+// pickSnapshots chooses up to MaxInFlight snapshots due now: poked ones, then first reads and
+// moved fingerprints (paced once half the hour's budget is spent), then (one a tick, paced by the
+// governor) a hot refresh or a safety refresh. wake is when something it left could go (zero:
+// nothing left).
+func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	type cand struct {
@@ -301,34 +302,55 @@ func (w *Watcher) pickSnapshots(now time.Time) ([]snapJob, bool) {
 		return cmp.Or(cmp.Compare(a.prio, b.prio), a.e.snapAt.Compare(b.e.snapAt),
 			cmp.Compare(a.ref.Owner, b.ref.Owner), cmp.Compare(a.ref.Repo, b.ref.Repo), cmp.Compare(a.ref.Number, b.ref.Number))
 	})
-	var jobs []snapJob
+	soon := func(t time.Time) {
+		if wake.IsZero() || t.Before(wake) {
+			wake = t
+		}
+	}
 	refreshed := false
-	more := false
 	for _, c := range cands {
 		if len(jobs) >= w.cfg.MaxInFlight {
-			more = more || c.prio < 2
+			if c.prio <= 1 {
+				soon(now.Add(snapGap))
+			}
+			break
+		}
+		if !w.gov.snapshotRoom(now) {
+			// Detection keeps its share until the hour ends.
+			soon(w.gov.windowStart.Add(time.Hour))
 			break
 		}
 		cause := c.e.want
-		if c.prio >= 2 {
+		switch c.prio {
+		case 1:
+			if now.Before(w.nextChanged) {
+				soon(w.nextChanged)
+				continue
+			}
+			if gap := w.gov.changedGap(now); gap > 0 {
+				w.nextChanged = now.Add(gap)
+			}
+		case 2, 3:
 			if refreshed || now.Before(w.nextRefresh) {
 				continue
 			}
+			refreshed = true
 			gap, ok := w.gov.refreshGap(now)
 			if !ok {
 				// No room for refreshes now: look again in a minute, not at every tick.
 				w.nextRefresh = now.Add(refreshRetry)
-				refreshed = true
 				continue
 			}
 			w.nextRefresh = now.Add(gap + w.jitter())
-			refreshed = true
 			cause = CauseRefresh
 		}
+		// Reserve the snapshot's points now, so that the next ones of this tick see them;
+		// runSnapshots charges what GitHub did.
+		w.gov.pending += w.gov.snapCost
 		c.e.want, c.e.busy = "", true
 		jobs = append(jobs, snapJob{c.ref, cause})
 	}
-	return jobs, more
+	return jobs, wake
 }
 
 // runSnapshots takes the snapshots, at most MaxInFlight at once, and publishes what is new.
@@ -342,6 +364,7 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			s, err := src.Snapshot(ctx, j.ref)
 			w.mu.Lock()
 			w.inFlight--
+			w.gov.pending = max(w.gov.pending-w.gov.snapCost, 0)
 			var rl *ghclient.RateLimitError
 			switch {
 			case err == nil:
@@ -370,11 +393,11 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 }
 
 // nextWakeLocked is when the next batch, refresh or paced snapshot is due.
-func (w *Watcher) nextWakeLocked(now time.Time, more bool) time.Time {
-	if more {
-		return now.Add(snapGap)
-	}
+func (w *Watcher) nextWakeLocked(now, wake time.Time) time.Time {
 	next := now.Add(w.cfg.MaxCycle)
+	if !wake.IsZero() && wake.Before(next) {
+		next = wake
+	}
 	if len(w.prs) > 0 && w.nextFP.Before(next) {
 		next = w.nextFP
 	}

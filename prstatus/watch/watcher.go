@@ -81,6 +81,7 @@ type Watcher struct {
 	cursor      int       // where the next fingerprint batch starts in the sorted refs
 	nextFP      time.Time // when the next fingerprint batch may go
 	nextRefresh time.Time // when the next refresh snapshot may go
+	nextChanged time.Time // when the next paced snapshot of a moved pull request may go
 	running     bool
 	inFlight    int
 	ticks       int
