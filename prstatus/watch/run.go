@@ -244,7 +244,7 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 		e.fp = fp
 		switch {
 		case len(diff) > 0:
-			e.changedAt = now
+			e.markChanged(now, w.cfg.HotRefresh)
 			if e.want == "" {
 				e.want = CauseFingerprint + ": " + strings.Join(diff, ", ")
 			}
@@ -292,9 +292,9 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 			cands = append(cands, cand{r, e, 0})
 		case e.want != "":
 			cands = append(cands, cand{r, e, 1})
-		case !e.snapAt.IsZero() && w.hotLocked(e, now) && now.Sub(e.snapAt) >= w.cfg.HotRefresh:
+		case !e.followUp.IsZero() && !now.Before(e.followUp):
 			cands = append(cands, cand{r, e, 2})
-		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh:
+		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh/2:
 			cands = append(cands, cand{r, e, 3})
 		}
 	}
@@ -307,7 +307,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 			wake = t
 		}
 	}
-	refreshed := false
+	refreshed := map[int]bool{}
 	for _, c := range cands {
 		if len(jobs) >= w.cfg.MaxInFlight {
 			if c.prio <= 1 {
@@ -331,17 +331,30 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 				w.nextChanged = now.Add(gap)
 			}
 		case 2, 3:
-			if refreshed || now.Before(w.nextRefresh) {
+			next := &w.nextRefresh
+			if c.prio == 2 {
+				next = &w.nextFollowUp
+			}
+			if refreshed[c.prio] || now.Before(*next) {
+				if now.Before(*next) {
+					soon(*next)
+				}
 				continue
 			}
-			refreshed = true
+			refreshed[c.prio] = true
 			gap, ok := w.gov.refreshGap(now)
 			if !ok {
 				// No room for refreshes now: look again in a minute, not at every tick.
-				w.nextRefresh = now.Add(refreshRetry)
+				*next = now.Add(refreshRetry)
+				soon(*next)
 				continue
 			}
-			w.nextRefresh = now.Add(gap + w.jitter())
+			if c.prio == 3 {
+				// Safety refreshes go round the pull requests evenly: each about every
+				// SafetyRefresh, never faster than the budget allows.
+				gap = max(gap, w.cfg.SafetyRefresh/time.Duration(max(len(w.prs), 1)))
+			}
+			*next = now.Add(gap + w.jitter())
 			cause = CauseRefresh
 		}
 		// Reserve the snapshot's points now, so that the next ones of this tick see them;
@@ -402,16 +415,18 @@ func (w *Watcher) nextWakeLocked(now, wake time.Time) time.Time {
 		next = w.nextFP
 	}
 	for _, e := range w.prs {
-		if e.snapAt.IsZero() || e.busy {
+		if e.busy {
 			continue
 		}
-		due := e.snapAt.Add(w.cfg.SafetyRefresh)
-		if w.hotLocked(e, now) {
-			due = e.snapAt.Add(w.cfg.HotRefresh)
+		if !e.followUp.IsZero() {
+			if due := latest(e.followUp, w.nextFollowUp); due.Before(next) {
+				next = due
+			}
 		}
-		due = latest(due, w.nextRefresh)
-		if due.Before(next) {
-			next = due
+		if !e.snapAt.IsZero() {
+			if due := latest(e.snapAt.Add(w.cfg.SafetyRefresh/2), w.nextRefresh); due.Before(next) {
+				next = due
+			}
 		}
 	}
 	return latest(next, now.Add(minStep))
