@@ -316,8 +316,12 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 			break
 		}
 		if !w.gov.snapshotRoom(now) {
-			// Detection keeps its share until the hour ends.
-			soon(w.gov.windowStart.Add(time.Hour))
+			// Detection keeps its share until the hour ends: nothing else before there is room.
+			at := w.gov.roomAt(now)
+			w.nextChanged = latest(w.nextChanged, at)
+			w.nextFollowUp = latest(w.nextFollowUp, at)
+			w.nextRefresh = latest(w.nextRefresh, at)
+			soon(at)
 			break
 		}
 		cause := c.e.want
