@@ -290,12 +290,15 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 		case e.busy:
 		case e.want == CausePoke:
 			cands = append(cands, cand{r, e, 0})
-		case e.want != "":
+		case e.want != "" && e.has:
 			cands = append(cands, cand{r, e, 1})
-		case !e.followUp.IsZero() && !now.Before(e.followUp):
+		case e.want != "":
+			// A first read: after the changes of pull requests already known.
 			cands = append(cands, cand{r, e, 2})
-		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh/2:
+		case !e.followUp.IsZero() && !now.Before(e.followUp):
 			cands = append(cands, cand{r, e, 3})
+		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh/2:
+			cands = append(cands, cand{r, e, 4})
 		}
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
@@ -310,7 +313,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 	refreshed := map[int]bool{}
 	for _, c := range cands {
 		if len(jobs) >= w.cfg.MaxInFlight {
-			if c.prio <= 1 {
+			if c.prio <= 2 {
 				soon(now.Add(snapGap))
 			}
 			break
@@ -326,7 +329,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 		}
 		cause := c.e.want
 		switch c.prio {
-		case 1:
+		case 1, 2:
 			if now.Before(w.nextChanged) {
 				soon(w.nextChanged)
 				continue
@@ -334,9 +337,9 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 			if gap := w.gov.changedGap(now); gap > 0 {
 				w.nextChanged = now.Add(gap)
 			}
-		case 2, 3:
+		case 3, 4:
 			next := &w.nextRefresh
-			if c.prio == 2 {
+			if c.prio == 3 {
 				next = &w.nextFollowUp
 			}
 			if refreshed[c.prio] || now.Before(*next) {
@@ -353,7 +356,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 				soon(*next)
 				continue
 			}
-			if c.prio == 3 {
+			if c.prio == 4 {
 				// Safety refreshes go round the pull requests evenly: each about every
 				// SafetyRefresh, never faster than the budget allows.
 				gap = max(gap, w.cfg.SafetyRefresh/time.Duration(max(len(w.prs), 1)))
