@@ -86,6 +86,13 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 	if len(batch) > 0 {
 		w.runBatch(ctx, src, batch, now)
 		sent = true
+		// The batch may have been told to wait: then the snapshots wait too, instead of
+		// queueing inside the transport.
+		if g, ok := src.(Gated); ok {
+			if h, held := g.Gate().NotBefore("graphql"); held {
+				return h.Until.Add(w.jitter())
+			}
+		}
 	}
 	jobs, wake := w.pickSnapshots(now)
 	if len(jobs) > 0 {
@@ -249,6 +256,12 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 				e.want = CauseFingerprint + ": " + strings.Join(diff, ", ")
 			}
 		case e.want == "" && e.has && e.upd.Err != nil && !fp.Missing:
+			if e.upd.Cause == CauseError && e.good != nil {
+				// Only looking failed (a batch, the connection) and nothing moved since the
+				// last good snapshot: it stands again, without a read.
+				w.publishLocked(r, e, Update{Snapshot: e.good, At: now, Cause: CauseRecovered})
+				continue
+			}
 			// The last read failed and GitHub answers again: read it again.
 			e.want = CauseRefresh
 		}

@@ -258,3 +258,27 @@ func TestNewNeedsConnect(t *testing.T) {
 	_, err := New(Config{})
 	require.ErrorIs(t, err, ErrNoConnect)
 }
+
+func TestAFailedLookStandsDownWithoutReReadingWhenNothingMoved(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	good, _ := s.w.Latest(testPR)
+	require.NotNil(t, good.Snapshot)
+	_, snaps, _ := s.src.counts()
+
+	s.f.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: 502}) // every attempt
+	failed, ok := s.waitUpdate(testPR, good.Seq, time.Minute)
+	require.True(t, ok, "the failure reaches waiting calls")
+	require.ErrorIs(t, failed.Err, ghclient.ErrUnavailable)
+	assert.Equal(t, CauseError, failed.Cause)
+	s.f.ClearFaults()
+
+	back, ok := s.waitUpdate(testPR, failed.Seq, time.Minute)
+	require.True(t, ok)
+	require.NoError(t, back.Err)
+	assert.Equal(t, CauseRecovered, back.Cause)
+	assert.Same(t, good.Snapshot, back.Snapshot)
+	_, snaps2, _ := s.src.counts()
+	assert.Equal(t, snaps, snaps2, "no snapshot was read again")
+}
