@@ -101,15 +101,20 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 	}
 
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	save := false
+	var sp Spend
 	if sent {
 		w.ticks++
-		if w.ticks%saveEvery == 0 {
-			sp := w.spendLocked()
-			go w.saveSpend(sp)
+		if save = w.ticks%saveEvery == 0; save {
+			sp = w.spendLocked()
 		}
 	}
-	return w.nextWakeLocked(now, wake)
+	wakeAt := w.nextWakeLocked(now, wake)
+	w.mu.Unlock()
+	if save {
+		w.saveSpend(sp)
+	}
+	return wakeAt
 }
 
 // source returns the Source, connecting on first use.
