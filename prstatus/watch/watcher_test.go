@@ -282,3 +282,30 @@ func TestAFailedLookStandsDownWithoutReReadingWhenNothingMoved(t *testing.T) {
 	_, snaps2, _ := s.src.counts()
 	assert.Equal(t, snaps, snaps2, "no snapshot was read again")
 }
+
+func TestASecondaryRateLimitHoldsTheWholeWatcherUntilGitHubSaid(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	good, _ := s.w.Latest(testPR)
+	b0, sn0, _ := s.src.counts()
+
+	s.f.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: 403, RetryAfter: 10 * time.Minute, Times: 1})
+	limited, ok := s.waitUpdate(testPR, good.Seq, time.Minute)
+	require.True(t, ok, "the rate limit reaches waiting calls")
+	var rl *ghclient.RateLimitError
+	require.ErrorAs(t, limited.Err, &rl)
+	held := s.w.Stats().HeldUntil
+	require.False(t, held.IsZero())
+
+	b1, sn1, _ := s.src.counts()
+	s.runFor(held.Sub(s.f.Now()) - time.Second)
+	b2, sn2, _ := s.src.counts()
+	assert.Equal(t, b1+sn1, b2+sn2, "nothing is sent before the time GitHub named")
+	assert.Equal(t, b0+1, b1, "the limited batch was the last request")
+	assert.Equal(t, sn0, sn1)
+
+	back, ok := s.waitUpdate(testPR, limited.Seq, time.Minute)
+	require.True(t, ok, "after the hold the watcher looks again")
+	assert.Equal(t, CauseRecovered, back.Cause)
+}
