@@ -309,3 +309,32 @@ func TestASecondaryRateLimitHoldsTheWholeWatcherUntilGitHubSaid(t *testing.T) {
 	require.True(t, ok, "after the hold the watcher looks again")
 	assert.Equal(t, CauseRecovered, back.Cause)
 }
+
+type savedHolds map[string]ghclient.Hold
+
+func (s savedHolds) LoadGate() (map[string]ghclient.Hold, error) { return s, nil }
+func (s savedHolds) SaveGate(map[string]ghclient.Hold) error     { return nil }
+
+func TestARestartedWatcherKeepsTheHoldGitHubAskedForBefore(t *testing.T) {
+	f := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken("t"))
+	require.NoError(t, f.Apply(githubfake.Ref(testPR), githubfake.OpenPR{Title: "t"}))
+	until := f.Now().Add(20 * time.Minute)
+	gate := ghclient.NewGate(savedHolds{ghclient.ScopeToken: {Until: until, Reason: "secondary rate limit"}}, f.Now, nil)
+	c, err := ghclient.New(ghclient.Config{RESTURL: "https://api.github.invalid", Transport: f.HTTPClient().Transport,
+		Token: ghclient.NewToken("t"), Now: f.Now, Gate: gate})
+	require.NoError(t, err)
+	src := &countingSource{Source: c, now: f.Now}
+	w, err := New(Config{Now: f.Now, Connect: func(context.Context) (Source, error) { return src, nil }})
+	require.NoError(t, err)
+	w.Add(testPR)
+
+	next := w.tick(t.Context())
+	batches, snaps, _ := src.counts()
+	assert.Zero(t, batches+snaps, "nothing is sent before the saved hold ends")
+	assert.False(t, next.Before(until))
+	f.Advance(next.Sub(f.Now()))
+	w.tick(t.Context())
+	u, ok := w.Latest(testPR)
+	require.True(t, ok)
+	assert.NoError(t, u.Err)
+}
