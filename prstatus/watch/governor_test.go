@@ -18,11 +18,15 @@ func TestTheCycleFollowsThePullRequestsAndTheBudget(t *testing.T) {
 		name         string
 		cfg          Config
 		batches      int
+		hot          bool
 		rate         prstatus.RateLimit
 		wantInterval time.Duration
 		wantCycle    time.Duration
 	}{
 		{name: "one batch: MinCycle", batches: 1, wantInterval: 8 * time.Second, wantCycle: 8 * time.Second},
+		// MinCycle/2 = 4 s, but B/2 allows one batch every 5.76 s only.
+		{name: "one batch with a hot pull request: faster, within the budget", batches: 1, hot: true,
+			wantInterval: 5760 * time.Millisecond, wantCycle: 5760 * time.Millisecond},
 		// B/2 = 625 points an hour: a 1-point batch every 5.76 s.
 		{name: "ten batches: the budget", batches: 10, wantInterval: 5760 * time.Millisecond, wantCycle: 57600 * time.Millisecond},
 		{name: "two hundred batches: the budget wins over MaxCycle", batches: 200, wantInterval: 5760 * time.Millisecond, wantCycle: 1152 * time.Second},
@@ -42,7 +46,7 @@ func TestTheCycleFollowsThePullRequestsAndTheBudget(t *testing.T) {
 			require.NoError(t, err)
 			g := newGovernor(c)
 			g.observe(tt.rate)
-			assert.Equal(t, tt.wantInterval, g.interval(now, tt.batches))
+			assert.Equal(t, tt.wantInterval, g.interval(now, tt.batches, tt.hot))
 			assert.Equal(t, tt.wantCycle, g.cycle)
 		})
 	}
@@ -53,7 +57,7 @@ func TestRefreshesStopWhenTheBudgetHasNoRoom(t *testing.T) {
 	c, err := Config{Connect: func(context.Context) (Source, error) { return nil, nil }}.withDefaults()
 	require.NoError(t, err)
 	g := newGovernor(c)
-	g.interval(now, 1) // 450 points an hour of detection
+	g.interval(now, 1, false) // 450 points an hour of detection
 	gap, ok := g.refreshGap(now)
 	require.True(t, ok)
 	// (1250 − 450) / 2 = 400 points an hour for refreshes of 3 points: one every 27 s.

@@ -202,7 +202,7 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	if room > 0 {
 		nb = max(1, (len(cold)+room-1)/room)
 	}
-	w.nextFP = now.Add(w.gov.interval(now, nb) + w.jitter())
+	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0) + w.jitter())
 	return batch
 }
 
