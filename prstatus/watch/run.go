@@ -65,6 +65,13 @@ func (w *Watcher) Run(ctx context.Context) error {
 // snapshots. It returns when the watcher should look again.
 func (w *Watcher) tick(ctx context.Context) time.Time {
 	now := w.cfg.Now()
+	w.mu.Lock()
+	idle := len(w.prs) == 0
+	w.mu.Unlock()
+	if idle {
+		// Nothing to watch: no token is resolved, no request sent, until Add wakes the loop.
+		return now.Add(w.cfg.MaxCycle)
+	}
 	src, next, ok := w.source(ctx, now)
 	if !ok {
 		return next

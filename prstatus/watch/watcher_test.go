@@ -338,3 +338,16 @@ func TestARestartedWatcherKeepsTheHoldGitHubAskedForBefore(t *testing.T) {
 	require.True(t, ok)
 	assert.NoError(t, u.Err)
 }
+
+func TestAWatcherWithNothingToWatchResolvesNoTokenAndSendsNothing(t *testing.T) {
+	f := githubfake.MustNew()
+	connects := 0
+	w, err := New(Config{Now: f.Now, Connect: func(context.Context) (Source, error) {
+		connects++
+		return nil, errors.New("no token")
+	}})
+	require.NoError(t, err)
+	next := w.tick(t.Context())
+	assert.Zero(t, connects)
+	assert.Equal(t, f.Now().Add(DefaultMaxCycle), next)
+}
