@@ -351,3 +351,46 @@ func TestAWatcherWithNothingToWatchResolvesNoTokenAndSendsNothing(t *testing.T) 
 	assert.Zero(t, connects)
 	assert.Equal(t, f.Now().Add(DefaultMaxCycle), next)
 }
+
+// recordingSource answers at once and keeps the references of every fingerprint batch.
+type recordingSource struct {
+	stubSource
+	mu      sync.Mutex
+	batches [][]prstatus.PRRef
+}
+
+func (r *recordingSource) Fingerprints(ctx context.Context, refs []prstatus.PRRef) (ghclient.FingerprintBatch, error) {
+	r.mu.Lock()
+	r.batches = append(r.batches, append([]prstatus.PRRef(nil), refs...))
+	r.mu.Unlock()
+	return r.stubSource.Fingerprints(ctx, refs)
+}
+
+func TestEveryPullRequestIsLookedAtEveryCycle(t *testing.T) {
+	now := githubfake.DefaultStart()
+	src := &recordingSource{}
+	w, err := New(Config{MaxBatch: 10, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 },
+		Connect: func(context.Context) (Source, error) { return src, nil }})
+	require.NoError(t, err)
+	refs := loadRefs(25)
+	for _, r := range refs {
+		w.Add(r)
+	}
+	for range 40 { // first reads, then quiet batches
+		now = w.tick(t.Context())
+	}
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	require.Greater(t, len(src.batches), 6)
+	last := src.batches[len(src.batches)-3:]
+	seen := map[prstatus.PRRef]bool{}
+	for _, b := range last {
+		assert.LessOrEqual(t, len(b), 10)
+		for _, r := range b {
+			seen[r] = true
+		}
+	}
+	assert.Len(t, seen, 25, "three batches of 10 cover 25 pull requests")
+	// Three batches of 1 point, at most 625 points an hour for detection: one every 5.76 s.
+	assert.Equal(t, 17280*time.Millisecond, w.Stats().Cycle)
+}
