@@ -183,7 +183,8 @@ func (w *Watcher) hotLocked(e *entry, now time.Time) bool {
 }
 
 // pickBatchLocked returns the next fingerprint batch when one is due: the hot pull requests (up
-// to a quarter of the batch), then the next ones in rotation.
+// to a quarter of the batch), then the next ones in rotation. A pull request not read yet is
+// left out: its first snapshot is the baseline, and the points go to first reads instead.
 func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	if len(w.prs) == 0 || now.Before(w.nextFP) {
 		return nil
@@ -191,7 +192,11 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	refs := w.sortedLocked()
 	var hot, cold []prstatus.PRRef
 	for _, r := range refs {
-		if w.hotLocked(w.prs[r], now) && len(hot) < w.cfg.MaxBatch/4 {
+		e := w.prs[r]
+		if !e.has {
+			continue
+		}
+		if w.hotLocked(e, now) && len(hot) < w.cfg.MaxBatch/4 {
 			hot = append(hot, r)
 		} else {
 			cold = append(cold, r)
@@ -217,6 +222,9 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 		nb = max(1, (len(cold)+room-1)/room)
 	}
 	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0) + w.jitter())
+	if len(batch) == 0 {
+		return nil
+	}
 	return batch
 }
 
@@ -261,7 +269,8 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 		}
 		if !e.hasFP {
 			e.fp, e.hasFP = fp, true
-			if e.want == "" && e.has && (e.upd.Err != nil || contradicts(fp, e.upd)) {
+			failed := e.upd.Err != nil && !fp.Missing // the read failed, GitHub answers now
+			if e.want == "" && e.has && (failed || (e.upd.Err == nil && contradicts(fp, e.upd))) {
 				e.want = CauseFingerprint + ": first look"
 			}
 			continue
