@@ -48,9 +48,11 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	}
 	refs := w.sortedLocked()
 	var hot, cold []prstatus.PRRef
+	catchUp := false
 	for _, r := range refs {
 		e := w.prs[r]
 		if !e.has {
+			catchUp = true
 			continue
 		}
 		if w.hotLocked(e, now) && len(hot) < w.cfg.MaxBatch/4 {
@@ -78,7 +80,7 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	if room > 0 {
 		nb = max(1, (len(cold)+room-1)/room)
 	}
-	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0) + w.jitter())
+	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0, catchUp) + w.jitter())
 	if len(batch) == 0 {
 		return nil
 	}
