@@ -1,0 +1,39 @@
+// Package watch is prmonitor's watcher: one per token and GitHub host, it watches every monitored
+// pull request whether or not a tool call waits, and publishes what changed. Tool calls wait on
+// its updates (Watcher.Wait, Watcher.Subscribe); none polls GitHub itself.
+//
+// # How it looks
+//
+// Change detection is batched: one GraphQL request (ghclient.Client.Fingerprints) reads a
+// fingerprint of up to 100 pull requests, aliased per repository and pull request, plain fields
+// only but for one count connection, which costs 1 point by GitHub's formula. A pull request whose
+// fingerprint moved gets a full one-query snapshot (ghclient.Client.Snapshot) at once; the others
+// get one only for a slow safety refresh, or a faster hot refresh while they changed lately.
+//
+// Which field catches which event a monitor acts on (TestEveryEventAMonitorActsOnIsCaught holds
+// it, event by event, against the fake GitHub, which moves updatedAt as GitHub does: on edits of
+// the pull request, not on what GitHub computes nor on a thread's resolve):
+//
+//	push (new head)                 updatedAt, headRefOid
+//	review submitted                updatedAt (reviewDecision when it moves)
+//	new review thread               updatedAt, totalCommentsCount
+//	reply in a thread               updatedAt, totalCommentsCount
+//	check started or completed      checkRunCountsByState (statusCheckRollup.state when it moves)
+//	base moved, conflict appears    mergeable, mergeStateStatus
+//	merged or closed elsewhere      updatedAt, state, mergeStateStatus
+//	draft toggled                   updatedAt, isDraft, mergeStateStatus
+//	thread resolved                 no plain field: the follow-up snapshot HotRefresh after the
+//	                                last change, a Poke after prmonitor's own resolve, or the
+//	                                safety refresh
+//
+// # Budget
+//
+// The governor (governor.go) spends at most Config.Budget (25 %) of the token's hourly points: it
+// reads rateLimit from every response, spreads the batches of a cycle evenly with jitter, sends
+// nothing while the token's ghclient.Gate holds (Retry-After, secondary limits, resets; the gate
+// persists its holds across restarts), caps requests in flight, and persists its spend
+// (SpendStore) so a restart keeps the hour's count. See docs/watcher.md.
+//
+// Time is injected (Config.Now, Config.After, Config.Rand): tests and the load test drive the
+// watcher with a fake clock.
+package watch
