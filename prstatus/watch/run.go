@@ -17,7 +17,9 @@ const (
 	snapGap = 500 * time.Millisecond
 	// connectBackoff is how long a failed Connect waits before it is tried again.
 	connectBackoff = 30 * time.Second
-	// saveEvery is how many ticks that sent something pass between two saves of the spend.
+	// saveEvery is how many ticks that sent something pass between two saves of the spend (and
+	// of what the watcher has seen, when it read something since: BenchmarkSaveSeen in
+	// mcpserver/store measures a save of 1,000 pull requests).
 	saveEvery = 10
 	// refreshRetry is how soon refreshes are considered again when the budget had no room.
 	refreshRetry = time.Minute
@@ -25,7 +27,7 @@ const (
 	minStep = 10 * time.Millisecond
 )
 
-// Run watches until ctx ends, then saves the spend and returns nil.
+// Run watches until ctx ends, then saves the spend and what it has seen, and returns nil.
 func (w *Watcher) Run(ctx context.Context) error {
 	w.mu.Lock()
 	if w.running {
@@ -38,8 +40,10 @@ func (w *Watcher) Run(ctx context.Context) error {
 		w.mu.Lock()
 		w.running = false
 		sp := w.spendLocked()
+		seen := w.takeSeenLocked()
 		w.mu.Unlock()
 		w.saveSpend(sp)
+		w.saveSeen(seen)
 	}()
 	for {
 		next := w.tick(ctx)
@@ -105,16 +109,19 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 	w.mu.Lock()
 	save := false
 	var sp Spend
+	var seen map[prstatus.PRRef]Seen
 	if sent {
 		w.ticks++
 		if save = w.ticks%saveEvery == 0; save {
 			sp = w.spendLocked()
+			seen = w.takeSeenLocked()
 		}
 	}
 	wakeAt := w.nextWakeLocked(now, wake)
 	w.mu.Unlock()
 	if save {
 		w.saveSpend(sp)
+		w.saveSeen(seen)
 	}
 	return wakeAt
 }
