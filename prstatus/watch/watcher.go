@@ -107,7 +107,7 @@ type entry struct {
 	snapAt    time.Time // when the last full snapshot was attempted
 	readAt    time.Time // when the last full snapshot was read without error
 	readFP    ghclient.Fingerprint
-	hasReadFP bool // readFP is the fingerprint when the snapshot read at readAt was chosen
+	hasReadFP bool      // readFP is the fingerprint when the snapshot read at readAt was chosen
 	changedAt time.Time // when a change was last seen
 	followUp  time.Time // when the follow-up snapshot after the last change is due (zero: none)
 	want      string    // a snapshot is due: the cause ("" none)
