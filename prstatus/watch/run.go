@@ -39,11 +39,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 	defer func() {
 		w.mu.Lock()
 		w.running = false
-		sp := w.spendLocked()
-		seen := w.takeSeenLocked()
 		w.mu.Unlock()
-		w.saveSpend(sp)
-		w.saveSeen(seen)
+		w.save()
 	}()
 	for {
 		next := w.tick(ctx)
@@ -58,6 +55,17 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-w.kick:
 		}
 	}
+}
+
+// save saves the spend and, when something was read since the last save, what the watcher has
+// seen.
+func (w *Watcher) save() {
+	w.mu.Lock()
+	sp := w.spendLocked()
+	seen := w.takeSeenLocked()
+	w.mu.Unlock()
+	w.saveSpend(sp)
+	w.saveSeen(seen)
 }
 
 // tick does what is due at the clock's now: at most one fingerprint batch, then up to MaxInFlight
