@@ -147,6 +147,13 @@ func TestAPullRequestThatChangedWhileTheServerWasDownIsReadAtOnceAfterARestart(t
 	assert.Equal(t, map[prstatus.PRRef]bool{moved: true, fresh: true}, read,
 		"only the moved pull request (then its follow-up) and the new one are read")
 
+	// When the watcher read it before the restart is known: a monitor whose state is older pokes.
+	at, ok := s.w.LastRead(refs[0])
+	require.True(t, ok)
+	assert.True(t, at.Before(start))
+	_, ok = s.w.LastRead(prstatus.PRRef{Owner: "acme", Repo: "none", Number: 1})
+	assert.False(t, ok)
+
 	// A waiting call that pokes an unchanged pull request gets it read at once.
 	s.w.Poke(refs[0])
 	u, ok = s.waitUpdate(refs[0], 0, time.Second)

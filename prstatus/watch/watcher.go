@@ -217,6 +217,20 @@ func (w *Watcher) Latest(ref prstatus.PRRef) (Update, bool) {
 	return e.upd, true
 }
 
+// LastRead is when ref was last read in full without error, by this watcher or, from its saved
+// state (Config.Seen), by one before a restart; ok is false when it is not watched or was never
+// read. A resumed monitor whose own state is older than this may have missed the update of that
+// read (published while no call took it, just before the restart): it should Poke.
+func (w *Watcher) LastRead(ref prstatus.PRRef) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.prs[ref]
+	if !ok || e.readAt.IsZero() {
+		return time.Time{}, false
+	}
+	return e.readAt, true
+}
+
 // Wait returns the newest Update of ref once its Seq is larger than after: at once if there is
 // one, else when it is published. It returns ctx's error when ctx ends first and ErrNotWatched
 // when ref is not (or no longer) watched. Waiting holds no goroutine of the watcher.
