@@ -22,6 +22,7 @@
 //	.acme.widgets.7-167330bb.json.tmp-123456                a save in progress (or interrupted)
 //	ratelimit.json                                          GitHub's rate-limit holds, by API (GateStore)
 //	spend.json                                              what the watcher spends of each token's points, by API (SpendStore)
+//	watched.json                                            what the watcher last saw of each pull request (fingerprint, last read), by API
 //
 // Events are written as given: callers must never put secrets in them. A ghclient.Token
 // redacts itself when marshalled, so an event that holds one by mistake still does not leak it.
