@@ -69,7 +69,9 @@ func TestTextAtTheEdges(t *testing.T) {
 	}
 }
 
-func quoteName(s string) string { return strings.Trim(strings.ReplaceAll(strings.ReplaceAll(s, "\x1b", "ESC"), "\x07", "BEL"), " ") }
+func quoteName(s string) string {
+	return strings.Trim(strings.ReplaceAll(strings.ReplaceAll(s, "\x1b", "ESC"), "\x07", "BEL"), " ")
+}
 
 func TestRedactorLooksForAnEncodingOfExactlyTheShortestLength(t *testing.T) {
 	r := NewRedactor("abc de") // its path escape, abc%20de, is exactly minEncoded bytes
