@@ -19,7 +19,7 @@ func TestReReviewIsNeverRequestedFromUs(t *testing.T) {
 		want    []string // nil: no review request
 	}{
 		{starter: "carol", want: []string{"carol"}}, // the control: a reviewer's thread
-		{starter: "dev"},                            // the PR's author
+		{starter: "dev"}, // the PR's author
 		{starter: "DEV"},
 		{starter: "dev[bot]"},
 		{starter: "maintainer"}, // the token's account
