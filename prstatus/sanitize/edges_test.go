@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -77,4 +78,18 @@ func TestRedactorLooksForAnEncodingOfExactlyTheShortestLength(t *testing.T) {
 	r := NewRedactor("abc de") // its path escape, abc%20de, is exactly minEncoded bytes
 	assert.Len(t, "abc%20de", minEncoded)
 	assert.Equal(t, "x "+Redacted+" y", r.Redact("x abc%20de y"))
+}
+
+// TestRedactorReplacesAFormThatContainsAnotherWhole: iterated base64 converges to a string that
+// begins with its own encoding, so a prefix of it is a secret whose base64 contains the secret.
+// The longer form must be replaced first, else its tail would stay in the text.
+func TestRedactorReplacesAFormThatContainsAnotherWhole(t *testing.T) {
+	fix := "x"
+	for range 24 {
+		fix = base64.StdEncoding.EncodeToString([]byte(fix))
+	}
+	secret := fix[:12]
+	encoded := base64.StdEncoding.EncodeToString([]byte(secret))
+	assert.True(t, strings.HasPrefix(encoded, secret), "%s encodes to %s", secret, encoded)
+	assert.Equal(t, "x "+Redacted+" y", NewRedactor(secret).Redact("x "+encoded+" y"))
 }
