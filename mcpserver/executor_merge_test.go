@@ -102,7 +102,9 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 			gh:   func(g *mergeGitHub) { g.mergeErr = fmt.Errorf("merge: %w", ghclient.ErrHeadMoved) },
 			want: statemachine.Outcome{HeadMoved: true, Error: "merge: " + ghclient.ErrHeadMoved.Error()}},
 		{name: "GitHub refused the merge", wantReads: 1, wantMerges: 1,
-			gh:   func(g *mergeGitHub) { g.mergeErr = fmt.Errorf("merge: %w", &ghclient.MergeRefusedError{Reason: "Required status check missing"}) },
+			gh: func(g *mergeGitHub) {
+				g.mergeErr = fmt.Errorf("merge: %w", &ghclient.MergeRefusedError{Reason: "Required status check missing"})
+			},
 			want: statemachine.Outcome{Refused: true, Error: "Required status check missing"}},
 		{name: "any other failure", wantReads: 1, wantMerges: 1,
 			gh:   func(g *mergeGitHub) { g.mergeErr = errors.New("connection reset") },
