@@ -143,3 +143,69 @@ func TestARecordOfExactlyTheLimitLoads(t *testing.T) {
 	require.NotEmpty(t, events)
 	assert.Contains(t, events[len(events)-1].Summary, "larger than")
 }
+
+func TestAZeroEventLogLimitKeepsTheDefault(t *testing.T) {
+	f := newFixture(t, store.WithEventLogLimit(0))
+	f.claim(t, monitorID)
+	for i := range 5 {
+		require.NoError(t, f.Append(monitorID, store.Event{Kind: store.EventAction, Summary: fmt.Sprint("event ", i)}))
+	}
+	lines := eventLines(t, filepath.Join(f.dir, store.FileName(monitorID)+".events.jsonl"))
+	assert.Len(t, lines, 5, "nothing rotated: the limit is the default, not zero")
+}
+
+func TestFileNamesAtTheirEdges(t *testing.T) {
+	for id, readable := range map[string]string{
+		"com0/x#1":               "_com0.x.1",
+		"lpt9/x#1":               "_lpt9.x.1",
+		"com/x#1":                "com.x.1",
+		"coma/x#1":               "coma.x.1",
+		strings.Repeat("a", 100): strings.Repeat("a", 64), // the readable part stops at 64 bytes
+		strings.Repeat("b", 64):  strings.Repeat("b", 64),
+	} {
+		name := store.FileName(id)
+		assert.Equal(t, readable, name[:len(name)-9], "id %q", id)
+		assert.True(t, store.ValidName(name), name)
+	}
+}
+
+func TestALeftoverThatCannotBeRemovedIsReportedAndSkipped(t *testing.T) {
+	f := newFixture(t)
+	name := store.FileName(monitorID)
+	stuck := filepath.Join(f.dir, "."+name+".json.tmp-stuck")
+	require.NoError(t, os.MkdirAll(filepath.Join(stuck, "inside"), 0o700)) // a non-empty directory: Remove fails
+	gone := filepath.Join(f.dir, "."+name+".json.tmp-1")
+	require.NoError(t, os.WriteFile(gone, []byte("{"), 0o600))
+
+	f.claim(t, monitorID)
+	assert.DirExists(t, stuck)
+	assert.NoFileExists(t, gone)
+	logs := f.logs.String()
+	assert.Contains(t, logs, "cannot remove a stray temporary file")
+	assert.Contains(t, logs, "removed the temporary file of an interrupted save")
+	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
+		switch {
+		case strings.Contains(line, "cannot remove"):
+			assert.Contains(t, line, "tmp-stuck", "only the one that could not be removed")
+		case strings.Contains(line, "removed the temporary file"):
+			assert.Contains(t, line, "tmp-1", "only the one that was")
+		}
+	}
+}
+
+func TestASetAsideTheEventLogCannotNoteStillSetsAside(t *testing.T) {
+	f := newFixture(t)
+	f.claim(t, monitorID)
+	name := store.FileName(monitorID)
+	require.NoError(t, os.WriteFile(filepath.Join(f.dir, name+".json"), []byte("not json"), 0o600))
+	require.NoError(t, os.MkdirAll(filepath.Join(f.dir, name+".events.jsonl", "inside"), 0o700)) // unwritable as a file
+	require.NoError(t, f.SetAside(monitorID, "test"))
+	assert.NoFileExists(t, filepath.Join(f.dir, name+".json"))
+	assert.Contains(t, f.logs.String(), "cannot note the set-aside record in the event log")
+
+	g := newFixture(t)
+	g.claim(t, monitorID)
+	require.NoError(t, os.WriteFile(filepath.Join(g.dir, name+".json"), []byte("not json"), 0o600))
+	require.NoError(t, g.SetAside(monitorID, "test"))
+	assert.NotContains(t, g.logs.String(), "cannot note")
+}
