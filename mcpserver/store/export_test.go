@@ -36,3 +36,9 @@ func SyncDir(dir string) error { return syncDir(dir) }
 
 // MaxRecordBytes exposes maxRecordBytes to the tests.
 const MaxRecordBytes = maxRecordBytes
+
+// MaxEventBytes and MaxSummaryBytes expose the event size bounds to the tests.
+const (
+	MaxEventBytes   = maxEventBytes
+	MaxSummaryBytes = maxSummaryBytes
+)
