@@ -2,14 +2,17 @@ package store_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
 
 // TestAnEventLineAtTheSizeBound: an event whose JSON is one byte under maxEventBytes keeps its data
@@ -71,4 +74,40 @@ func TestACleanEventLogReadsWithoutAWarning(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, events, 1)
 	assert.NotContains(t, f.logs.String(), "skipped unreadable")
+}
+
+// TestTheGateAndSpendFilesAtTheSizeBound: like a record, a rate-limit or spend file of exactly
+// maxRecordBytes is read, and one byte more is refused as larger than any this store writes.
+func TestTheGateAndSpendFilesAtTheSizeBound(t *testing.T) {
+	pad := func(t *testing.T, path string, extra int) {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path, append(data, strings.Repeat(" ", store.MaxRecordBytes-len(data)+extra)...), 0o600))
+	}
+	t.Run("ratelimit.json", func(t *testing.T) {
+		f := newFixture(t)
+		gate := f.Gate("https://api.github.com")
+		require.NoError(t, gate.SaveGate(map[string]ghclient.Hold{ghclient.ScopeToken: {Until: t0.Add(time.Hour), Reason: "x"}}))
+		path := filepath.Join(f.dir, "ratelimit.json")
+		pad(t, path, 0)
+		got, err := gate.LoadGate()
+		require.NoError(t, err, "exactly the bound")
+		assert.Len(t, got, 1)
+		pad(t, path, 1)
+		_, err = gate.LoadGate()
+		assert.ErrorContains(t, err, "larger than any this store writes")
+	})
+	t.Run("spend.json", func(t *testing.T) {
+		f := newFixture(t)
+		require.NoError(t, f.Spend("https://api.github.com/").SaveSpend(store.Spend{Points: 1, UpdatedAt: t0}))
+		path := filepath.Join(f.dir, "spend.json")
+		pad(t, path, 0)
+		all, err := store.ReadSpend(f.dir)
+		require.NoError(t, err, "exactly the bound")
+		assert.Len(t, all, 1)
+		pad(t, path, 1)
+		_, err = store.ReadSpend(f.dir)
+		assert.ErrorContains(t, err, "larger than any this store writes")
+	})
 }
