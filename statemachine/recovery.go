@@ -104,10 +104,9 @@ func (s *step) recoveryAnswer(v elicitation.Value) (Action, error) {
 	restore := func() { s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil }
 	switch v {
 	case elicitation.TreatAsAddressed:
+		// The kind is the user's choice, whatever the task stood for; the restored task is replaced
+		// at once (a compose task for the reply, or the post).
 		restore()
-		if task.Name == TaskComposeReply {
-			s.pos.Task.ReplyKind = prstatus.ReplyAddressed
-		}
 		return s.commentsCompleteAs(prstatus.ReplyAddressed, rec.Data)
 	case elicitation.TreatAsReplied:
 		// The user answered on GitHub themselves: post nothing, resolve nothing, move on.

@@ -22,3 +22,23 @@ func FileName(id string) string { return fileName(id) }
 
 // ValidName exposes validName to the tests.
 func ValidName(base string) bool { return validName(base) }
+
+// WithSyncDirSpy calls spy with the directory of every directory sync, before the real sync.
+func WithSyncDirSpy(spy func(dir string)) Option {
+	return func(s *Store) {
+		next := s.fs.syncDir
+		s.fs.syncDir = func(dir string) error { spy(dir); return next(dir) }
+	}
+}
+
+// SyncDir exposes syncDir to the tests.
+func SyncDir(dir string) error { return syncDir(dir) }
+
+// MaxRecordBytes exposes maxRecordBytes to the tests.
+const MaxRecordBytes = maxRecordBytes
+
+// MaxEventBytes and MaxSummaryBytes expose the event size bounds to the tests.
+const (
+	MaxEventBytes   = maxEventBytes
+	MaxSummaryBytes = maxSummaryBytes
+)

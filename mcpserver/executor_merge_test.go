@@ -1,0 +1,149 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// mergeGitHub answers the re-read and the merge; every other call panics (the nil interface).
+type mergeGitHub struct {
+	GitHub
+	snap     *prstatus.Snapshot
+	snapErr  error
+	mergeRes ghclient.MergeResult
+	mergeErr error
+
+	snapshots int
+	merges    []ghclient.MergeRequest
+}
+
+func (g *mergeGitHub) Snapshot(context.Context, prstatus.PRRef) (*prstatus.Snapshot, error) {
+	g.snapshots++
+	return g.snap, g.snapErr
+}
+
+func (g *mergeGitHub) Merge(_ context.Context, _ prstatus.PRRef, m ghclient.MergeRequest) (ghclient.MergeResult, error) {
+	g.merges = append(g.merges, m)
+	return g.mergeRes, g.mergeErr
+}
+
+var mergeNow = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+
+// readyPR is an open, mergeable pull request approved at its head with a green check.
+func readyPR() *prstatus.Snapshot {
+	head := strings.Repeat("a", 40)
+	at := mergeNow.Add(-time.Hour)
+	return &prstatus.Snapshot{
+		Ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, Title: "x", Author: prstatus.Actor{Login: "dev"}, Viewer: "dev",
+		State: prstatus.StateOpen, HeadRef: "x", BaseRef: "main", HeadOID: head, Mergeable: prstatus.MergeableYes,
+		Commits: []prstatus.Commit{{OID: head, AuthoredDate: at, CommittedDate: at, Headline: "x", ParentCount: 1}}, CommitsTotal: 1,
+		Reviews: []prstatus.Review{{ID: "R1", Author: prstatus.Actor{Login: "carol"}, State: prstatus.ReviewApproved, SubmittedAt: at.Add(time.Minute), CommitOID: head}},
+		Checks:  []prstatus.Check{{Kind: prstatus.KindCheckRun, Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", DatabaseID: 1, WorkflowRunID: 2, WorkflowName: "ci"}},
+	}
+}
+
+// mergeRequestFor is the request the machine sends after the user chose to merge what snap shows.
+func mergeRequestFor(snap *prstatus.Snapshot) statemachine.ServerRequest {
+	f := prstatus.Derive(snap, mergeNow)
+	view := prstatus.ViewForMerge(&f)
+	return statemachine.ServerRequest{Kind: statemachine.ServerMerge, MergeMethod: "squash", ExpectedHeadSHA: view.Head, Shown: &view}
+}
+
+// TestTheMergeExecutorMergesOnlyWhatTheUserWasShown covers every way performMerge can end: the
+// refusals before any GitHub call, the re-read that finds a change, and each answer of the merge.
+func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
+	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+	tests := []struct {
+		name        string
+		req         func(statemachine.ServerRequest) statemachine.ServerRequest
+		gh          func(*mergeGitHub)
+		want        statemachine.Outcome // Shown is checked apart
+		wantReads   int
+		wantMerges  int
+		wantChanged string
+	}{
+		{name: "merged at the head the user saw", wantReads: 1, wantMerges: 1,
+			gh:   func(g *mergeGitHub) { g.mergeRes = ghclient.MergeResult{SHA: "m1"} },
+			want: statemachine.Outcome{OK: true, SHA: "m1"}},
+		{name: "no expected head: nothing is read or merged",
+			req:  func(r statemachine.ServerRequest) statemachine.ServerRequest { r.ExpectedHeadSHA = ""; return r },
+			want: statemachine.Outcome{Error: "refusing to merge without the head the user approved"}},
+		{name: "nothing shown: nothing is read or merged",
+			req:  func(r statemachine.ServerRequest) statemachine.ServerRequest { r.Shown = nil; return r },
+			want: statemachine.Outcome{Error: "refusing to merge without what the user was shown"}},
+		{name: "shown another head than the expected one",
+			req: func(r statemachine.ServerRequest) statemachine.ServerRequest {
+				v := *r.Shown
+				v.Head = strings.Repeat("b", 40)
+				r.Shown = &v
+				return r
+			},
+			want: statemachine.Outcome{Error: "refusing to merge without what the user was shown"}},
+		{name: "the re-read fails", wantReads: 1,
+			gh:   func(g *mergeGitHub) { g.snapErr = fmt.Errorf("snapshot: %w", ghclient.ErrUnavailable) },
+			want: statemachine.Outcome{Error: "could not re-read the pull request before merging: snapshot: " + ghclient.ErrUnavailable.Error()}},
+		{name: "a request for changes came after the question", wantReads: 1, wantChanged: "bob requested changes",
+			gh: func(g *mergeGitHub) {
+				g.snap.Reviews = append(g.snap.Reviews, prstatus.Review{ID: "R2", Author: prstatus.Actor{Login: "bob"},
+					State: prstatus.ReviewChangesRequested, SubmittedAt: mergeNow.Add(-time.Minute), CommitOID: g.snap.HeadOID})
+			}},
+		{name: "the head moved under the merge", wantReads: 1, wantMerges: 1,
+			gh:   func(g *mergeGitHub) { g.mergeErr = fmt.Errorf("merge: %w", ghclient.ErrHeadMoved) },
+			want: statemachine.Outcome{HeadMoved: true, Error: "merge: " + ghclient.ErrHeadMoved.Error()}},
+		{name: "GitHub refused the merge", wantReads: 1, wantMerges: 1,
+			gh: func(g *mergeGitHub) {
+				g.mergeErr = fmt.Errorf("merge: %w", &ghclient.MergeRefusedError{Reason: "Required status check missing"})
+			},
+			want: statemachine.Outcome{Refused: true, Error: "Required status check missing"}},
+		{name: "any other failure", wantReads: 1, wantMerges: 1,
+			gh:   func(g *mergeGitHub) { g.mergeErr = errors.New("connection reset") },
+			want: statemachine.Outcome{Error: "connection reset"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shown := readyPR()
+			req := mergeRequestFor(shown)
+			if tt.req != nil {
+				req = tt.req(req)
+			}
+			g := &mergeGitHub{snap: readyPR()}
+			if tt.gh != nil {
+				tt.gh(g)
+			}
+			out, ok := mergeAction(t.Context(), g, ref, req, mergeNow, prstatus.DefaultReviewerPolicy())
+			require.True(t, ok, "a merge request is the merge executor's")
+			assert.Equal(t, tt.wantReads, g.snapshots, "re-reads")
+			require.Len(t, g.merges, tt.wantMerges, "merges")
+			if tt.wantMerges > 0 {
+				assert.Equal(t, ghclient.MergeRequest{Method: "squash", ExpectedHeadSHA: shown.HeadOID}, g.merges[0])
+			}
+			if tt.wantChanged != "" {
+				assert.Equal(t, []string{tt.wantChanged}, out.Changed)
+				require.NotNil(t, out.Shown, "the pull request as it is now, for the question asked again")
+				assert.Equal(t, []string{"bob#R2"}, out.Shown.ChangesRequested)
+				assert.False(t, out.OK)
+				return
+			}
+			tt.want.Kind = statemachine.ServerMerge
+			assert.Equal(t, tt.want, out)
+		})
+	}
+	t.Run("other work is not the merge executor's", func(t *testing.T) {
+		g := &mergeGitHub{snap: readyPR()}
+		_, ok := mergeAction(t.Context(), g, ref, statemachine.ServerRequest{Kind: statemachine.ServerPostReply}, mergeNow, prstatus.DefaultReviewerPolicy())
+		assert.False(t, ok)
+		assert.Zero(t, g.snapshots)
+		assert.Empty(t, g.merges)
+	})
+}
