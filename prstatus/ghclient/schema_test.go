@@ -126,6 +126,15 @@ var documentsPrmonitorCanSend = []sendable{
 		wantDocs: 2,
 	},
 	{
+		name:  "the viewer's open pull requests (pr_monitor_start_all)",
+		setup: []githubfake.Event{githubfake.OpenPR{Title: "t"}},
+		send: func(ctx context.Context, c *ghclient.Client, _ *githubfake.Fake) error {
+			_, err := c.OpenPRs(ctx, ghclient.OpenPRsQuery{Assigned: true, ReviewRequested: true})
+			return err
+		},
+		wantDocs: 1,
+	},
+	{
 		name:   "merge: the pull request read after a lost answer",
 		setup:  workSetup,
 		faults: []githubfake.Fault{{Match: githubfake.MatchREST("PUT", ""), After: true, Status: 502, Times: 1}},
@@ -157,8 +166,8 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 		})
 	}
 	// The snapshot query and the three page queries; the head, thread and merge-state queries and
-	// the resolve mutation.
-	assert.Len(t, distinct, 8)
+	// the resolve mutation; the open pull requests search.
+	assert.Len(t, distinct, 9)
 }
 
 func TestSchemaValidationCatchesABadField(t *testing.T) {
