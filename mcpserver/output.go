@@ -14,6 +14,7 @@ import (
 // output turns a machine action into what the agent sees.
 func (d *driver) output(act statemachine.Action) ActionOutput {
 	out := actionOutput(d.mon.id, act)
+	out.PR = d.mon.ref.String()
 	out.Summary = d.summary()
 	return out
 }

@@ -114,7 +114,7 @@ func New(cfg Config) (*Server, error) {
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	for _, build := range []func() (server.ServerTool, error){s.startTool, s.nextStepTool, s.statusTool, s.stopTool, s.dispatchTool} {
+	for _, build := range []func() (server.ServerTool, error){s.startTool, s.startAllTool, s.nextStepTool, s.statusTool, s.stopTool, s.dispatchTool} {
 		tool, err := build()
 		if err != nil {
 			return nil, fmt.Errorf("mcpserver: %w", err)

@@ -48,6 +48,7 @@ type StopInput struct {
 type ActionOutput struct {
 	Action         string                    `json:"action" jsonschema:"enum=execute,enum=ask_user,enum=polling,enum=stop,enum=merged"`
 	MonitorID      string                    `json:"monitor_id"`
+	PR             string                    `json:"pr,omitempty"`
 	State          string                    `json:"state"`
 	Flow           string                    `json:"flow,omitempty"`
 	Task           string                    `json:"task,omitempty"`
