@@ -69,6 +69,12 @@ func (d *driver) again(act statemachine.Action) ActionOutput {
 }
 
 func (d *driver) result(out ActionOutput) *mcp.CallToolResult {
+	if d.idle || d.reached {
+		return &mcp.CallToolResult{} // a monitor_id=all scan: nothing reaches the agent
+	}
+	if d.once {
+		out = allOutput(out)
+	}
 	d.mon.remember(&out)
 	if out.Action == string(statemachine.ActionExecute) {
 		d.mon.handOut()

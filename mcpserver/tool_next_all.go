@@ -1,0 +1,343 @@
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// allMonitors is pr_monitor_next_step(monitor_id="all"): one call that waits on every monitor
+// and returns the next action of whichever pull request needs attention first.
+//
+// Order: the monitor whose action has waited longest goes first (its waitingSince), then the one
+// monitor_id=all served least recently, then by id; a monitor handed out is served last next time,
+// so no pull request starves another. Answers (user_chose, a task's completion event) sent with
+// monitor_id=all go to the pull request of the last action this server handed out for "all"
+// (each action names it in monitor_id and pr); an answer may also name that monitor_id, which
+// then goes on with that pull request alone.
+type allMonitors struct {
+	mu   sync.Mutex
+	last string // the monitor of the last action handed out
+	call *call  // the monitor_id=all call in progress: a new one supersedes it
+}
+
+// begin makes the calling tool call the monitor_id=all call, superseding the one before.
+func (a *allMonitors) begin(parent context.Context) (context.Context, func()) {
+	a.mu.Lock()
+	prev := a.call
+	ctx, cancel := context.WithCancel(parent)
+	c := &call{cancel: cancel, done: make(chan struct{})}
+	a.call = c
+	a.mu.Unlock()
+	if prev != nil {
+		prev.cancel()
+		select {
+		case <-prev.done:
+		case <-time.After(30 * time.Second):
+		}
+	}
+	return ctx, func() {
+		cancel()
+		a.mu.Lock()
+		if a.call == c {
+			a.call = nil
+		}
+		a.mu.Unlock()
+		close(c.done)
+	}
+}
+
+func (a *allMonitors) handedOut(id string) {
+	a.mu.Lock()
+	a.last = id
+	a.mu.Unlock()
+}
+
+func (a *allMonitors) lastID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.last
+}
+
+// handleNextAll runs pr_monitor_next_step(monitor_id="all").
+func (s *Server) handleNextAll(ctx context.Context, req mcp.CallToolRequest, in NextStepInput) (*mcp.CallToolResult, error) {
+	input, err := machineInput(in)
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	callCtx, done := s.every.begin(ctx)
+	defer done()
+	deadline := time.Now().Add(s.cfg.MaxBlock)
+	beat := s.allHeartbeat(callCtx, req)
+	if beat != nil {
+		defer beat.close()
+	}
+	if !(input.Kind == statemachine.InputEvent && input.Event == statemachine.EventReady) {
+		id := s.every.lastID()
+		if id == "" {
+			return toolError(fmt.Sprintf("monitor_id=all routes %s to the pull request of the last action it handed out, and none was: "+
+				"send it with the monitor_id the action named", in.Event)), nil
+		}
+		m, ok, err := s.lookup(id)
+		if err != nil || !ok {
+			return toolError(fmt.Sprintf("monitor %q (the last action handed out for all) cannot be resumed", id)), nil
+		}
+		mctx, mdone := m.begin(callCtx)
+		d := s.newOnceDriver(mctx, m, req, 0, deadline, beat, true)
+		res, err := d.run(input)
+		d.close()
+		mdone()
+		if err != nil || !d.idle {
+			s.served(m)
+			return res, err
+		}
+	}
+	return s.waitAll(callCtx, req, deadline, beat)
+}
+
+// waitAll scans the monitors until one has something for the agent, waiting for the watcher's
+// updates between scans, until the deadline.
+func (s *Server) waitAll(ctx context.Context, req mcp.CallToolRequest, deadline time.Time, beat *heartbeat) (*mcp.CallToolResult, error) {
+	w, err := s.watcher()
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	updates, unsubscribe := w.Subscribe()
+	defer unsubscribe()
+	ms, skipped := s.everyMonitor()
+	for _, m := range ms {
+		if !m.isEnded() {
+			w.Add(m.ref)
+		}
+	}
+	var release func()
+	tick := time.NewTicker(min(s.cfg.ProgressEvery, time.Second))
+	defer tick.Stop()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for {
+		if ctx.Err() != nil {
+			return s.allResult("This call was superseded or cancelled; call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to continue.", skipped), nil
+		}
+		res, live, err := s.scanAll(ctx, req, deadline, beat)
+		if res != nil || err != nil {
+			return res, err
+		}
+		if live == 0 {
+			return s.allEnded(skipped), nil
+		}
+		if release == nil {
+			var ok bool
+			if release, ok = s.waiting.acquire(); !ok {
+				return s.allResult(fmt.Sprintf("Still watching %d pull requests; %d calls are already waiting, the most this server lets wait at once. "+
+					"Call again.", live, s.waiting.size()), skipped), nil
+			}
+			defer release()
+		}
+		select {
+		case <-ctx.Done():
+		case <-updates:
+		case <-tick.C:
+		case <-timer.C:
+			return s.allResult(fmt.Sprintf("Still watching %d pull requests; nothing needs you yet. "+
+				"Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to keep waiting.", live), skipped), nil
+		}
+	}
+}
+
+// scanAll advances every monitor that has news (a snapshot it has not seen, GitHub work due, a
+// fresh start) as far as it goes without the agent, then hands out the action of the monitor that
+// has waited longest. live counts the monitors not ended.
+func (s *Server) scanAll(ctx context.Context, req mcp.CallToolRequest, deadline time.Time, beat *heartbeat) (*mcp.CallToolResult, int, error) {
+	w, err := s.watcher()
+	if err != nil {
+		return toolError(err.Error()), 0, nil
+	}
+	ms := s.all()
+	live := 0
+	for _, m := range ms {
+		if m.isEnded() {
+			continue
+		}
+		live++
+		if !m.hasNews(w) {
+			continue
+		}
+		mctx, done, ok := m.tryBegin(ctx)
+		if !ok {
+			continue // a call waits on this pull request alone
+		}
+		d := s.newOnceDriver(mctx, m, req, 0, deadline, beat, false)
+		res, err := d.runOnce()
+		d.close()
+		done()
+		if err != nil {
+			return nil, live, err
+		}
+		if res != nil && res.IsError {
+			return res, live, nil // GitHub refused for good (a revoked token): say so
+		}
+	}
+	next := s.firstWaiting(ms)
+	if next == nil {
+		return nil, live, nil
+	}
+	mctx, done, ok := next.tryBegin(ctx)
+	if !ok {
+		return nil, live, nil
+	}
+	defer done()
+	d := s.newOnceDriver(mctx, next, req, 0, deadline, beat, true)
+	defer d.close()
+	res, err := d.loop(next.pending())
+	if err != nil || !d.idle {
+		s.served(next)
+		return res, live, err
+	}
+	return nil, live, nil
+}
+
+// runOnce advances a monitor by what is there: a fresh monitor starts (as ready would), one that
+// polls takes the watcher's news, one with GitHub work does it.
+func (d *driver) runOnce() (*mcp.CallToolResult, error) {
+	if d.mon.position().Node.State() == statemachine.StateIdle {
+		return d.run(statemachine.EventInput(statemachine.EventReady, "", statemachine.EventData{}))
+	}
+	act := d.mon.pending()
+	if act.Kind != statemachine.ActionPolling && act.Kind != statemachine.ActionServer {
+		return nil, nil
+	}
+	return d.loop(d.mon.pendingPoll())
+}
+
+// firstWaiting is the monitor whose action has waited longest on the agent, nil when none waits.
+func (s *Server) firstWaiting(ms []*monitor) *monitor {
+	type cand struct {
+		m             *monitor
+		since, served time.Time
+	}
+	var cs []cand
+	for _, m := range ms {
+		m.mu.Lock()
+		waiting := !m.waitingSince.IsZero() && (!m.ended || m.endUnseen)
+		c := cand{m, m.waitingSince, m.servedAt}
+		m.mu.Unlock()
+		if waiting {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return nil
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		return cmp.Or(a.since.Compare(b.since), a.served.Compare(b.served), cmp.Compare(a.m.id, b.m.id))
+	})
+	return cs[0].m
+}
+
+// served records that monitor_id=all handed out m's action.
+func (s *Server) served(m *monitor) {
+	s.every.handedOut(m.id)
+	m.mu.Lock()
+	m.servedAt = s.cfg.Now()
+	// A handed-out action waits again from now: the others that waited go first next time.
+	if !m.waitingSince.IsZero() {
+		m.waitingSince = m.servedAt
+	}
+	m.mu.Unlock()
+}
+
+// hasNews says whether a scan should drive m: it starts, has GitHub work, was asked to poll now,
+// or the watcher has a snapshot it has not seen.
+func (m *monitor) hasNews(w watcherView) bool {
+	m.mu.Lock()
+	idle := m.m.Position().Node.State() == statemachine.StateIdle
+	act := m.m.Pending()
+	seen, fresh := m.seen, m.fresh != nil
+	m.mu.Unlock()
+	if idle || fresh || act.Kind == statemachine.ActionServer || act.PollNow {
+		return true
+	}
+	if act.Kind != statemachine.ActionPolling {
+		return false
+	}
+	u, ok := w.Latest(m.ref)
+	return ok && u.Seq > seen
+}
+
+// pendingPoll is the pending action, with PollNow kept while a start snapshot is unused.
+func (m *monitor) pendingPoll() statemachine.Action {
+	act := m.pending()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if act.Kind == statemachine.ActionPolling && m.fresh != nil {
+		act.PollNow = true
+	}
+	return act
+}
+
+// allOutput is an action handed out by monitor_id=all: it names its pull request, and the call
+// to make next goes on with all.
+func allOutput(out ActionOutput) ActionOutput {
+	out.Next = strings.Replace(out.Next, fmt.Sprintf("monitor_id=%q", out.MonitorID), `monitor_id="all"`, 1)
+	return out
+}
+
+// allResult is monitor_id=all's polling action: nothing needs the agent yet.
+func (s *Server) allResult(msg string, skipped []string) *mcp.CallToolResult {
+	if len(skipped) > 0 {
+		msg += " Not watched here: " + clipText(strings.Join(skipped, "; "), 400) + "."
+	}
+	return structured(ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
+		Message: msg, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`})
+}
+
+// allEnded is monitor_id=all's answer when no monitor is left.
+func (s *Server) allEnded(skipped []string) *mcp.CallToolResult {
+	msg := "No pull request is being monitored: call pr_monitor_start_all or pr_monitor_start to watch some."
+	if len(skipped) > 0 {
+		msg += " Not watched here: " + clipText(strings.Join(skipped, "; "), 400) + "."
+	}
+	return structured(ActionOutput{Action: string(statemachine.ActionStop), MonitorID: "all", State: string(statemachine.StateStopped), Message: msg})
+}
+
+// allHeartbeat is the progress clock of a monitor_id=all call, when the client asked for progress.
+func (s *Server) allHeartbeat(ctx context.Context, req mcp.CallToolRequest) *heartbeat {
+	meta := req.Params.Meta
+	if meta == nil || meta.ProgressToken == nil {
+		return nil
+	}
+	srv := serverFrom(ctx)
+	if srv == nil {
+		return nil
+	}
+	h := &heartbeat{ctx: ctx, srv: srv, token: meta.ProgressToken, text: func() string { return s.allSummary() },
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go h.run(s.cfg.ProgressEvery)
+	return h
+}
+
+// allSummary is one line about every monitor: how many, how many wait on the agent.
+func (s *Server) allSummary() string {
+	ms := s.all()
+	live, waiting := 0, 0
+	for _, m := range ms {
+		m.mu.Lock()
+		if !m.ended {
+			live++
+			if !m.waitingSince.IsZero() {
+				waiting++
+			}
+		}
+		m.mu.Unlock()
+	}
+	return fmt.Sprintf("watching %d pull requests · %d waiting on you", live, waiting)
+}
