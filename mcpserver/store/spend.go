@@ -7,7 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 // spendFile is the state directory's record of what the watcher spends of each token's GitHub
@@ -18,28 +19,9 @@ const spendFile = "spend.json"
 // (and replaced on the next save).
 const SpendSchema = 1
 
-// Spend is what one watcher (one token on one GitHub API) has spent and how it paces itself. The
-// watcher saves it every few cycles so a restarted server keeps its pace, and `prmonitor status`
-// reads it to show the budget in use without a running server.
-type Spend struct {
-	// Budget is the share of the token's hourly points the watcher may spend (0.25 = 25 %).
-	Budget float64 `json:"budget"`
-	// WindowStart is when the current hour of counting began; Points and Requests count from it.
-	WindowStart time.Time `json:"window_start"`
-	Points      int       `json:"points"`
-	Requests    int       `json:"requests"`
-	// Limit, Remaining and ResetAt are GitHub's GraphQL rate limit as last read.
-	Limit     int       `json:"limit"`
-	Remaining int       `json:"remaining"`
-	ResetAt   time.Time `json:"reset_at"`
-	// Cycle is the current interval between change-detection batches.
-	Cycle time.Duration `json:"cycle_ns"`
-	// PRs is how many pull requests the watcher watches.
-	PRs int `json:"prs"`
-	// QuietUntil is the end of the quiet hours the watcher is in (zero: not quiet).
-	QuietUntil time.Time `json:"quiet_until,omitzero"`
-	UpdatedAt  time.Time `json:"updated_at"`
-}
+// Spend is what one watcher (one token on one GitHub API) has spent and how it paces itself: the
+// watcher's own type (package watch), kept here by API.
+type Spend = watch.Spend
 
 type spendRecord struct {
 	Schema int `json:"schema"`

@@ -59,8 +59,9 @@ const somethingWentWrong = "something went wrong while executing your query"
 
 // classifyGraphQL inspects the "errors" of a GraphQL response that came with HTTP 200. It returns
 // a typed error for RATE_LIMITED, NOT_FOUND, FORBIDDEN / INSUFFICIENT_SCOPES and GitHub's
-// transient failures, and nil otherwise (githubv4 then reports the errors itself).
-func classifyGraphQL(h http.Header, body []byte, now time.Time, tok Token) error {
+// transient failures, and nil otherwise (githubv4 then reports the errors itself). With partial
+// set, NOT_FOUND and FORBIDDEN are left to the sender, which reads them per alias.
+func classifyGraphQL(h http.Header, body []byte, now time.Time, tok Token, partial bool) error {
 	if !bytes.Contains(body, []byte(`"errors"`)) {
 		return nil
 	}
@@ -84,10 +85,10 @@ func classifyGraphQL(h http.Header, body []byte, now time.Time, tok Token) error
 		rl, _ := rateLimitError(h, oneLine(tok.scrub(e.Message)), now, true)
 		return rl
 	}
-	if e, ok := find("NOT_FOUND"); ok {
+	if e, ok := find("NOT_FOUND"); ok && !partial {
 		return newAPIError(ErrNotFound, tok, e.Message, nil)
 	}
-	if e, ok := find("FORBIDDEN", "INSUFFICIENT_SCOPES"); ok {
+	if e, ok := find("FORBIDDEN", "INSUFFICIENT_SCOPES"); ok && !partial {
 		return newAPIError(ErrForbidden, tok, e.Message, nil)
 	}
 	for _, e := range out.Errors {

@@ -137,7 +137,7 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 		if len(data) > maxGraphQLBody {
 			return nil, fmt.Errorf("GraphQL response larger than %d MiB", maxGraphQLBody>>20)
 		}
-		if cerr := classifyGraphQL(resp.Header, data, now, t.token); cerr != nil {
+		if cerr := classifyGraphQL(resp.Header, data, now, t.token, marked(ctx, markPartial)); cerr != nil {
 			return nil, cerr
 		}
 		// Put the body back for githubv4's decoder.
@@ -186,6 +186,10 @@ const (
 	// markQuery: the GraphQL request is a query, which the transport may send again after a failure.
 	// queryClient sets it; mutationClient never does.
 	markQuery
+	// markPartial: the sender reads a GraphQL answer with NOT_FOUND or FORBIDDEN errors for some
+	// of its aliases itself (a batch of pull requests, some of them gone): those errors do not fail
+	// the request. Rate limits and GitHub's transient failures still do.
+	markPartial
 )
 
 // withMark returns ctx with m set for every request made with it.

@@ -1,0 +1,335 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// ErrNotWatched is Wait's error for a pull request the watcher does not watch (never added, or
+// removed while the call waited).
+var ErrNotWatched = errors.New("watch: the pull request is not watched")
+
+// Update is the newest thing the watcher knows about one pull request.
+type Update struct {
+	// Seq orders updates: every published update has a larger Seq than any before it, across all
+	// pull requests of the watcher.
+	Seq uint64
+	// Snapshot is the full snapshot; nil when Err is set.
+	Snapshot *prstatus.Snapshot
+	// At is when the snapshot was taken (or the error happened), on the watcher's clock.
+	At time.Time
+	// Err is the last error reading this pull request (ghclient's typed errors, wrapped).
+	Err error
+	// Cause says what produced the update: CauseFirst, CausePoke, CausePublished, CauseRefresh,
+	// or CauseFingerprint followed by the fields that moved ("fingerprint: headRefOid").
+	Cause string
+}
+
+// Causes of an Update.
+const (
+	CauseFirst       = "first"
+	CausePoke        = "poke"
+	CausePublished   = "published"
+	CauseRefresh     = "refresh"
+	CauseFingerprint = "fingerprint"
+	CauseError       = "error"
+)
+
+// Stats is what pr_monitor_status shows of the watcher.
+type Stats struct {
+	PRs int
+	// Cycle is the current time between two looks at the same pull request.
+	Cycle time.Duration
+	// Budget is the configured share of the hourly points.
+	Budget float64
+	// PointsThisHour and RequestsThisHour count the watcher's own spend since WindowStart.
+	PointsThisHour, RequestsThisHour int
+	WindowStart                      time.Time
+	// Limit, Remaining and ResetAt are GitHub's GraphQL rate limit as last read.
+	Limit, Remaining int
+	ResetAt          time.Time
+	// HeldUntil is when the token's rate-limit hold ends (zero: none).
+	HeldUntil time.Time
+	// QuietUntil is when the quiet hours end (zero: not quiet).
+	QuietUntil time.Time
+	// InFlight is how many of the watcher's requests are under way.
+	InFlight int
+}
+
+// Watcher watches pull requests for one token on one GitHub host. It is safe for concurrent use.
+type Watcher struct {
+	cfg  Config
+	kick chan struct{}
+
+	mu   sync.Mutex
+	prs  map[prstatus.PRRef]*entry
+	seq  uint64
+	subs map[int]chan prstatus.PRRef
+	nsub int
+
+	src         Source
+	nextConnect time.Time
+	connectErr  error
+
+	gov         governor
+	cursor      int       // where the next fingerprint batch starts in the sorted refs
+	nextFP      time.Time // when the next fingerprint batch may go
+	nextRefresh time.Time // when the next refresh snapshot may go
+	running     bool
+	inFlight    int
+	ticks       int
+}
+
+// entry is the watcher's state of one pull request.
+type entry struct {
+	upd     Update
+	has     bool
+	changed chan struct{} // closed and replaced on every published update
+
+	fp    ghclient.Fingerprint
+	hasFP bool
+
+	snapAt    time.Time // when the last full snapshot was attempted
+	changedAt time.Time // when a change was last seen
+	want      string    // a snapshot is due: the cause ("" none)
+	busy      bool      // a snapshot is in flight
+}
+
+// New validates cfg and returns a watcher; Run makes it work.
+func New(cfg Config) (*Watcher, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	w := &Watcher{
+		cfg:  cfg,
+		kick: make(chan struct{}, 1),
+		prs:  map[prstatus.PRRef]*entry{},
+		subs: map[int]chan prstatus.PRRef{},
+	}
+	w.gov = newGovernor(cfg)
+	if cfg.Spend != nil {
+		sp, ok, err := cfg.Spend.LoadSpend()
+		switch {
+		case err != nil:
+			cfg.Logger.Warn("could not read the watcher's saved spend; counting from zero", "err", err)
+		case ok:
+			w.gov.restore(sp, cfg.Now())
+		}
+	}
+	return w, nil
+}
+
+// Add watches ref (idempotent). A pull request without a snapshot yet gets one soon.
+func (w *Watcher) Add(ref prstatus.PRRef) {
+	w.mu.Lock()
+	if _, ok := w.prs[ref]; !ok {
+		w.prs[ref] = &entry{changed: make(chan struct{}), want: CauseFirst}
+	}
+	w.mu.Unlock()
+	w.wake()
+}
+
+// Remove stops watching ref; a call waiting for it gets ErrNotWatched.
+func (w *Watcher) Remove(ref prstatus.PRRef) {
+	w.mu.Lock()
+	e, ok := w.prs[ref]
+	if ok {
+		delete(w.prs, ref)
+		close(e.changed)
+	}
+	sp := w.spendLocked()
+	w.mu.Unlock()
+	if ok {
+		w.saveSpend(sp)
+	}
+}
+
+// Poke asks for a full snapshot of ref now (after prmonitor's own work on GitHub, or when the
+// monitor's machine wants a fresh look). It is published even if nothing changed. Poke adds ref
+// when it is not watched.
+func (w *Watcher) Poke(ref prstatus.PRRef) {
+	w.mu.Lock()
+	e, ok := w.prs[ref]
+	if !ok {
+		e = &entry{changed: make(chan struct{})}
+		w.prs[ref] = e
+	}
+	e.want = CausePoke
+	w.mu.Unlock()
+	w.wake()
+}
+
+// Publish hands the watcher a snapshot someone else took (pr_monitor_start's): it becomes the
+// newest Update of ref, which is added when it is not watched.
+func (w *Watcher) Publish(ref prstatus.PRRef, s *prstatus.Snapshot) {
+	if s == nil {
+		return
+	}
+	w.mu.Lock()
+	e, ok := w.prs[ref]
+	if !ok {
+		e = &entry{changed: make(chan struct{})}
+		w.prs[ref] = e
+	}
+	now := w.cfg.Now()
+	e.snapAt = now
+	if e.want == CauseFirst {
+		e.want = ""
+	}
+	w.publishLocked(ref, e, Update{Snapshot: s, At: now, Cause: CausePublished})
+	w.mu.Unlock()
+}
+
+// Latest returns the newest Update of ref; ok is false when there is none yet.
+func (w *Watcher) Latest(ref prstatus.PRRef) (Update, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.prs[ref]
+	if !ok || !e.has {
+		return Update{}, false
+	}
+	return e.upd, true
+}
+
+// Wait returns the newest Update of ref once its Seq is larger than after: at once if there is
+// one, else when it is published. It returns ctx's error when ctx ends first and ErrNotWatched
+// when ref is not (or no longer) watched. Waiting holds no goroutine of the watcher.
+func (w *Watcher) Wait(ctx context.Context, ref prstatus.PRRef, after uint64) (Update, error) {
+	for {
+		w.mu.Lock()
+		e, ok := w.prs[ref]
+		if !ok {
+			w.mu.Unlock()
+			return Update{}, ErrNotWatched
+		}
+		if e.has && e.upd.Seq > after {
+			u := e.upd
+			w.mu.Unlock()
+			return u, nil
+		}
+		ch := e.changed
+		w.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return Update{}, ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// Subscribe returns a channel that receives a pull request's reference whenever it gets a new
+// Update, and a func that unsubscribes. The channel is buffered; a subscriber that does not keep
+// up misses references (never updates: Latest has them), and the watcher never blocks on it.
+func (w *Watcher) Subscribe() (<-chan prstatus.PRRef, func()) {
+	ch := make(chan prstatus.PRRef, 64)
+	w.mu.Lock()
+	id := w.nsub
+	w.nsub++
+	w.subs[id] = ch
+	w.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			w.mu.Lock()
+			delete(w.subs, id)
+			w.mu.Unlock()
+		})
+	}
+}
+
+// Stats reports the watcher's pace and spend.
+func (w *Watcher) Stats() Stats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.cfg.Now()
+	st := w.gov.stats(now, len(w.prs))
+	st.InFlight = w.inFlight
+	if g := w.gateLocked(); g != nil {
+		if h, ok := g.NotBefore("graphql"); ok {
+			st.HeldUntil = h.Until
+		}
+	}
+	return st
+}
+
+// publishLocked makes u the newest update of ref and wakes whoever waits for it.
+func (w *Watcher) publishLocked(ref prstatus.PRRef, e *entry, u Update) {
+	w.seq++
+	u.Seq = w.seq
+	e.upd, e.has = u, true
+	close(e.changed)
+	e.changed = make(chan struct{})
+	for _, ch := range w.subs {
+		select {
+		case ch <- ref:
+		default:
+		}
+	}
+}
+
+// publishResult publishes a snapshot's outcome unless it says nothing new (force: always).
+func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err error, at time.Time, cause string, force bool) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.prs[ref]
+	if !ok {
+		return false
+	}
+	e.snapAt = at
+	if !force && e.has {
+		switch {
+		case err != nil && e.upd.Err != nil && e.upd.Err.Error() == err.Error():
+			return false
+		case err == nil && e.upd.Snapshot != nil && sameSnapshot(e.upd.Snapshot, s):
+			return false
+		}
+	}
+	if err != nil {
+		s = nil
+	} else if e.has {
+		e.changedAt = at
+	}
+	w.publishLocked(ref, e, Update{Snapshot: s, At: at, Err: err, Cause: cause})
+	return true
+}
+
+// sameSnapshot reports whether two snapshots say the same, ignoring the rate limit they carry.
+func sameSnapshot(a, b *prstatus.Snapshot) bool {
+	x, y := *a, *b
+	x.RateLimit, y.RateLimit = prstatus.RateLimit{}, prstatus.RateLimit{}
+	return reflect.DeepEqual(x, y)
+}
+
+func (w *Watcher) wake() {
+	select {
+	case w.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Watcher) gateLocked() *ghclient.Gate {
+	if g, ok := w.src.(Gated); ok {
+		return g.Gate()
+	}
+	return nil
+}
+
+func (w *Watcher) spendLocked() Spend {
+	return w.gov.spend(w.cfg.Now(), len(w.prs))
+}
+
+func (w *Watcher) saveSpend(sp Spend) {
+	if w.cfg.Spend == nil {
+		return
+	}
+	if err := w.cfg.Spend.SaveSpend(sp); err != nil {
+		w.cfg.Logger.Warn("could not save the watcher's spend", "err", err)
+	}
+}
