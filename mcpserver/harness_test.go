@@ -15,6 +15,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 const testToken = "ghp_TESTTOKEN0123456789abcdefghijklmnop"
@@ -47,7 +48,8 @@ type harness struct {
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken))
+	// A rate limit far above GitHub's: the watcher's budget then allows its shortest cycle.
+	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken), githubfake.WithRateLimit(1<<30))
 	url := fake.Start()
 	t.Cleanup(fake.Close)
 	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: NewMemoryState()}
@@ -58,6 +60,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		},
 		State:         h.state,
 		Poll:          PollPolicy{Busy: 5 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond},
+		Watch:         fastWatch(),
 		MaxBlock:      3 * time.Second,
 		ProgressEvery: 2 * time.Millisecond,
 	}
@@ -110,6 +113,12 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		<-served
 	})
 	return h
+}
+
+// fastWatch is a watcher that looks every few milliseconds.
+func fastWatch() watch.Config {
+	return watch.Config{MinCycle: 5 * time.Millisecond, MaxCycle: 20 * time.Millisecond, Jitter: -1,
+		HotRefresh: 50 * time.Millisecond, HotWindow: time.Second}
 }
 
 // call invokes a tool and returns its structured result as JSON, or the error text.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -33,8 +34,12 @@ type Config struct {
 	RoundTrips int
 	// SealKey seals the multi-round-trip request state; nil makes a random key per process.
 	SealKey []byte
-	// Workers is how many tool calls can run at once (each blocked next_step holds one).
+	// Workers is how many tool calls can run at once (each blocked next_step holds one). All but
+	// a reserve may block at once; past that a next_step returns polling at once.
 	Workers int
+	// Watch configures the watcher that reads GitHub for every monitor (Connect, Now and Logger
+	// are the server's). Budget is --budget; Spend keeps its spend in the state directory.
+	Watch watch.Config
 	Now     func() time.Time
 	Logger  *slog.Logger
 }
@@ -85,6 +90,14 @@ type Server struct {
 	mu       sync.Mutex
 	monitors map[string]*monitor
 	gh       GitHub
+
+	// life ends when the server shuts down; the watcher runs until then.
+	life    context.Context
+	endLife context.CancelFunc
+	wmu     sync.Mutex
+	w       *watch.Watcher
+	waiting *waitSlots
+	every   allMonitors
 }
 
 // New builds the server and registers its tools.
@@ -103,7 +116,8 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}}
+	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}, waiting: newWaitSlots(waiters(min(cfg.Workers, maxWorkers)))}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	// Only what the server offers: tools and prompts. Elicitation and sampling are the client's
 	// capabilities; the server uses them when the client declares them (canElicit, canSample).
 	s.mcp = server.NewMCPServer("prmonitor", cfg.Version,
@@ -132,7 +146,7 @@ func (s *Server) MCP() *server.MCPServer { return s.mcp }
 // to the protocol; logs go to the configured logger.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	std := server.NewStdioServer(s.mcp)
-	server.WithWorkerPoolSize(min(s.cfg.Workers, 100))(std)
+	server.WithWorkerPoolSize(min(s.cfg.Workers, maxWorkers))(std)
 	server.WithQueueSize(1000)(std)
 	std.SetErrorLogger(slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelError))
 	filter := newCancelFilter(out)
@@ -144,8 +158,16 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return nil
 }
 
-// shutdown stops every blocked call and releases every claim; monitors stay saved.
+// maxWorkers bounds the transport's worker pool.
+const maxWorkers = 100
+
+// Close stops the watcher and every blocked call; monitors stay saved. ServeStdio closes the
+// server when it returns.
+func (s *Server) Close() { s.shutdown() }
+
+// shutdown stops the watcher and every blocked call and releases every claim; monitors stay saved.
 func (s *Server) shutdown() {
+	s.endLife()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, m := range s.monitors {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -315,7 +316,7 @@ func (s *Server) allHeartbeat(ctx context.Context, req mcp.CallToolRequest) *hea
 	if meta == nil || meta.ProgressToken == nil {
 		return nil
 	}
-	srv := serverFrom(ctx)
+	srv := server.ServerFromContext(ctx)
 	if srv == nil {
 		return nil
 	}
@@ -340,4 +341,37 @@ func (s *Server) allSummary() string {
 		m.mu.Unlock()
 	}
 	return fmt.Sprintf("watching %d pull requests · %d waiting on you", live, waiting)
+}
+
+// handleNextAllCall is pr_monitor_next_step(monitor_id="all"), including the retry of a call that
+// put an input request to the client (the 2026-07-28 era): the sealed state names the monitor.
+func (s *Server) handleNextAllCall(ctx context.Context, req mcp.CallToolRequest, in NextStepInput) (*mcp.CallToolResult, error) {
+	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 {
+		return s.handleNextAll(ctx, req, in)
+	}
+	st, err := s.seal.open(req.Params.RequestState)
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	m, ok, err := s.lookup(st.Monitor)
+	if err != nil || !ok {
+		return toolError(fmt.Sprintf("%v: its monitor cannot be resumed", ErrBadRequestState)), nil
+	}
+	callCtx, done := s.every.begin(ctx)
+	defer done()
+	deadline := time.Now().Add(s.cfg.MaxBlock)
+	beat := s.allHeartbeat(callCtx, req)
+	if beat != nil {
+		defer beat.close()
+	}
+	mctx, mdone := m.begin(callCtx)
+	d := s.newOnceDriver(mctx, m, req, st.Rounds, deadline, beat, true)
+	res, err := d.resume(st)
+	d.close()
+	mdone()
+	if err != nil || !d.idle {
+		s.served(m)
+		return res, err
+	}
+	return s.waitAll(callCtx, req, deadline, beat)
 }

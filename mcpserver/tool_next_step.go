@@ -23,7 +23,8 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 		mcp.WithDescription("Report what happened; get the one thing to do next. It blocks while the server watches the pull request "+
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
-			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged."),
+			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
+			"monitor_id=all waits on every monitor and names the PR in each action; answers sent with all go to that PR."),
 		mcp.WithInputSchema[NextStepInput](),
 		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
@@ -39,6 +40,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	var in NextStepInput
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
+	}
+	if in.MonitorID == "all" {
+		return s.handleNextAllCall(ctx, req, in)
 	}
 	m, ok, err := s.lookup(in.MonitorID)
 	if err != nil {

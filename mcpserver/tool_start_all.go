@@ -16,13 +16,16 @@ import (
 const maxStartAll = 300
 
 func (s *Server) startAllTool() (server.ServerTool, error) {
-	output, err := outputSchema[StartAllOutput]()
+	output, err := outputSchema[StartAllOutput](
+		briefList("properties/started", "[{monitor_id, pr, title, resumed}]"),
+		briefList("properties/skipped", "[{pr, title, reason}]"),
+	)
 	if err != nil {
 		return server.ServerTool{}, err
 	}
 	tool := mcp.NewTool("pr_monitor_start_all",
-		mcp.WithDescription("Start (or resume) a monitor for each of your open pull requests, in one GitHub request; "+
-			"then call pr_monitor_next_step with monitor_id=all and follow the actions, each naming its PR."),
+		mcp.WithDescription("Start (or resume) a monitor for each of your open pull requests; then loop on "+
+			"pr_monitor_next_step with monitor_id=all."),
 		mcp.WithInputSchema[StartAllInput](),
 		output,
 		mcp.WithTitleAnnotation("Monitor all my open pull requests"),
@@ -63,7 +66,7 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: oneLine(err)})
 			continue
 		}
-		s.watchMonitor(ctx, m)
+		s.watchMonitor(m)
 		m.mu.Lock()
 		m.handed = "" // as pr_monitor_start: the agent's ready gets a task in progress back
 		m.mu.Unlock()

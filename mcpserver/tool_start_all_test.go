@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -91,8 +92,16 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 				assert.Contains(t, skipped[pr], why, pr)
 			}
 			assert.Len(t, skipped, len(tt.wantSkipped))
-			assert.Equal(t, 1, h.fake.GraphQLQueries(), "one search request, no snapshot per pull request")
-			assert.Zero(t, h.fake.RESTCalls())
+			searches := 0
+			for _, r := range h.fake.Requests() {
+				if strings.Contains(r.Document, "search(") {
+					searches++
+				}
+			}
+			assert.Equal(t, 1, searches, "one search request")
+			w := h.srv.watching()
+			require.NotNil(t, w)
+			assert.Equal(t, len(tt.wantStarted), w.Stats().PRs, "every monitor is watched; the watcher takes the first snapshots")
 			assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, out.Next)
 			for _, pr := range tt.wantStarted {
 				_, saved, err := h.state.Peek(monitorID(pr))

@@ -25,7 +25,7 @@ type StartOutput struct {
 
 // NextStepInput is pr_monitor_next_step's input.
 type NextStepInput struct {
-	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start."`
+	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start; all: whichever PR needs you first."`
 	Event     string `json:"event" jsonschema:"ready to start or go on; user_chose to answer ask_user; else one of the execute action's expected_events.,enum=ready,enum=user_chose,enum=comment_addressed,enum=comment_replied,enum=investigation_complete,enum=push_completed,enum=task_complete"`
 	Choice    string `json:"choice,omitempty" jsonschema:"user_chose: the value of the chosen choice (not its label)."`
 	// QuestionSeq makes an answer exact: a repeat of an answer already taken gets what it led to,

@@ -4,8 +4,8 @@ package mcpserver
 type StartAllInput struct {
 	IncludeAssigned        bool `json:"include_assigned,omitempty" jsonschema:"Also those assigned to you."`
 	IncludeReviewRequested bool `json:"include_review_requested,omitempty" jsonschema:"Also those awaiting your review."`
-	IncludeDrafts          bool `json:"include_drafts,omitempty" jsonschema:"Also drafts (skipped by default)."`
-	IncludeDependencyBots  bool `json:"include_dependency_bots,omitempty" jsonschema:"Also Dependabot's and Renovate's (skipped by default)."`
+	IncludeDrafts          bool `json:"include_drafts,omitempty" jsonschema:"Also drafts."`
+	IncludeDependencyBots  bool `json:"include_dependency_bots,omitempty" jsonschema:"Also Dependabot's and Renovate's."`
 }
 
 // StartAllOutput is pr_monitor_start_all's result.
@@ -14,9 +14,9 @@ type StartAllOutput struct {
 	Skipped []SkippedPR `json:"skipped,omitempty"`
 	// Omitted is how many started or skipped pull requests the result leaves out to stay bounded
 	// (they are started or skipped all the same; pr_monitor_status lists the monitors).
-	Omitted int    `json:"omitted,omitempty" jsonschema:"Pull requests not listed to keep the result short (started or skipped all the same)."`
+	Omitted int    `json:"omitted,omitempty"`
 	Message string `json:"message"`
-	Next    string `json:"next" jsonschema:"The call to make next."`
+	Next    string `json:"next"`
 }
 
 // StartedPR is one monitor pr_monitor_start_all started or resumed.
