@@ -39,9 +39,9 @@ type Config struct {
 	Workers int
 	// Watch configures the watcher that reads GitHub for every monitor (Connect, Now and Logger
 	// are the server's). Budget is --budget; Spend keeps its spend in the state directory.
-	Watch watch.Config
-	Now     func() time.Time
-	Logger  *slog.Logger
+	Watch  watch.Config
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 func (c *Config) defaults() error {
