@@ -42,11 +42,15 @@ type monitor struct {
 	pokedAt   time.Time
 	pokedStep uint64
 	steps     uint64
+	// dirtyAt is when the monitor last had news GitHub may not show yet: an agent's report (a
+	// push), the server's own GitHub work. A snapshot taken before it does not answer PollNow.
+	dirtyAt time.Time
 	// waitingSince is when the action the monitor waits on began waiting on the agent or the
 	// user (zero while it only polls); servedAt is when monitor_id=all last handed it out.
 	// endUnseen: the machine ended the monitor (merged, closed) and no call has said so yet.
 	waitingSince time.Time
 	servedAt     time.Time
+	servedStep   uint64
 	endUnseen    bool
 
 	callMu sync.Mutex
@@ -114,6 +118,9 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 	if in.Kind == statemachine.InputPoll {
 		f := *in.Facts
 		m.facts, m.factsAt = &f, now
+	}
+	if in.Kind != statemachine.InputPoll && !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
+		m.dirtyAt = now
 	}
 	if !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
 		// Anything but the agent's ready (an answer, a finished task that may have pushed, the
@@ -262,13 +269,19 @@ func (m *monitor) see(u watch.Update) bool {
 		return false
 	}
 	m.seen = u.Seq
-	return !u.At.Before(m.pokedAt)
+	// A poke's snapshot is sent after the poke, whatever time the watcher stamps it with.
+	return !u.At.Before(m.pokedAt) || u.Cause == watch.CausePoke
 }
 
-// poke asks the watcher for a fresh snapshot, once per machine step that asked to poll now.
+// poke asks the watcher for a fresh snapshot, once per machine step that asked to poll now, unless
+// the watcher has one the monitor has not seen, taken since the monitor's last news.
 func (m *monitor) poke(w *watch.Watcher, now time.Time) {
 	m.mu.Lock()
 	if m.pokedStep == m.steps && !m.pokedAt.IsZero() {
+		m.mu.Unlock()
+		return
+	}
+	if u, ok := w.Latest(m.ref); ok && u.Seq > m.seen && !u.At.Before(m.dirtyAt) && !u.At.Before(m.pokedAt) {
 		m.mu.Unlock()
 		return
 	}

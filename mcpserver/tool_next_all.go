@@ -220,16 +220,22 @@ func (d *driver) runOnce() (*mcp.CallToolResult, error) {
 }
 
 // firstWaiting is the monitor whose action has waited longest on the agent, nil when none waits.
+// An action already handed out (and not answered since) goes after every one not handed out yet:
+// a ready with monitor_id=all asks for the next thing to do, and no pull request starves another.
 func (s *Server) firstWaiting(ms []*monitor) *monitor {
 	type cand struct {
 		m             *monitor
+		handed        int
 		since, served time.Time
 	}
 	var cs []cand
 	for _, m := range ms {
 		m.mu.Lock()
 		waiting := !m.waitingSince.IsZero() && (!m.ended || m.endUnseen)
-		c := cand{m, m.waitingSince, m.servedAt}
+		c := cand{m: m, since: m.waitingSince, served: m.servedAt}
+		if !m.servedAt.IsZero() && m.servedStep == m.steps {
+			c.handed = 1
+		}
 		m.mu.Unlock()
 		if waiting {
 			cs = append(cs, c)
@@ -239,7 +245,13 @@ func (s *Server) firstWaiting(ms []*monitor) *monitor {
 		return nil
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
-		return cmp.Or(a.since.Compare(b.since), a.served.Compare(b.served), cmp.Compare(a.m.id, b.m.id))
+		if c := cmp.Compare(a.handed, b.handed); c != 0 {
+			return c
+		}
+		if a.handed == 1 { // handed out before: round robin, least recently served first
+			return cmp.Or(a.served.Compare(b.served), cmp.Compare(a.m.id, b.m.id))
+		}
+		return cmp.Or(a.since.Compare(b.since), cmp.Compare(a.m.id, b.m.id))
 	})
 	return cs[0].m
 }
@@ -248,11 +260,7 @@ func (s *Server) firstWaiting(ms []*monitor) *monitor {
 func (s *Server) served(m *monitor) {
 	s.every.handedOut(m.id)
 	m.mu.Lock()
-	m.servedAt = s.cfg.Now()
-	// A handed-out action waits again from now: the others that waited go first next time.
-	if !m.waitingSince.IsZero() {
-		m.waitingSince = m.servedAt
-	}
+	m.servedAt, m.servedStep = s.cfg.Now(), m.steps
 	m.mu.Unlock()
 }
 
