@@ -207,4 +207,3 @@ func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
 	}
 	assert.Equal(t, prs-waiters(workers), crowded, "the calls past the bound returned at once, saying why")
 }
-
