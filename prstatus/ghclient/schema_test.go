@@ -4,6 +4,7 @@ package ghclient_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,6 +30,8 @@ type sendable struct {
 	faults   []githubfake.Fault
 	send     func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error
 	wantDocs int
+	// maxCost is the most points any of the row's documents costs by GitHub's formula.
+	maxCost int
 }
 
 // workSetup is a pull request with a review thread and an approval, ready to merge.
@@ -63,6 +66,30 @@ func snapshotCall(ctx context.Context, c *ghclient.Client, _ *githubfake.Fake) e
 	return err
 }
 
+// fingerprintsCall reads the fingerprints of a full batch: 100 pull requests in 10 repositories,
+// one of them missing.
+func fingerprintsCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+	refs := make([]prstatus.PRRef, 0, ghclient.MaxFingerprintBatch)
+	for i := range ghclient.MaxFingerprintBatch {
+		r := prstatus.PRRef{Owner: "acme", Repo: fmt.Sprintf("repo%d", i%10), Number: 100 + i}
+		refs = append(refs, r)
+		if i == 0 {
+			continue // missing
+		}
+		if err := f.Apply(githubfake.Ref(r), githubfake.OpenPR{Title: "t"}); err != nil {
+			return err
+		}
+	}
+	b, err := c.Fingerprints(ctx, refs)
+	if err != nil {
+		return err
+	}
+	if len(b.PRs) != len(refs) || !b.PRs[refs[0]].Missing || b.PRs[refs[1]].Missing {
+		return fmt.Errorf("fingerprints: unexpected answer %+v", b.PRs[refs[0]])
+	}
+	return nil
+}
+
 // documentsPrmonitorCanSend is the table of every GraphQL document the client can send. Add a row
 // for each new query or mutation (drive the client so that it goes out); the test validates
 // whatever the row sends.
@@ -72,18 +99,27 @@ var documentsPrmonitorCanSend = []sendable{
 		setup:    []githubfake.Event{githubfake.OpenPR{Title: "t"}},
 		send:     snapshotCall,
 		wantDocs: 1,
+		maxCost:  3,
+	},
+	{
+		name:     "fingerprints of 100 pull requests",
+		send:     fingerprintsCall,
+		wantDocs: 1,
+		maxCost:  1,
 	},
 	{
 		name:     "snapshot + review threads page",
 		setup:    []githubfake.Event{githubfake.OpenPR{Title: "t"}, githubfake.CommentReview(copilot, "", githubfake.Threads(101, "a.go")...)},
 		send:     snapshotCall,
 		wantDocs: 2,
+		maxCost:  3,
 	},
 	{
 		name:     "snapshot + check contexts page",
 		setup:    []githubfake.Event{githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: githubfake.JobNames(101, "job")}},
 		send:     snapshotCall,
 		wantDocs: 2,
+		maxCost:  3,
 	},
 	{
 		name: "snapshot + older commits page",
@@ -99,6 +135,7 @@ var documentsPrmonitorCanSend = []sendable{
 		},
 		send:     snapshotCall,
 		wantDocs: 2,
+		maxCost:  3,
 	},
 	{
 		name:  "head SHA",
@@ -108,22 +145,25 @@ var documentsPrmonitorCanSend = []sendable{
 			return err
 		},
 		wantDocs: 1,
+		maxCost:  1,
 	},
-	{name: "reply: the thread read", setup: workSetup, send: replyCall, wantDocs: 1},
+	{name: "reply: the thread read", setup: workSetup, send: replyCall, wantDocs: 1, maxCost: 1},
 	{
 		name:     "reply: the thread read again after a lost answer",
 		setup:    workSetup,
 		faults:   []githubfake.Fault{{Match: githubfake.MatchREST("POST", ""), After: true, Status: 502, Times: 1}},
 		send:     replyCall,
 		wantDocs: 2,
+		maxCost:  1,
 	},
-	{name: "resolve a thread", setup: workSetup, send: resolveCall, wantDocs: 1},
+	{name: "resolve a thread", setup: workSetup, send: resolveCall, wantDocs: 1, maxCost: 1},
 	{
 		name:     "resolve a thread: the state read after a final failure",
 		setup:    workSetup,
 		faults:   []githubfake.Fault{{Match: githubfake.MatchMutation("resolveReviewThread"), After: true, GraphQLError: githubfake.ErrTypeInternal, Times: 1}},
 		send:     resolveCall,
 		wantDocs: 2,
+		maxCost:  1,
 	},
 	{
 		name:  "the viewer's open pull requests (pr_monitor_start_all)",
@@ -133,6 +173,7 @@ var documentsPrmonitorCanSend = []sendable{
 			return err
 		},
 		wantDocs: 1,
+		maxCost:  1,
 	},
 	{
 		name:   "merge: the pull request read after a lost answer",
@@ -143,6 +184,7 @@ var documentsPrmonitorCanSend = []sendable{
 			return err
 		},
 		wantDocs: 1,
+		maxCost:  1,
 	},
 }
 
@@ -165,9 +207,35 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 			}
 		})
 	}
-	// The snapshot query and the three page queries; the head, thread and merge-state queries and
-	// the resolve mutation; the open pull requests search.
-	assert.Len(t, distinct, 9)
+	// The snapshot query and the three page queries; the head, thread and merge-state queries, the
+	// fingerprint batch, the open pull requests search and the resolve mutation.
+	assert.Len(t, distinct, 10)
+}
+
+// TestEveryDocumentCostsWhatGitHubsFormulaSays computes the point cost of every document the
+// client sends with GitHub's published formula (githubfake.DocumentCost): one request per
+// connection, multiplied by the page sizes of the connections around it, the sum divided by 100
+// and rounded, at least 1. The fingerprint batch of 100 pull requests costs 1 point.
+func TestEveryDocumentCostsWhatGitHubsFormulaSays(t *testing.T) {
+	for _, row := range documentsPrmonitorCanSend {
+		t.Run(row.name, func(t *testing.T) {
+			e := newFakeEnv(t)
+			e.apply(t, row.setup...)
+			for _, f := range row.faults {
+				e.f.InjectFault(f)
+			}
+			e.rec.reset()
+			require.NoError(t, row.send(t.Context(), e.c, e.f))
+			worst := 0
+			for _, d := range e.rec.documents() {
+				cost, requests, err := githubfake.DocumentCost(d.Query, d.Variables)
+				require.NoError(t, err)
+				t.Logf("%d points (%d requests): %.80s", cost, requests, d.Query)
+				worst = max(worst, cost)
+			}
+			assert.Equal(t, row.maxCost, worst, "the most points one document of %q costs", row.name)
+		})
+	}
 }
 
 func TestSchemaValidationCatchesABadField(t *testing.T) {

@@ -274,6 +274,7 @@ func (e SetDraft) Apply(tx *Tx) error {
 	return tx.update(func(pr *PullRequest) { pr.IsDraft = e.Draft })
 }
 
+// update changes the pull request as an edit of it does: its updatedAt moves.
 func (tx *Tx) update(fn func(pr *PullRequest)) error {
 	pr, err := tx.PR()
 	if err != nil {
@@ -281,6 +282,17 @@ func (tx *Tx) update(fn func(pr *PullRequest)) error {
 	}
 	fn(pr)
 	pr.UpdatedAt = tx.f.clock.now()
+	return nil
+}
+
+// recompute changes what GitHub computes about the pull request (mergeability after the base
+// branch moved, the base branch's rules): no edit of the pull request, so updatedAt stays.
+func (tx *Tx) recompute(fn func(pr *PullRequest)) error {
+	pr, err := tx.PR()
+	if err != nil {
+		return err
+	}
+	fn(pr)
 	return nil
 }
 
@@ -294,7 +306,7 @@ func (MergeConflict) Describe() string {
 
 // Apply implements Event.
 func (MergeConflict) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.Mergeable = MergeableStateConflicting })
+	return tx.recompute(func(pr *PullRequest) { pr.Mergeable = MergeableStateConflicting })
 }
 
 // ConflictResolved makes the pull request mergeable again.
@@ -305,7 +317,7 @@ func (ConflictResolved) Describe() string { return "the merge conflict is gone: 
 
 // Apply implements Event.
 func (ConflictResolved) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.Mergeable = MergeableStateMergeable })
+	return tx.recompute(func(pr *PullRequest) { pr.Mergeable = MergeableStateMergeable })
 }
 
 // MergeableUnknown makes GitHub still computing mergeability (mergeable UNKNOWN).
@@ -316,7 +328,7 @@ func (MergeableUnknown) Describe() string { return "GitHub is recomputing mergea
 
 // Apply implements Event.
 func (MergeableUnknown) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.Mergeable = MergeableStateUnknown })
+	return tx.recompute(func(pr *PullRequest) { pr.Mergeable = MergeableStateUnknown })
 }
 
 // BaseAdvanced moves the base branch ahead of the head without a conflict (merge state BEHIND).
@@ -326,7 +338,9 @@ type BaseAdvanced struct{}
 func (BaseAdvanced) Describe() string { return "the base branch moves ahead (no conflict)" }
 
 // Apply implements Event.
-func (BaseAdvanced) Apply(tx *Tx) error { return tx.update(func(pr *PullRequest) { pr.Behind = true }) }
+func (BaseAdvanced) Apply(tx *Tx) error {
+	return tx.recompute(func(pr *PullRequest) { pr.Behind = true })
+}
 
 // RequireApprovals gives the base branch a rule requiring N approvals (0 removes it, and
 // reviewDecision becomes null again).
@@ -342,7 +356,7 @@ func (e RequireApprovals) Describe() string {
 
 // Apply implements Event.
 func (e RequireApprovals) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.RequiredApprovals = e.N })
+	return tx.recompute(func(pr *PullRequest) { pr.RequiredApprovals = e.N })
 }
 
 // BranchPolicy makes merges fail with HTTP 405 and Refusal as the message ("" lifts it).
@@ -358,7 +372,7 @@ func (e BranchPolicy) Describe() string {
 
 // Apply implements Event.
 func (e BranchPolicy) Apply(tx *Tx) error {
-	return tx.update(func(pr *PullRequest) { pr.MergeRefusal = e.Refusal })
+	return tx.recompute(func(pr *PullRequest) { pr.MergeRefusal = e.Refusal })
 }
 
 // Merged merges the pull request outside prmonitor (someone pressed the button).

@@ -13,9 +13,10 @@ import (
 // pages of the connections around it; cost is requests/100 rounded, at least 1. nodes is the
 // most nodes the query may return.
 type queryCost struct {
-	cost   int
-	nodes  int
-	dryRun bool
+	cost     int
+	requests int
+	nodes    int
+	dryRun   bool
 }
 
 func costOf(x *execution, doc *ghschema.Document) queryCost {
@@ -57,7 +58,7 @@ func costOf(x *execution, doc *ghschema.Document) queryCost {
 		}
 	}
 	walk(doc.Operation.SelectionSet, 1, 0)
-	c := queryCost{cost: int(math.Round(float64(requests) / 100)), nodes: nodes, dryRun: dryRun}
+	c := queryCost{cost: int(math.Round(float64(requests) / 100)), requests: requests, nodes: nodes, dryRun: dryRun}
 	if c.cost < 1 {
 		c.cost = 1
 	}
@@ -70,4 +71,23 @@ func isConnection(x *execution, typeName string) bool {
 	}
 	def := x.schema.Types[typeName]
 	return def != nil && def.Fields.ForName("pageInfo") != nil
+}
+
+// DocumentCost is the point cost GitHub's published formula gives a query document with its
+// variables, as the fake charges it: add one request for each connection (first or last, 1 to
+// 100, or 1 without them), multiplied by the page sizes of the connections around it; the cost is
+// that sum divided by 100 and rounded, at least 1. requests is the sum before dividing. Tests use
+// it to hold every document prmonitor sends to its price.
+func DocumentCost(doc string, vars map[string]any) (cost, requests int, err error) {
+	d, err := ghschema.Parse(doc, "", vars)
+	if err != nil {
+		return 0, 0, err
+	}
+	schema, err := ghschema.Load()
+	if err != nil {
+		return 0, 0, err
+	}
+	x := &execution{schema: schema, doc: d, vars: d.Variables}
+	c := costOf(x, d)
+	return c.cost, c.requests, nil
 }

@@ -144,7 +144,8 @@ func (f *Fake) setResolvedLocked(t *Thread, by Actor, resolved bool) {
 	} else {
 		t.ResolvedBy = Actor{}
 	}
-	t.pr.UpdatedAt = f.clock.now()
+	// GitHub is not known to move the pull request's updatedAt on a resolve: the fake does not,
+	// so nothing that watches updatedAt can count on it.
 }
 
 // requestReviewsLocked adds review requests (skipping ones already pending).

@@ -47,9 +47,10 @@ type Config struct {
 	// SafetyRefresh is how often, at most, each pull request gets a full snapshot although its
 	// fingerprint did not change (default 2 h; longer when the budget requires).
 	SafetyRefresh time.Duration
-	// HotRefresh is how often a pull request that changed in the last HotWindow gets a full
-	// snapshot anyway, to catch what no fingerprint field shows (a thread resolved) (defaults
-	// 2 min and 10 min).
+	// HotRefresh is when, after a pull request's last change, it gets one more full snapshot
+	// anyway, to catch what no fingerprint field shows (a thread resolved right after a reply)
+	// (default 2 min). HotWindow is how long after a change a pull request is in every
+	// fingerprint batch (default 10 min).
 	HotRefresh, HotWindow time.Duration
 	// Jitter spreads requests: each wake-up moves by a random amount in [0, Jitter) (default 1 s).
 	Jitter time.Duration

@@ -13,15 +13,20 @@ import (
 //	interval = max(c × 1h / (B/2), Jitter, clamp(nb × that, MinCycle, MaxCycle) / nb)
 //	cycle    = nb × interval
 //
-// (the budget wins over MaxCycle). Snapshots of pull requests whose fingerprint moved, or that
-// were poked, always go while the hour's spend is under B. Refreshes (hot and safety) share what
-// is left: half of B minus what detection spends, one snapshot every
+// (the budget wins over MaxCycle). Snapshots never eat into what detection needs until the hour
+// ends (reserve = detection's hourly rate × the time left). Within that, a poked pull request's
+// snapshot goes at once; those of pull requests whose fingerprint moved (and first reads) go at
+// once while the hour's spend is under B/2, then spread evenly over what is left of the hour:
+//
+//	gap = s × (time left in the hour) / (B − reserve − spent)
+//
+// Refreshes (hot and safety) share what detection leaves: one snapshot every
 //
 //	gap = s × 1h / ((B − detection) / 2)
 //
-// where s is the measured average cost of a snapshot. Nothing at all is sent once the watcher
-// has spent B in its hour, while GitHub's gate holds, or (refreshes) in quiet hours or when
-// GitHub's remaining points fall under a tenth of the limit.
+// where s is the measured average cost of a snapshot. Nothing is sent while GitHub's gate
+// holds, and no refresh in quiet hours or when GitHub's remaining points fall under a tenth of
+// the limit.
 const (
 	detectionShare = 0.5
 	refreshShare   = 0.5
@@ -40,6 +45,7 @@ type governor struct {
 	resetAt          time.Time
 	known            bool          // limit and remaining come from GitHub
 	snapCost         float64       // running average of a snapshot's points
+	pending          float64       // points reserved by snapshots under way
 	batchCost        float64       // running average of a fingerprint batch's points
 	cycle, iv        time.Duration // the current cycle and interval between batches
 }
@@ -135,6 +141,43 @@ func (g *governor) interval(now time.Time, nb int) time.Duration {
 	return iv
 }
 
+// detectionPerHour is what change detection spends an hour at the current pace.
+func (g *governor) detectionPerHour() float64 {
+	if g.iv <= 0 {
+		return 0
+	}
+	return g.batchCost * float64(time.Hour) / float64(g.iv)
+}
+
+// reserve is the points detection needs until the hour ends.
+func (g *governor) reserve(now time.Time) float64 {
+	left := g.windowStart.Add(time.Hour).Sub(now)
+	return g.detectionPerHour() * max(left, 0).Hours()
+}
+
+// snapshotRoom reports whether one more snapshot fits the hour without eating into detection's
+// reserve.
+func (g *governor) snapshotRoom(now time.Time) bool {
+	g.roll(now)
+	return float64(g.points)+g.pending+g.snapCost <= g.hourBudget()-g.reserve(now)
+}
+
+// changedGap is how long after this snapshot of a moved pull request the next may go: 0 while
+// the hour's spend is under B/2, then what is left of the hour spread evenly.
+func (g *governor) changedGap(now time.Time) time.Duration {
+	g.roll(now)
+	b := g.hourBudget()
+	if float64(g.points) < b/2 {
+		return 0
+	}
+	room := b - g.reserve(now) - float64(g.points)
+	left := g.windowStart.Add(time.Hour).Sub(now)
+	if room <= g.snapCost {
+		return max(left, time.Second)
+	}
+	return time.Duration(g.snapCost * float64(left) / room)
+}
+
 // refreshGap is the least time between two refresh snapshots; ok is false when none may go.
 func (g *governor) refreshGap(now time.Time) (time.Duration, bool) {
 	if !g.quietUntil(now).IsZero() || g.low() {
@@ -143,12 +186,10 @@ func (g *governor) refreshGap(now time.Time) (time.Duration, bool) {
 	if _, over := g.overBudget(now); over {
 		return 0, false
 	}
-	detection := 0.0
-	if g.iv > 0 {
-		// What detection spends an hour at the current pace.
-		detection = g.batchCost * float64(time.Hour) / float64(g.iv)
+	if !g.snapshotRoom(now) {
+		return 0, false
 	}
-	left := (g.hourBudget() - detection) * refreshShare
+	left := (g.hourBudget() - g.detectionPerHour()) * refreshShare
 	if left <= g.snapCost {
 		return 0, false
 	}

@@ -87,7 +87,7 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 		w.runBatch(ctx, src, batch, now)
 		sent = true
 	}
-	jobs, more := w.pickSnapshots(now)
+	jobs, wake := w.pickSnapshots(now)
 	if len(jobs) > 0 {
 		w.runSnapshots(ctx, src, jobs, now)
 		sent = true
@@ -102,7 +102,7 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 			go w.saveSpend(sp)
 		}
 	}
-	return w.nextWakeLocked(now, more)
+	return w.nextWakeLocked(now, wake)
 }
 
 // source returns the Source, connecting on first use.
@@ -244,7 +244,7 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 		e.fp = fp
 		switch {
 		case len(diff) > 0:
-			e.changedAt = now
+			e.markChanged(now, w.cfg.HotRefresh)
 			if e.want == "" {
 				e.want = CauseFingerprint + ": " + strings.Join(diff, ", ")
 			}
@@ -272,10 +272,11 @@ type snapJob struct {
 	cause string
 }
 
-// pickSnapshots chooses up to MaxInFlight snapshots due now: poked ones, then first looks and
-// moved fingerprints, then (one a tick, paced by the governor) a hot refresh or a safety refresh.
-// more says whether others are due now.
-func (w *Watcher) pickSnapshots(now time.Time) ([]snapJob, bool) {
+// pickSnapshots chooses up to MaxInFlight snapshots due now: poked ones, then first reads and
+// moved fingerprints (paced once half the hour's budget is spent), then (one a tick, paced by the
+// governor) a hot refresh or a safety refresh. wake is when something it left could go (zero:
+// nothing left).
+func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	type cand struct {
@@ -291,9 +292,9 @@ func (w *Watcher) pickSnapshots(now time.Time) ([]snapJob, bool) {
 			cands = append(cands, cand{r, e, 0})
 		case e.want != "":
 			cands = append(cands, cand{r, e, 1})
-		case !e.snapAt.IsZero() && w.hotLocked(e, now) && now.Sub(e.snapAt) >= w.cfg.HotRefresh:
+		case !e.followUp.IsZero() && !now.Before(e.followUp):
 			cands = append(cands, cand{r, e, 2})
-		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh:
+		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh/2:
 			cands = append(cands, cand{r, e, 3})
 		}
 	}
@@ -301,34 +302,68 @@ func (w *Watcher) pickSnapshots(now time.Time) ([]snapJob, bool) {
 		return cmp.Or(cmp.Compare(a.prio, b.prio), a.e.snapAt.Compare(b.e.snapAt),
 			cmp.Compare(a.ref.Owner, b.ref.Owner), cmp.Compare(a.ref.Repo, b.ref.Repo), cmp.Compare(a.ref.Number, b.ref.Number))
 	})
-	var jobs []snapJob
-	refreshed := false
-	more := false
+	soon := func(t time.Time) {
+		if wake.IsZero() || t.Before(wake) {
+			wake = t
+		}
+	}
+	refreshed := map[int]bool{}
 	for _, c := range cands {
 		if len(jobs) >= w.cfg.MaxInFlight {
-			more = more || c.prio < 2
+			if c.prio <= 1 {
+				soon(now.Add(snapGap))
+			}
+			break
+		}
+		if !w.gov.snapshotRoom(now) {
+			// Detection keeps its share until the hour ends.
+			soon(w.gov.windowStart.Add(time.Hour))
 			break
 		}
 		cause := c.e.want
-		if c.prio >= 2 {
-			if refreshed || now.Before(w.nextRefresh) {
+		switch c.prio {
+		case 1:
+			if now.Before(w.nextChanged) {
+				soon(w.nextChanged)
 				continue
 			}
+			if gap := w.gov.changedGap(now); gap > 0 {
+				w.nextChanged = now.Add(gap)
+			}
+		case 2, 3:
+			next := &w.nextRefresh
+			if c.prio == 2 {
+				next = &w.nextFollowUp
+			}
+			if refreshed[c.prio] || now.Before(*next) {
+				if now.Before(*next) {
+					soon(*next)
+				}
+				continue
+			}
+			refreshed[c.prio] = true
 			gap, ok := w.gov.refreshGap(now)
 			if !ok {
 				// No room for refreshes now: look again in a minute, not at every tick.
-				w.nextRefresh = now.Add(refreshRetry)
-				refreshed = true
+				*next = now.Add(refreshRetry)
+				soon(*next)
 				continue
 			}
-			w.nextRefresh = now.Add(gap + w.jitter())
-			refreshed = true
+			if c.prio == 3 {
+				// Safety refreshes go round the pull requests evenly: each about every
+				// SafetyRefresh, never faster than the budget allows.
+				gap = max(gap, w.cfg.SafetyRefresh/time.Duration(max(len(w.prs), 1)))
+			}
+			*next = now.Add(gap + w.jitter())
 			cause = CauseRefresh
 		}
+		// Reserve the snapshot's points now, so that the next ones of this tick see them;
+		// runSnapshots charges what GitHub did.
+		w.gov.pending += w.gov.snapCost
 		c.e.want, c.e.busy = "", true
 		jobs = append(jobs, snapJob{c.ref, cause})
 	}
-	return jobs, more
+	return jobs, wake
 }
 
 // runSnapshots takes the snapshots, at most MaxInFlight at once, and publishes what is new.
@@ -342,6 +377,7 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			s, err := src.Snapshot(ctx, j.ref)
 			w.mu.Lock()
 			w.inFlight--
+			w.gov.pending = max(w.gov.pending-w.gov.snapCost, 0)
 			var rl *ghclient.RateLimitError
 			switch {
 			case err == nil:
@@ -370,25 +406,27 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 }
 
 // nextWakeLocked is when the next batch, refresh or paced snapshot is due.
-func (w *Watcher) nextWakeLocked(now time.Time, more bool) time.Time {
-	if more {
-		return now.Add(snapGap)
-	}
+func (w *Watcher) nextWakeLocked(now, wake time.Time) time.Time {
 	next := now.Add(w.cfg.MaxCycle)
+	if !wake.IsZero() && wake.Before(next) {
+		next = wake
+	}
 	if len(w.prs) > 0 && w.nextFP.Before(next) {
 		next = w.nextFP
 	}
 	for _, e := range w.prs {
-		if e.snapAt.IsZero() || e.busy {
+		if e.busy {
 			continue
 		}
-		due := e.snapAt.Add(w.cfg.SafetyRefresh)
-		if w.hotLocked(e, now) {
-			due = e.snapAt.Add(w.cfg.HotRefresh)
+		if !e.followUp.IsZero() {
+			if due := latest(e.followUp, w.nextFollowUp); due.Before(next) {
+				next = due
+			}
 		}
-		due = latest(due, w.nextRefresh)
-		if due.Before(next) {
-			next = due
+		if !e.snapAt.IsZero() {
+			if due := latest(e.snapAt.Add(w.cfg.SafetyRefresh/2), w.nextRefresh); due.Before(next) {
+				next = due
+			}
 		}
 	}
 	return latest(next, now.Add(minStep))

@@ -77,13 +77,15 @@ type Watcher struct {
 	nextConnect time.Time
 	connectErr  error
 
-	gov         governor
-	cursor      int       // where the next fingerprint batch starts in the sorted refs
-	nextFP      time.Time // when the next fingerprint batch may go
-	nextRefresh time.Time // when the next refresh snapshot may go
-	running     bool
-	inFlight    int
-	ticks       int
+	gov          governor
+	cursor       int       // where the next fingerprint batch starts in the sorted refs
+	nextFP       time.Time // when the next fingerprint batch may go
+	nextRefresh  time.Time // when the next refresh snapshot may go
+	nextChanged  time.Time // when the next paced snapshot of a moved pull request may go
+	nextFollowUp time.Time // when the next follow-up snapshot may go
+	running      bool
+	inFlight     int
+	ticks        int
 }
 
 // entry is the watcher's state of one pull request.
@@ -97,8 +99,15 @@ type entry struct {
 
 	snapAt    time.Time // when the last full snapshot was attempted
 	changedAt time.Time // when a change was last seen
+	followUp  time.Time // when the follow-up snapshot after the last change is due (zero: none)
 	want      string    // a snapshot is due: the cause ("" none)
 	busy      bool      // a snapshot is in flight
+}
+
+// markChanged notes a change seen at now and schedules the follow-up snapshot.
+func (e *entry) markChanged(now time.Time, followUp time.Duration) {
+	e.changedAt = now
+	e.followUp = now.Add(followUp)
 }
 
 // New validates cfg and returns a watcher; Run makes it work.
@@ -283,6 +292,9 @@ func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err er
 		return false
 	}
 	e.snapAt = at
+	if !e.followUp.IsZero() && !at.Before(e.followUp) {
+		e.followUp = time.Time{}
+	}
 	if !force && e.has {
 		switch {
 		case err != nil && e.upd.Err != nil && e.upd.Err.Error() == err.Error():
@@ -294,7 +306,7 @@ func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err er
 	if err != nil {
 		s = nil
 	} else if e.has {
-		e.changedAt = at
+		e.markChanged(at, w.cfg.HotRefresh)
 	}
 	w.publishLocked(ref, e, Update{Snapshot: s, At: at, Err: err, Cause: cause})
 	return true

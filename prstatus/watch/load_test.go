@@ -1,0 +1,188 @@
+package watch
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// The load test and the benchmarks run the watcher against the fake GitHub on the fake clock (a
+// discrete-event simulation: no sleeping, no wall-clock timing). Points are what the fake charged
+// by GitHub's formula, read from each response's rateLimit.cost.
+
+// loadPlan is one simulated run.
+type loadPlan struct {
+	prs   int
+	hours int
+	// events is how many events (a comment review or a push, alternately) land on random pull
+	// requests at random times of each hour after the first.
+	events int
+	seed   uint64
+}
+
+type loadResult struct {
+	pointsByHour, requestsByHour []int
+	latencies                    []time.Duration
+	maxInFlight                  int
+	minBatchGap                  time.Duration
+	cycle                        time.Duration
+}
+
+func (r loadResult) meanLatency() time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, l := range r.latencies {
+		sum += l
+	}
+	return sum / time.Duration(len(r.latencies))
+}
+
+func (r loadResult) percentile(p float64) time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	l := append([]time.Duration(nil), r.latencies...)
+	sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+	return l[min(int(p*float64(len(l))), len(l)-1)]
+}
+
+func loadRefs(n int) []prstatus.PRRef {
+	refs := make([]prstatus.PRRef, n)
+	for i := range refs {
+		refs[i] = prstatus.PRRef{Owner: "acme", Repo: fmt.Sprintf("repo%02d", i%20), Number: 1 + i}
+	}
+	return refs
+}
+
+// runLoad runs plan with the default settings and measures it.
+func runLoad(tb testing.TB, plan loadPlan) loadResult {
+	tb.Helper()
+	s := newSim(tb, Config{})
+	refs := loadRefs(plan.prs)
+	for _, r := range refs {
+		s.open(r)
+	}
+	rng := rand.New(rand.NewPCG(plan.seed, 1))
+	start := s.f.Now()
+	type pending struct {
+		ref   prstatus.PRRef
+		at    time.Time
+		after uint64
+		ev    githubfake.Event
+	}
+	var plannedEvents []pending
+	for h := 1; h < plan.hours; h++ {
+		for i := range plan.events {
+			at := start.Add(time.Duration(h)*time.Hour + time.Duration(rng.Int64N(int64(time.Hour))))
+			var ev githubfake.Event = githubfake.CommentReview(alice, fmt.Sprintf("Remark %d.", i))
+			if i%2 == 1 {
+				ev = githubfake.Push{Commits: githubfake.Commits(1, fmt.Sprintf("fix%d", i))}
+			}
+			plannedEvents = append(plannedEvents, pending{ref: refs[rng.IntN(len(refs))], at: at, ev: ev})
+		}
+	}
+	sort.Slice(plannedEvents, func(i, j int) bool { return plannedEvents[i].at.Before(plannedEvents[j].at) })
+
+	var res loadResult
+	var waiting []pending
+	hourEnd := start.Add(time.Hour)
+	lastPoints, lastRequests := 0, 0
+	check := func() {
+		kept := waiting[:0]
+		for _, p := range waiting {
+			if u, ok := s.w.Latest(p.ref); ok && u.Seq > p.after {
+				res.latencies = append(res.latencies, u.At.Sub(p.at))
+				continue
+			}
+			kept = append(kept, p)
+		}
+		waiting = kept
+	}
+	end := start.Add(time.Duration(plan.hours) * time.Hour)
+	for s.f.Now().Before(end) {
+		until := hourEnd
+		if len(plannedEvents) > 0 && plannedEvents[0].at.Before(until) {
+			until = plannedEvents[0].at
+		}
+		if s.step(until) {
+			check()
+			continue
+		}
+		// until came: an event or the end of an hour.
+		if len(plannedEvents) > 0 && !plannedEvents[0].at.After(s.f.Now()) {
+			p := plannedEvents[0]
+			plannedEvents = plannedEvents[1:]
+			u, _ := s.w.Latest(p.ref)
+			p.after = u.Seq
+			require.NoError(tb, s.f.Apply(githubfake.Ref(p.ref), p.ev))
+			waiting = append(waiting, p)
+			continue
+		}
+		b, sn, pts := s.src.counts()
+		res.pointsByHour = append(res.pointsByHour, pts-lastPoints)
+		res.requestsByHour = append(res.requestsByHour, b+sn-lastRequests)
+		lastPoints, lastRequests = pts, b+sn
+		hourEnd = hourEnd.Add(time.Hour)
+	}
+	s.src.mu.Lock()
+	res.maxInFlight = s.src.maxFlight
+	res.minBatchGap = time.Hour
+	for i := 1; i < len(s.src.batchTimes); i++ {
+		res.minBatchGap = min(res.minBatchGap, s.src.batchTimes[i].Sub(s.src.batchTimes[i-1]))
+	}
+	s.src.mu.Unlock()
+	res.cycle = s.w.Stats().Cycle
+	assert.Empty(tb, waiting, "every event was published")
+	return res
+}
+
+func TestLoadAHundredQuietPullRequestsStayUnder600PointsAnHour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test: a few seconds")
+	}
+	res := runLoad(t, loadPlan{prs: 100, hours: 4})
+	t.Logf("points by hour %v, requests by hour %v, cycle %s", res.pointsByHour, res.requestsByHour, res.cycle)
+	for h, p := range res.pointsByHour[1:] {
+		assert.LessOrEqual(t, p, 600, "hour %d", h+2)
+	}
+	assert.LessOrEqual(t, res.maxInFlight, DefaultMaxInFlight)
+	assert.GreaterOrEqual(t, res.minBatchGap, DefaultJitter, "no two batches within the jitter window")
+}
+
+func TestLoadAThousandPullRequestsStayWithinAQuarterOfTheHour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test: tens of seconds")
+	}
+	res := runLoad(t, loadPlan{prs: 1000, hours: 3, events: 60, seed: 7})
+	t.Logf("points by hour %v, requests by hour %v, cycle %s, mean latency %s", res.pointsByHour, res.requestsByHour, res.cycle, res.meanLatency())
+	for h, p := range res.pointsByHour {
+		assert.LessOrEqual(t, p, 1250, "hour %d", h+1)
+	}
+	assert.LessOrEqual(t, res.maxInFlight, DefaultMaxInFlight)
+	assert.GreaterOrEqual(t, res.minBatchGap, DefaultJitter, "no two batches within the jitter window")
+}
+
+func TestLoadAnEventReachesTheWatcherWithinSeconds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test: a few seconds")
+	}
+	for _, tt := range []struct {
+		prs  int
+		mean time.Duration
+	}{{1, 5 * time.Second}, {100, 10 * time.Second}} {
+		res := runLoad(t, loadPlan{prs: tt.prs, hours: 3, events: 40, seed: 3})
+		t.Logf("%d PRs: %d events, mean %s, p90 %s, max %s (fake clock); points by hour %v",
+			tt.prs, len(res.latencies), res.meanLatency(), res.percentile(0.9), res.percentile(1), res.pointsByHour)
+		assert.LessOrEqual(t, res.meanLatency(), tt.mean, "%d PRs", tt.prs)
+	}
+}
