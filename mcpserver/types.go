@@ -68,6 +68,27 @@ type StatusOutput struct {
 	// Omitted is how many monitors a listing left out to stay within its bound: those waiting on
 	// nobody go first.
 	Omitted int `json:"omitted,omitempty" jsonschema:"Monitors not listed (those waiting on nobody first); ask for one by monitor_id."`
+	// Watcher is how the server's watcher reads GitHub: its pace and its share of the token's
+	// hourly points (absent before the first monitor).
+	Watcher *WatcherStatus `json:"watcher,omitempty"`
+}
+
+// WatcherStatus is the watcher's pace and spend, as pr_monitor_status shows it.
+type WatcherStatus struct {
+	PRs int `json:"prs"`
+	// Cycle is the time between two looks at the same pull request ("8s").
+	Cycle string `json:"cycle"`
+	// Budget is the share of the token's hourly points the watcher may spend ("25%").
+	Budget string `json:"budget"`
+	// PointsThisHour is what the watcher spent this hour, of BudgetPoints it may.
+	PointsThisHour int `json:"points_this_hour"`
+	BudgetPoints   int `json:"budget_points"`
+	// Remaining and Limit are GitHub's hourly GraphQL points for the token, as last read.
+	Remaining int `json:"remaining,omitempty"`
+	Limit     int `json:"limit,omitempty"`
+	// HeldUntil: GitHub asked for no request before this time (RFC 3339).
+	HeldUntil  string `json:"held_until,omitempty"`
+	QuietUntil string `json:"quiet_until,omitempty"`
 }
 
 // MonitorStatus is one monitor as it stands: a listing's line item, whose Pending is cut to its

@@ -96,6 +96,11 @@ func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
 	h.start()
 	h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusTooManyRequests, RetryAfter: time.Hour})
 	before := graphQLQueries(h.fake)
+	// The watcher sends its next request at its own pace: calls end with polling until then.
+	deadline := time.Now().Add(20 * time.Second)
+	for graphQLQueries(h.fake) == before && time.Now().Before(deadline) {
+		require.Equal(t, "polling", h.next("ready", "", nil).Action)
+	}
 	for range 4 {
 		act := h.next("ready", "", nil)
 		require.Equal(t, "polling", act.Action)
