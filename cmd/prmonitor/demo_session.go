@@ -17,6 +17,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 // The demo's pull request, its author (who is also the token's user) and the fixed token the
@@ -43,7 +44,8 @@ type demoSession struct {
 }
 
 func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) {
-	fake, err := githubfake.New(githubfake.WithViewer(demoViewer), githubfake.WithToken(demoToken))
+	// A rate limit far above GitHub's lets the watcher look as often as the story needs.
+	fake, err := githubfake.New(githubfake.WithViewer(demoViewer), githubfake.WithToken(demoToken), githubfake.WithRateLimit(1<<30))
 	if err != nil {
 		return nil, fmt.Errorf("start the simulated GitHub: %w", err)
 	}
@@ -54,7 +56,10 @@ func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) 
 		Connect: func(context.Context) (mcpserver.GitHub, error) {
 			return ghclient.New(ghclient.Config{RESTURL: d.base, Token: ghclient.NewToken(demoToken), Version: version, Retry: oneShotRetry(), Sleep: e.Sleep})
 		},
-		Poll:          mcpserver.PollPolicy{Busy: 10 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
+		// The whole (simulated) budget: the watcher's first cycle, before GitHub names the limit,
+		// assumes a real token's 5,000 points.
+		Watch: watch.Config{Budget: 1, MinCycle: 10 * time.Millisecond, MaxCycle: 50 * time.Millisecond, Jitter: -1,
+			HotRefresh: 50 * time.Millisecond, HotWindow: time.Second},
 		MaxBlock:      400 * time.Millisecond,
 		ProgressEvery: time.Hour,
 		Logger:        slog.New(slog.DiscardHandler),
