@@ -60,6 +60,8 @@ type world struct {
 	merges        int
 	// block overrides the server's --max-block (see maxBlock).
 	block string
+	// flags are more flags for prmonitor serve.
+	flags []string
 }
 
 // question is what the user was asked, whichever way it reached them.
@@ -115,8 +117,9 @@ func (w *world) maxBlock() string {
 // launch starts prmonitor serve and connects the client.
 func (w *world) launch() {
 	w.t.Helper()
-	cmd := exec.Command(binary, "serve", "--github-url", w.fake.URL(), "--state-dir", w.stateDir,
-		"--poll-busy", "15ms", "--poll-quiet", "15ms", "--poll-other", "15ms", "--max-block", w.maxBlock())
+	args := append([]string{"serve", "--github-url", w.fake.URL(), "--state-dir", w.stateDir,
+		"--poll-busy", "15ms", "--poll-quiet", "15ms", "--poll-other", "15ms", "--max-block", w.maxBlock()}, w.flags...)
+	cmd := exec.Command(binary, args...)
 	cmd.Env = []string{"GITHUB_TOKEN=" + token, "HOME=" + w.stateDir, "PATH=/usr/bin:/bin"}
 	w.stderr = &syncBuffer{}
 	cmd.Stderr = w.stderr
