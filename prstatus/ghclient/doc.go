@@ -1,7 +1,8 @@
 // Package ghclient talks to GitHub for prmonitor: the one-request GraphQL snapshot of a pull
-// request (Client.Snapshot), the server-side work (HeadSHA, PostReply, ResolveThread,
-// RequestReviews, RerunFailedJobs, RerunWorkflow, JobLogTail, Merge: see work.go), the
-// dispatcher's reads of a whole repository (RepoSnapshot, ThreadReplies, UnassignedIssues: see
+// request (Client.Snapshot), the batched fingerprints the watcher (package watch) looks for
+// changes with (Client.Fingerprints: up to 100 pull requests in one 1-point request), the
+// server-side work (HeadSHA, PostReply, ResolveThread, RequestReviews, RerunFailedJobs,
+// RerunWorkflow, JobLogTail, Merge: see work.go), the dispatcher's reads of a whole repository (RepoSnapshot, ThreadReplies, UnassignedIssues: see
 // repo.go), and the HTTP plumbing that every GitHub call shares (Client.HTTPClient). GraphQL goes
 // through githubv4, REST through google/go-github (Client.REST, rest.go), both on that plumbing.
 //

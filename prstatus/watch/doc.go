@@ -11,19 +11,20 @@
 // get one only for a slow safety refresh, or a faster hot refresh while they changed lately.
 //
 // Which field catches which event a monitor acts on (TestEveryEventAMonitorActsOnIsCaught holds
-// it, event by event, against the fake GitHub):
+// it, event by event, against the fake GitHub, which moves updatedAt as GitHub does: on edits of
+// the pull request, not on what GitHub computes nor on a thread's resolve):
 //
-//	push (new head)                      headRefOid, updatedAt
-//	review submitted                     updatedAt (reviewDecision when it changes)
-//	new review thread                    totalCommentsCount, updatedAt
-//	reply in a thread                    totalCommentsCount, updatedAt
-//	thread resolved                      nothing cheap: the hot refresh (a resolve follows activity)
-//	                                     or the safety refresh; GitHub's updatedAt is not relied on
-//	check started / completed            statusCheckRollup.contexts.checkRunCountsByState (and the
-//	                                     rollup state)
-//	base moved, conflict appears         baseRefOid, mergeable, mergeStateStatus
-//	merged or closed elsewhere           state, updatedAt
-//	draft toggled                        isDraft, updatedAt
+//	push (new head)                 updatedAt, headRefOid
+//	review submitted                updatedAt (reviewDecision when it moves)
+//	new review thread               updatedAt, totalCommentsCount
+//	reply in a thread               updatedAt, totalCommentsCount
+//	check started or completed      checkRunCountsByState (statusCheckRollup.state when it moves)
+//	base moved, conflict appears    mergeable, mergeStateStatus
+//	merged or closed elsewhere      updatedAt, state, mergeStateStatus
+//	draft toggled                   updatedAt, isDraft, mergeStateStatus
+//	thread resolved                 no plain field: the follow-up snapshot HotRefresh after the
+//	                                last change, a Poke after prmonitor's own resolve, or the
+//	                                safety refresh
 //
 // # Budget
 //

@@ -162,6 +162,22 @@ func (g *governor) snapshotRoom(now time.Time) bool {
 	return float64(g.points)+g.pending+g.snapCost <= g.hourBudget()-g.reserve(now)
 }
 
+// roomAt is when one more snapshot fits: now if it does, else when detection's reserve has
+// shrunk enough (it shrinks as the hour passes), at the latest when the hour ends.
+func (g *governor) roomAt(now time.Time) time.Time {
+	if g.snapshotRoom(now) {
+		return now
+	}
+	end := g.windowStart.Add(time.Hour)
+	det := g.detectionPerHour()
+	free := g.hourBudget() - float64(g.points) - g.pending - g.snapCost
+	if det <= 0 || free <= 0 {
+		return end
+	}
+	left := time.Duration(free / det * float64(time.Hour))
+	return latest(end.Add(-left), now.Add(time.Second))
+}
+
 // changedGap is how long after this snapshot of a moved pull request the next may go: 0 while
 // the hour's spend is under B/2, then what is left of the hour spread evenly.
 func (g *governor) changedGap(now time.Time) time.Duration {

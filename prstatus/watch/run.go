@@ -86,6 +86,13 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 	if len(batch) > 0 {
 		w.runBatch(ctx, src, batch, now)
 		sent = true
+		// The batch may have been told to wait: then the snapshots wait too, instead of
+		// queueing inside the transport.
+		if g, ok := src.(Gated); ok {
+			if h, held := g.Gate().NotBefore("graphql"); held {
+				return h.Until.Add(w.jitter())
+			}
+		}
 	}
 	jobs, wake := w.pickSnapshots(now)
 	if len(jobs) > 0 {
@@ -94,15 +101,20 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 	}
 
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	save := false
+	var sp Spend
 	if sent {
 		w.ticks++
-		if w.ticks%saveEvery == 0 {
-			sp := w.spendLocked()
-			go w.saveSpend(sp)
+		if save = w.ticks%saveEvery == 0; save {
+			sp = w.spendLocked()
 		}
 	}
-	return w.nextWakeLocked(now, wake)
+	wakeAt := w.nextWakeLocked(now, wake)
+	w.mu.Unlock()
+	if save {
+		w.saveSpend(sp)
+	}
+	return wakeAt
 }
 
 // source returns the Source, connecting on first use.
@@ -249,6 +261,12 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 				e.want = CauseFingerprint + ": " + strings.Join(diff, ", ")
 			}
 		case e.want == "" && e.has && e.upd.Err != nil && !fp.Missing:
+			if e.upd.Cause == CauseError && e.good != nil {
+				// Only looking failed (a batch, the connection) and nothing moved since the
+				// last good snapshot: it stands again, without a read.
+				w.publishLocked(r, e, Update{Snapshot: e.good, At: now, Cause: CauseRecovered})
+				continue
+			}
 			// The last read failed and GitHub answers again: read it again.
 			e.want = CauseRefresh
 		}
@@ -290,12 +308,15 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 		case e.busy:
 		case e.want == CausePoke:
 			cands = append(cands, cand{r, e, 0})
-		case e.want != "":
+		case e.want != "" && e.has:
 			cands = append(cands, cand{r, e, 1})
-		case !e.followUp.IsZero() && !now.Before(e.followUp):
+		case e.want != "":
+			// A first read: after the changes of pull requests already known.
 			cands = append(cands, cand{r, e, 2})
-		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh/2:
+		case !e.followUp.IsZero() && !now.Before(e.followUp):
 			cands = append(cands, cand{r, e, 3})
+		case !e.snapAt.IsZero() && now.Sub(e.snapAt) >= w.cfg.SafetyRefresh/2:
+			cands = append(cands, cand{r, e, 4})
 		}
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
@@ -310,19 +331,23 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 	refreshed := map[int]bool{}
 	for _, c := range cands {
 		if len(jobs) >= w.cfg.MaxInFlight {
-			if c.prio <= 1 {
+			if c.prio <= 2 {
 				soon(now.Add(snapGap))
 			}
 			break
 		}
 		if !w.gov.snapshotRoom(now) {
-			// Detection keeps its share until the hour ends.
-			soon(w.gov.windowStart.Add(time.Hour))
+			// Detection keeps its share until the hour ends: nothing else before there is room.
+			at := w.gov.roomAt(now)
+			w.nextChanged = latest(w.nextChanged, at)
+			w.nextFollowUp = latest(w.nextFollowUp, at)
+			w.nextRefresh = latest(w.nextRefresh, at)
+			soon(at)
 			break
 		}
 		cause := c.e.want
 		switch c.prio {
-		case 1:
+		case 1, 2:
 			if now.Before(w.nextChanged) {
 				soon(w.nextChanged)
 				continue
@@ -330,9 +355,9 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 			if gap := w.gov.changedGap(now); gap > 0 {
 				w.nextChanged = now.Add(gap)
 			}
-		case 2, 3:
+		case 3, 4:
 			next := &w.nextRefresh
-			if c.prio == 2 {
+			if c.prio == 3 {
 				next = &w.nextFollowUp
 			}
 			if refreshed[c.prio] || now.Before(*next) {
@@ -349,7 +374,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 				soon(*next)
 				continue
 			}
-			if c.prio == 3 {
+			if c.prio == 4 {
 				// Safety refreshes go round the pull requests evenly: each about every
 				// SafetyRefresh, never faster than the budget allows.
 				gap = max(gap, w.cfg.SafetyRefresh/time.Duration(max(len(w.prs), 1)))

@@ -113,7 +113,7 @@ func (s *sim) apply(ref prstatus.PRRef, events ...githubfake.Event) {
 // step advances the clock to the watcher's next wake-up (never past until) and runs what is
 // due; it returns false when until came first.
 func (s *sim) step(until time.Time) bool {
-	if s.next.After(until) {
+	if !s.next.Before(until) {
 		s.advanceTo(until)
 		return false
 	}

@@ -39,6 +39,9 @@ const (
 	CauseRefresh     = "refresh"
 	CauseFingerprint = "fingerprint"
 	CauseError       = "error"
+	// CauseRecovered: looking for changes failed, works again, and nothing moved: the last good
+	// snapshot stands (no read).
+	CauseRecovered = "recovered"
 )
 
 // Stats is what pr_monitor_status shows of the watcher.
@@ -96,6 +99,7 @@ type entry struct {
 
 	fp    ghclient.Fingerprint
 	hasFP bool
+	good  *prstatus.Snapshot // the newest snapshot read without error
 
 	snapAt    time.Time // when the last full snapshot was attempted
 	changedAt time.Time // when a change was last seen
@@ -192,6 +196,7 @@ func (w *Watcher) Publish(ref prstatus.PRRef, s *prstatus.Snapshot) {
 	if e.want == CauseFirst {
 		e.want = ""
 	}
+	e.good = s
 	w.publishLocked(ref, e, Update{Snapshot: s, At: now, Cause: CausePublished})
 	w.mu.Unlock()
 }
@@ -305,8 +310,11 @@ func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err er
 	}
 	if err != nil {
 		s = nil
-	} else if e.has {
-		e.markChanged(at, w.cfg.HotRefresh)
+	} else {
+		if e.good != nil && !sameSnapshot(e.good, s) {
+			e.markChanged(at, w.cfg.HotRefresh)
+		}
+		e.good = s
 	}
 	w.publishLocked(ref, e, Update{Snapshot: s, At: at, Err: err, Cause: cause})
 	return true

@@ -1,0 +1,284 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+func TestAWaitingCallWakesOnTheFirstUpdate(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	got := make(chan Update, 1)
+	go func() {
+		u, err := s.w.Wait(t.Context(), testPR, 0)
+		assert.NoError(t, err)
+		got <- u
+	}()
+	s.runFor(time.Second)
+	select {
+	case u := <-got:
+		require.NotNil(t, u.Snapshot)
+		assert.Equal(t, CauseFirst, u.Cause)
+		assert.Equal(t, s.f.PR(githubfake.Ref(testPR)).HeadOID(), u.Snapshot.HeadOID)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting call was not woken")
+	}
+	// An update it has seen does not wake it again.
+	u, _ := s.w.Latest(testPR)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err := s.w.Wait(ctx, testPR, u.Seq)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+func TestWaitingForAnUnwatchedOrRemovedPullRequestEnds(t *testing.T) {
+	s := newSim(t, Config{})
+	_, err := s.w.Wait(t.Context(), testPR, 0)
+	require.ErrorIs(t, err, ErrNotWatched)
+
+	s.open(testPR)
+	s.runFor(time.Second)
+	u, _ := s.w.Latest(testPR)
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.w.Wait(t.Context(), testPR, u.Seq)
+		done <- err
+	}()
+	time.Sleep(10 * time.Millisecond) // let it wait; it ends either way
+	s.w.Remove(testPR)
+	select {
+	case err := <-done:
+		require.ErrorIs(t, err, ErrNotWatched)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Remove did not end the wait")
+	}
+}
+
+func TestAPokeReadsThePullRequestAtOnceAndPublishesEvenWhenNothingChanged(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	before, _ := s.w.Latest(testPR)
+	_, snaps, _ := s.src.counts()
+
+	s.w.Poke(testPR)
+	s.next = s.f.Now() // Poke wakes Run; the simulation looks at once
+	u, ok := s.waitUpdate(testPR, before.Seq, time.Second)
+	require.True(t, ok)
+	assert.Equal(t, CausePoke, u.Cause)
+	_, snaps2, _ := s.src.counts()
+	assert.Equal(t, snaps+1, snaps2)
+}
+
+func TestAPublishedSnapshotSparesTheFirstRead(t *testing.T) {
+	s := newSim(t, Config{})
+	require.NoError(t, s.f.Apply(githubfake.Ref(testPR), githubfake.OpenPR{Title: "t"}))
+	snap, err := s.c.Snapshot(t.Context(), testPR)
+	require.NoError(t, err)
+	s.w.Publish(testPR, snap)
+	s.w.Add(testPR)
+	u, ok := s.w.Latest(testPR)
+	require.True(t, ok)
+	assert.Equal(t, CausePublished, u.Cause)
+
+	s.runFor(time.Minute)
+	batches, snaps, _ := s.src.counts()
+	assert.Positive(t, batches)
+	assert.Zero(t, snaps, "the fingerprint agrees with the published snapshot: no read")
+	after, _ := s.w.Latest(testPR)
+	assert.Equal(t, u.Seq, after.Seq)
+}
+
+func TestNothingIsSentWhileTheGateHolds(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	until := s.f.Now().Add(10 * time.Minute)
+	s.c.Gate().Hold(ghclient.ScopeToken, until, "secondary rate limit")
+	next := s.w.tick(t.Context())
+	batches, snaps, _ := s.src.counts()
+	assert.Zero(t, batches+snaps)
+	assert.False(t, next.Before(until), "the watcher sleeps until the hold ends")
+	assert.Equal(t, until, s.w.Stats().HeldUntil)
+
+	s.next = next
+	_, ok := s.waitUpdate(testPR, 0, 11*time.Minute)
+	assert.True(t, ok, "after the hold, the watcher reads again")
+}
+
+func TestTheWatcherNeverSpendsMoreThanItsBudget(t *testing.T) {
+	s := newSim(t, Config{Budget: 0.01}) // 50 points an hour
+	for _, r := range loadRefs(100) {
+		s.open(r)
+	}
+	last := 0
+	for hour := range 3 {
+		s.runFor(time.Hour)
+		_, _, points := s.src.counts()
+		assert.LessOrEqual(t, points-last, 50, "hour %d", hour+1)
+		last = points
+	}
+	u, ok := s.w.Latest(loadRefs(100)[0])
+	assert.True(t, ok && u.Err == nil, "first reads still happen, paced within the budget")
+}
+
+type memSpend struct {
+	mu    sync.Mutex
+	saved *Spend
+	saves int
+}
+
+func (m *memSpend) LoadSpend() (Spend, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.saved == nil {
+		return Spend{}, false, nil
+	}
+	return *m.saved, true, nil
+}
+
+func (m *memSpend) SaveSpend(sp Spend) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.saved = &sp
+	m.saves++
+	return nil
+}
+
+func TestTheHoursSpendSurvivesARestart(t *testing.T) {
+	store := &memSpend{}
+	s := newSim(t, Config{Spend: store})
+	s.open(testPR)
+	s.runFor(10 * time.Minute)
+	s.w.Remove(testPR)
+	require.NotNil(t, store.saved)
+	spent := s.w.Stats().PointsThisHour
+	assert.Positive(t, spent)
+	assert.Equal(t, spent, store.saved.Points)
+	assert.Equal(t, DefaultBudget, store.saved.Budget)
+
+	again, err := New(Config{Spend: store, Now: s.f.Now, Connect: func(context.Context) (Source, error) { return s.src, nil }})
+	require.NoError(t, err)
+	assert.Equal(t, spent, again.Stats().PointsThisHour, "a restart within the hour keeps counting")
+
+	s.f.Advance(time.Hour)
+	later, err := New(Config{Spend: store, Now: s.f.Now, Connect: func(context.Context) (Source, error) { return s.src, nil }})
+	require.NoError(t, err)
+	assert.Zero(t, later.Stats().PointsThisHour, "a new hour starts from zero")
+}
+
+func TestAConnectionFailureReachesTheWaitingCall(t *testing.T) {
+	f := githubfake.MustNew()
+	noToken := errors.New("no GitHub token")
+	w, err := New(Config{Now: f.Now, Connect: func(context.Context) (Source, error) { return nil, noToken }})
+	require.NoError(t, err)
+	w.Add(testPR)
+	next := w.tick(t.Context())
+	u, err := w.Wait(t.Context(), testPR, 0)
+	require.NoError(t, err)
+	require.ErrorIs(t, u.Err, noToken)
+	assert.Nil(t, u.Snapshot)
+	assert.Equal(t, f.Now().Add(connectBackoff), next, "tried again later")
+}
+
+func TestAMissingPullRequestIsReportedOnceNotReadEveryCycle(t *testing.T) {
+	s := newSim(t, Config{})
+	s.w.Add(testPR) // not on the fake
+	u, ok := s.waitUpdate(testPR, 0, time.Minute)
+	require.True(t, ok)
+	require.ErrorIs(t, u.Err, ghclient.ErrNotFound)
+	s.runFor(30 * time.Minute)
+	_, snaps, _ := s.src.counts()
+	assert.Equal(t, 1, snaps)
+	again, _ := s.w.Latest(testPR)
+	assert.Equal(t, u.Seq, again.Seq)
+}
+
+func TestSubscribersHearOfEveryUpdatedPullRequest(t *testing.T) {
+	s := newSim(t, Config{})
+	ch, cancel := s.w.Subscribe()
+	other := prstatus.PRRef{Owner: "acme", Repo: "gadgets", Number: 1}
+	s.open(testPR)
+	s.open(other)
+	s.runFor(time.Second)
+	got := map[prstatus.PRRef]bool{}
+	for len(got) < 2 {
+		select {
+		case r := <-ch:
+			got[r] = true
+		case <-time.After(5 * time.Second):
+			t.Fatalf("heard of %v only", got)
+		}
+	}
+	cancel()
+	cancel() // twice is harmless
+}
+
+func TestQuietHoursStretchTheCycle(t *testing.T) {
+	quietEnd := githubfake.DefaultStart().Add(8 * time.Hour)
+	s := newSim(t, Config{Quiet: func(now time.Time) time.Time { return quietEnd }})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	st := s.w.Stats()
+	assert.Equal(t, DefaultMaxCycle, st.Cycle)
+	assert.Equal(t, quietEnd, st.QuietUntil)
+}
+
+func TestRunStopsWhenTheContextEnds(t *testing.T) {
+	store := &memSpend{}
+	s := newSim(t, Config{Spend: store})
+	s.open(testPR)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- s.w.Run(ctx) }()
+	u, err := s.w.Wait(t.Context(), testPR, 0)
+	require.NoError(t, err)
+	require.NoError(t, u.Err)
+	require.ErrorIs(t, s.w.Run(ctx), ErrRunning)
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	assert.NotNil(t, store.saved, "the spend is saved on the way out")
+}
+
+func TestNewNeedsConnect(t *testing.T) {
+	_, err := New(Config{})
+	require.ErrorIs(t, err, ErrNoConnect)
+}
+
+func TestAFailedLookStandsDownWithoutReReadingWhenNothingMoved(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	good, _ := s.w.Latest(testPR)
+	require.NotNil(t, good.Snapshot)
+	_, snaps, _ := s.src.counts()
+
+	s.f.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: 502}) // every attempt
+	failed, ok := s.waitUpdate(testPR, good.Seq, time.Minute)
+	require.True(t, ok, "the failure reaches waiting calls")
+	require.ErrorIs(t, failed.Err, ghclient.ErrUnavailable)
+	assert.Equal(t, CauseError, failed.Cause)
+	s.f.ClearFaults()
+
+	back, ok := s.waitUpdate(testPR, failed.Seq, time.Minute)
+	require.True(t, ok)
+	require.NoError(t, back.Err)
+	assert.Equal(t, CauseRecovered, back.Cause)
+	assert.Same(t, good.Snapshot, back.Snapshot)
+	_, snaps2, _ := s.src.counts()
+	assert.Equal(t, snaps, snaps2, "no snapshot was read again")
+}
