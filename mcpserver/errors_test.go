@@ -144,7 +144,7 @@ func TestAWaitingCallSendsNoRequestOfItsOwn(t *testing.T) {
 	assert.Positive(t, fingerprints, "the watcher looked")
 	assert.Zero(t, h.fake.RESTCalls())
 
-	h.srv.cfg.MaxBlock = 15 * time.Second // the watcher's first cycle assumes GitHub's usual limit
+	h.srv.cfg.MaxBlock = 10 * time.Second
 	h.fake.ResetRecording()
 	go func() {
 		time.Sleep(100 * time.Millisecond)

@@ -15,10 +15,9 @@ import (
 
 // manyWorld is a world with five open pull requests of the viewer's: #1 quiet, #2 with a merge
 // conflict, #3 with a failing check, #4 a draft and #5 a Dependabot update assigned to the viewer.
-// The fake's rate limit is far above GitHub's, so the watcher runs at its shortest cycle.
 func manyWorld(t *testing.T, prof profile) *world {
 	t.Helper()
-	w := newWorld(t, prof, githubfake.WithRateLimit(1<<30))
+	w := newWorld(t, prof)
 	w.block, w.flags = "3s", []string{"--budget", "100%"}
 	prs := map[int][]githubfake.Event{
 		1: {githubfake.OpenPR{Title: "quiet"}},
