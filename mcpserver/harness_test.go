@@ -30,7 +30,7 @@ type harnessOpts struct {
 }
 
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	fake    *githubfake.Fake
 	ref     prstatus.PRRef
 	srv     *Server
@@ -46,7 +46,7 @@ type harness struct {
 	schemas   conformance
 }
 
-func newHarness(t *testing.T, o harnessOpts) *harness {
+func newHarness(t testing.TB, o harnessOpts) *harness {
 	t.Helper()
 	// A rate limit far above GitHub's: the watcher's budget then allows its shortest cycle.
 	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken), githubfake.WithRateLimit(1<<30))
