@@ -131,6 +131,7 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 			}
 			return d.execute(act)
 		default: // stop, merged
+			d.s.unwatch(d.mon) // nothing more to watch
 			if d.once && !d.deliver {
 				d.reached = true
 				return &mcp.CallToolResult{}, nil

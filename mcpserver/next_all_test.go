@@ -99,6 +99,19 @@ func TestNextStepAllHandsOutEachPRThatNeedsAttentionNamingIt(t *testing.T) {
 			assert.Equal(t, "acme/widgets#3", next.PR, "%+v", next)
 			assert.Equal(t, "execute", next.Action)
 
+			// #2's task answered with its own monitor_id: the call goes on with #2 only while there
+			// is something to do at once, then sends the agent back to all.
+			raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#2", "event": "push_completed"})
+			require.Empty(t, errText)
+			var back ActionOutput
+			require.NoError(t, json.Unmarshal(raw, &back))
+			if back.Action == "polling" {
+				assert.Equal(t, "all", back.MonitorID)
+				assert.Contains(t, back.Message, "needs nothing more now")
+			} else {
+				assert.Equal(t, "acme/widgets#2", back.PR, "%+v", back)
+			}
+
 			// #1 needs nothing: it is never handed out.
 			for _, m := range h.srv.all() {
 				if m.id == "acme/widgets#1" {

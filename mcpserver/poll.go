@@ -125,6 +125,10 @@ func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.U
 				u = next
 				break
 			}
+			if errors.Is(err, watch.ErrNotWatched) && d.ctx.Err() == nil {
+				w.Add(d.mon.ref) // removed meanwhile (a stop raced this call): watch it again
+				continue
+			}
 			switch {
 			case d.ctx.Err() != nil:
 				return nil, nil // the loop reports the cancellation

@@ -383,3 +383,27 @@ func (s *Server) handleNextAllCall(ctx context.Context, req mcp.CallToolRequest,
 	}
 	return s.waitAll(callCtx, req, deadline, beat)
 }
+
+// servedByAll reports whether monitor_id=all handed out an action of this monitor.
+func (m *monitor) servedByAll() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.servedAt.IsZero()
+}
+
+// answerFromAll takes the answer to an action monitor_id=all handed out, sent with the action's
+// own monitor_id: it goes on with that pull request while there is something to do at once (GitHub
+// work, the next task or question), and returns instead of waiting on it alone, so the agent goes
+// back to waiting on all of them.
+func (s *Server) answerFromAll(ctx context.Context, req mcp.CallToolRequest, m *monitor, input statemachine.Input) (*mcp.CallToolResult, error) {
+	callCtx, done := m.begin(ctx)
+	defer done()
+	d := s.newOnceDriver(callCtx, m, req, 0, time.Now().Add(s.cfg.MaxBlock), nil, true)
+	res, err := d.run(input)
+	d.close()
+	if err != nil || !d.idle {
+		s.served(m)
+		return res, err
+	}
+	return s.allResult(fmt.Sprintf("Taken; %s needs nothing more now. Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to wait on every pull request.", m.ref), nil), nil
+}

@@ -69,6 +69,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
+	if !(input.Kind == statemachine.InputEvent && input.Event == statemachine.EventReady) && m.servedByAll() {
+		return s.answerFromAll(ctx, req, m, input)
+	}
 	callCtx, done := m.begin(ctx)
 	defer done()
 	d := s.newDriver(callCtx, m, req, 0)
