@@ -148,6 +148,11 @@ func (s *Server) waitAll(ctx context.Context, req mcp.CallToolRequest, deadline 
 		case <-updates:
 		case <-tick.C:
 		case <-timer.C:
+			// Nothing new by the deadline: an action handed out before and still open comes back
+			// (the agent may have lost it), else polling.
+			if res, err := s.handOut(ctx, req, deadline, beat, s.firstWaiting(s.all(), true)); res != nil || err != nil {
+				return res, err
+			}
 			return s.allResult(fmt.Sprintf("Still watching %d pull requests; nothing needs you yet. "+
 				"Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to keep waiting.", live), skipped), nil
 		}
@@ -169,6 +174,7 @@ func (s *Server) scanAll(ctx context.Context, req mcp.CallToolRequest, deadline 
 			continue
 		}
 		live++
+		m.noteWaiting(s.cfg.Now())
 		if !m.hasNews(w) {
 			continue
 		}
@@ -187,23 +193,31 @@ func (s *Server) scanAll(ctx context.Context, req mcp.CallToolRequest, deadline 
 			return res, live, nil // GitHub refused for good (a revoked token): say so
 		}
 	}
-	next := s.firstWaiting(ms)
+	res, err := s.handOut(ctx, req, deadline, beat, s.firstWaiting(ms, false))
+	return res, live, err
+}
+
+// handOut hands monitor next's action to the agent (nil: nothing to hand out).
+func (s *Server) handOut(ctx context.Context, req mcp.CallToolRequest, deadline time.Time, beat *heartbeat, next *monitor) (*mcp.CallToolResult, error) {
 	if next == nil {
-		return nil, live, nil
+		return nil, nil
 	}
 	mctx, done, ok := next.tryBegin(ctx)
 	if !ok {
-		return nil, live, nil
+		return nil, nil
 	}
 	defer done()
+	if soon := time.Now().Add(time.Second); deadline.Before(soon) {
+		deadline = soon // at the call's deadline: room to hand the action out
+	}
 	d := s.newOnceDriver(mctx, next, req, 0, deadline, beat, true)
 	defer d.close()
 	res, err := d.loop(next.pending())
 	if err != nil || !d.idle {
 		s.served(next)
-		return res, live, err
+		return res, err
 	}
-	return nil, live, nil
+	return nil, nil
 }
 
 // runOnce advances a monitor by what is there: a fresh monitor starts (as ready would), one that
@@ -220,9 +234,10 @@ func (d *driver) runOnce() (*mcp.CallToolResult, error) {
 }
 
 // firstWaiting is the monitor whose action has waited longest on the agent, nil when none waits.
-// An action already handed out (and not answered since) goes after every one not handed out yet:
-// a ready with monitor_id=all asks for the next thing to do, and no pull request starves another.
-func (s *Server) firstWaiting(ms []*monitor) *monitor {
+// An action already handed out (and not answered since) counts only with handed, and then after
+// every one not handed out yet: a ready with monitor_id=all asks for the next thing to do, and no
+// pull request starves another.
+func (s *Server) firstWaiting(ms []*monitor, handed bool) *monitor {
 	type cand struct {
 		m             *monitor
 		handed        int
@@ -237,7 +252,7 @@ func (s *Server) firstWaiting(ms []*monitor) *monitor {
 			c.handed = 1
 		}
 		m.mu.Unlock()
-		if waiting {
+		if waiting && (handed || c.handed == 0) {
 			cs = append(cs, c)
 		}
 	}
@@ -406,4 +421,17 @@ func (s *Server) answerFromAll(ctx context.Context, req mcp.CallToolRequest, m *
 		return res, err
 	}
 	return s.allResult(fmt.Sprintf("Taken; %s needs nothing more now. Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to wait on every pull request.", m.ref), nil), nil
+}
+
+// noteWaiting starts the wait of a monitor that waits on the agent or the user without a start
+// time: one resumed from the state directory (a restarted server hands its action out again).
+func (m *monitor) noteWaiting(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.waitingSince.IsZero() || m.ended {
+		return
+	}
+	if k := m.m.Pending().Kind; k != statemachine.ActionPolling && k != statemachine.ActionServer {
+		m.waitingSince = now
+	}
 }
