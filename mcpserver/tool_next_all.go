@@ -18,12 +18,13 @@ import (
 // allMonitors is pr_monitor_next_step(monitor_id="all"): one call that waits on every monitor
 // and returns the next action of whichever pull request needs attention first.
 //
-// Order: the monitor whose action has waited longest goes first (its waitingSince), then the one
-// monitor_id=all served least recently, then by id; a monitor handed out is served last next time,
-// so no pull request starves another. Answers (user_chose, a task's completion event) sent with
-// monitor_id=all go to the pull request of the last action this server handed out for "all"
-// (each action names it in monitor_id and pr); an answer may also name that monitor_id, which
-// then goes on with that pull request alone.
+// Order: of the actions not handed out yet, the one that has waited longest goes first (then by
+// id); an action handed out and still open comes back only when nothing new came by the call's
+// deadline (least recently handed out first), so no pull request starves another. Answers
+// (user_chose, a task's completion event) sent with monitor_id=all go to the pull request of the
+// last action this server handed out for "all" (each action names it in monitor_id and pr); an
+// answer may also name that monitor_id: it goes on with that pull request while there is something
+// to do at once, then sends the agent back to all.
 type allMonitors struct {
 	mu   sync.Mutex
 	last string // the monitor of the last action handed out
