@@ -48,9 +48,7 @@ func samePending(t *testing.T, before mcpserver.ActionOutput, after *mcpserver.A
 // what it had; the scenario must end merged with no reply posted twice.
 func TestKilledAtEveryStepResumesExactly(t *testing.T) {
 	sc := scenarios()[1]
-	// GitHub's clock runs with the server's: the new process's watcher tells a change made after
-	// pr_monitor_start's snapshot by its updatedAt, before it has a fingerprint of its own.
-	w := newWorld(t, profiles[2], githubfake.WithClock(time.Now))
+	w := newWorld(t, profiles[2])
 	w.user, w.model = sc.answer, model
 	w.apply(sc.setup...)
 	w.fake.Advance(10 * time.Minute)

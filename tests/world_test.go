@@ -83,8 +83,10 @@ func newWorld(t *testing.T, prof profile, opts ...githubfake.Option) *world {
 		user: func(question) string { return "" }, model: func(*sdk.CreateMessageParams) string { return "" }}
 	// A rate limit far above GitHub's, which the server's watcher knows from its saved spend (as a
 	// restarted server knows the token's): its budget then lets it look every few milliseconds.
+	// GitHub's clock runs with the server's (Advance still moves it ahead): a restarted server's
+	// watcher tells a change made after pr_monitor_start's snapshot by its updatedAt.
 	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge),
-		githubfake.WithRateLimit(fakeLimit)}, opts...)
+		githubfake.WithRateLimit(fakeLimit), githubfake.WithClock(time.Now)}, opts...)
 	w.fake = githubfake.MustNew(opts...)
 	w.fake.Start()
 	t.Cleanup(w.fake.Close)

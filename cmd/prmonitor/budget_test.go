@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,4 +41,20 @@ func TestBudgetAcceptsAPercentageOrAFraction(t *testing.T) {
 			assert.InDelta(t, tt.want, float64(b), 1e-9)
 		})
 	}
+}
+
+func TestServeRefusesABadBudgetClearly(t *testing.T) {
+	res := runCLI(t, withToken(), "serve", "--state-dir", t.TempDir(), "--budget", "150%")
+	assert.Equal(t, exitUsage, res.code)
+	assert.Contains(t, res.stderr, "budget")
+	assert.Contains(t, res.stderr, "at most 100%")
+	assert.Empty(t, res.stdout, "stdout belongs to the protocol")
+}
+
+func TestWatchConfigTakesTheBudgetAndTheShortestPollAsTheShortestCycle(t *testing.T) {
+	cfg := watchConfig(0.1, nil, 0, 15*time.Millisecond, 0)
+	assert.InDelta(t, 0.1, cfg.Budget, 1e-9)
+	assert.Equal(t, 15*time.Millisecond, cfg.MinCycle)
+	assert.Equal(t, 15*time.Millisecond, cfg.Jitter, "a short cycle stays short")
+	assert.Zero(t, watchConfig(0, nil).MinCycle, "no poll flag: the watcher's own pace")
 }
