@@ -1,6 +1,9 @@
 package ghclient_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,4 +73,26 @@ func TestFingerprintsRefuseMoreThanABatch(t *testing.T) {
 	require.Error(t, err)
 	_, err = e.c.Fingerprints(t.Context(), []prstatus.PRRef{{Owner: "o", Repo: "r"}})
 	require.ErrorIs(t, err, prstatus.ErrBadRef)
+}
+
+// TestFingerprintDocumentIsStable pins the fingerprint batch document for three pull requests in
+// two repositories: what it reads, and that it costs 1 point, are reviewed, never changed by
+// accident. Set PRMONITOR_UPDATE_GOLDEN=1 to rewrite the file.
+func TestFingerprintDocumentIsStable(t *testing.T) {
+	e := newFakeEnv(t)
+	e.apply(t, githubfake.OpenPR{Title: "t"})
+	e.rec.reset()
+	_, err := e.c.Fingerprints(t.Context(), []prstatus.PRRef{ref, {Owner: "acme", Repo: "gadgets", Number: 2}, {Owner: "acme", Repo: "widgets", Number: 9}})
+	require.NoError(t, err)
+	docs := e.rec.documents()
+	require.Len(t, docs, 1)
+	got := docs[0].Query + "\n"
+
+	golden := filepath.Join("testdata", "fingerprint_query.graphql")
+	if os.Getenv("PRMONITOR_UPDATE_GOLDEN") != "" {
+		require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run with PRMONITOR_UPDATE_GOLDEN=1 to create %s", golden)
+	assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(got))
 }

@@ -13,7 +13,8 @@ import (
 //	interval = max(c × 1h / (B/2), Jitter, clamp(nb × that, MinCycle, MaxCycle) / nb)
 //	cycle    = nb × interval
 //
-// (the budget wins over MaxCycle). Snapshots never eat into what detection needs until the hour
+// (the budget wins over MaxCycle; while a pull request is hot, changed in the last HotWindow or
+// waiting on CI, MinCycle/2 stands for MinCycle). Snapshots never eat into what detection needs until the hour
 // ends (reserve = detection's hourly rate × the time left). Within that, a poked pull request's
 // snapshot goes at once; those of pull requests whose fingerprint moved (and first reads) go at
 // once while the hour's spend is under B/2, then spread evenly over what is left of the hour:
@@ -127,12 +128,18 @@ func (g *governor) low() bool {
 	return g.known && float64(g.remaining) < lowRemaining*float64(g.limit)
 }
 
-// interval is the time between two fingerprint batches for nb batches a cycle.
-func (g *governor) interval(now time.Time, nb int) time.Duration {
+// interval is the time between two fingerprint batches for nb batches a cycle. hot says some
+// pull request changed lately or waits on CI: then the cycle may go down to MinCycle/2 (the
+// budget still bounds it).
+func (g *governor) interval(now time.Time, nb int, hot bool) time.Duration {
 	nb = max(nb, 1)
 	byBudget := time.Duration(g.batchCost * float64(time.Hour) / (detectionShare * g.hourBudget()))
 	byBudget = max(byBudget, g.jitter)
-	cycle := min(max(time.Duration(nb)*byBudget, g.minCycle), g.maxCycle)
+	floor := g.minCycle
+	if hot {
+		floor /= 2
+	}
+	cycle := min(max(time.Duration(nb)*byBudget, floor), g.maxCycle)
 	if !g.quietUntil(now).IsZero() || g.low() {
 		cycle = g.maxCycle
 	}

@@ -65,6 +65,13 @@ func (w *Watcher) Run(ctx context.Context) error {
 // snapshots. It returns when the watcher should look again.
 func (w *Watcher) tick(ctx context.Context) time.Time {
 	now := w.cfg.Now()
+	w.mu.Lock()
+	idle := len(w.prs) == 0
+	w.mu.Unlock()
+	if idle {
+		// Nothing to watch: no token is resolved, no request sent, until Add wakes the loop.
+		return now.Add(w.cfg.MaxCycle)
+	}
 	src, next, ok := w.source(ctx, now)
 	if !ok {
 		return next
@@ -158,10 +165,12 @@ func (w *Watcher) sortedLocked() []prstatus.PRRef {
 	for r := range w.prs {
 		refs = append(refs, r)
 	}
-	slices.SortFunc(refs, func(a, b prstatus.PRRef) int {
-		return cmp.Or(cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.Repo, b.Repo), cmp.Compare(a.Number, b.Number))
-	})
+	slices.SortFunc(refs, compareRefs)
 	return refs
+}
+
+func compareRefs(a, b prstatus.PRRef) int {
+	return cmp.Or(cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.Repo, b.Repo), cmp.Compare(a.Number, b.Number))
 }
 
 // hotLocked reports whether a pull request is looked at in every batch: it changed lately, its
@@ -190,19 +199,24 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	}
 	room := w.cfg.MaxBatch - len(hot)
 	batch := hot
-	if len(cold) > 0 {
-		if w.cursor >= len(cold) {
-			w.cursor = 0
+	if len(cold) <= room {
+		batch = append(batch, cold...)
+	} else {
+		// Go on after the last pull request looked at (by reference, so that pull requests
+		// turning hot or cold, added or removed, do not make the rotation skip any).
+		start := max(slices.IndexFunc(cold, func(r prstatus.PRRef) bool { return compareRefs(w.lastCold, r) < 0 }), 0)
+		end := min(start+room, len(cold))
+		batch = append(batch, cold[start:end]...)
+		w.lastCold = cold[end-1]
+		if end == len(cold) {
+			w.lastCold = prstatus.PRRef{}
 		}
-		end := min(w.cursor+room, len(cold))
-		batch = append(batch, cold[w.cursor:end]...)
-		w.cursor = end % len(cold)
 	}
 	nb := 1
 	if room > 0 {
 		nb = max(1, (len(cold)+room-1)/room)
 	}
-	w.nextFP = now.Add(w.gov.interval(now, nb) + w.jitter())
+	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0) + w.jitter())
 	return batch
 }
 
@@ -320,8 +334,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 		}
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(a.prio, b.prio), a.e.snapAt.Compare(b.e.snapAt),
-			cmp.Compare(a.ref.Owner, b.ref.Owner), cmp.Compare(a.ref.Repo, b.ref.Repo), cmp.Compare(a.ref.Number, b.ref.Number))
+		return cmp.Or(cmp.Compare(a.prio, b.prio), a.e.snapAt.Compare(b.e.snapAt), compareRefs(a.ref, b.ref))
 	})
 	soon := func(t time.Time) {
 		if wake.IsZero() || t.Before(wake) {

@@ -81,11 +81,11 @@ type Watcher struct {
 	connectErr  error
 
 	gov          governor
-	cursor       int       // where the next fingerprint batch starts in the sorted refs
-	nextFP       time.Time // when the next fingerprint batch may go
-	nextRefresh  time.Time // when the next refresh snapshot may go
-	nextChanged  time.Time // when the next paced snapshot of a moved pull request may go
-	nextFollowUp time.Time // when the next follow-up snapshot may go
+	lastCold     prstatus.PRRef // the last pull request of the rotation looked at
+	nextFP       time.Time      // when the next fingerprint batch may go
+	nextRefresh  time.Time      // when the next refresh snapshot may go
+	nextChanged  time.Time      // when the next paced snapshot of a moved pull request may go
+	nextFollowUp time.Time      // when the next follow-up snapshot may go
 	running      bool
 	inFlight     int
 	ticks        int

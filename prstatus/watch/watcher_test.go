@@ -282,3 +282,115 @@ func TestAFailedLookStandsDownWithoutReReadingWhenNothingMoved(t *testing.T) {
 	_, snaps2, _ := s.src.counts()
 	assert.Equal(t, snaps, snaps2, "no snapshot was read again")
 }
+
+func TestASecondaryRateLimitHoldsTheWholeWatcherUntilGitHubSaid(t *testing.T) {
+	s := newSim(t, Config{})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	good, _ := s.w.Latest(testPR)
+	b0, sn0, _ := s.src.counts()
+
+	s.f.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: 403, RetryAfter: 10 * time.Minute, Times: 1})
+	limited, ok := s.waitUpdate(testPR, good.Seq, time.Minute)
+	require.True(t, ok, "the rate limit reaches waiting calls")
+	var rl *ghclient.RateLimitError
+	require.ErrorAs(t, limited.Err, &rl)
+	held := s.w.Stats().HeldUntil
+	require.False(t, held.IsZero())
+
+	b1, sn1, _ := s.src.counts()
+	s.runFor(held.Sub(s.f.Now()) - time.Second)
+	b2, sn2, _ := s.src.counts()
+	assert.Equal(t, b1+sn1, b2+sn2, "nothing is sent before the time GitHub named")
+	assert.Equal(t, b0+1, b1, "the limited batch was the last request")
+	assert.Equal(t, sn0, sn1)
+
+	back, ok := s.waitUpdate(testPR, limited.Seq, time.Minute)
+	require.True(t, ok, "after the hold the watcher looks again")
+	assert.Equal(t, CauseRecovered, back.Cause)
+}
+
+type savedHolds map[string]ghclient.Hold
+
+func (s savedHolds) LoadGate() (map[string]ghclient.Hold, error) { return s, nil }
+func (s savedHolds) SaveGate(map[string]ghclient.Hold) error     { return nil }
+
+func TestARestartedWatcherKeepsTheHoldGitHubAskedForBefore(t *testing.T) {
+	f := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken("t"))
+	require.NoError(t, f.Apply(githubfake.Ref(testPR), githubfake.OpenPR{Title: "t"}))
+	until := f.Now().Add(20 * time.Minute)
+	gate := ghclient.NewGate(savedHolds{ghclient.ScopeToken: {Until: until, Reason: "secondary rate limit"}}, f.Now, nil)
+	c, err := ghclient.New(ghclient.Config{RESTURL: "https://api.github.invalid", Transport: f.HTTPClient().Transport,
+		Token: ghclient.NewToken("t"), Now: f.Now, Gate: gate})
+	require.NoError(t, err)
+	src := &countingSource{Source: c, now: f.Now}
+	w, err := New(Config{Now: f.Now, Connect: func(context.Context) (Source, error) { return src, nil }})
+	require.NoError(t, err)
+	w.Add(testPR)
+
+	next := w.tick(t.Context())
+	batches, snaps, _ := src.counts()
+	assert.Zero(t, batches+snaps, "nothing is sent before the saved hold ends")
+	assert.False(t, next.Before(until))
+	f.Advance(next.Sub(f.Now()))
+	w.tick(t.Context())
+	u, ok := w.Latest(testPR)
+	require.True(t, ok)
+	assert.NoError(t, u.Err)
+}
+
+func TestAWatcherWithNothingToWatchResolvesNoTokenAndSendsNothing(t *testing.T) {
+	f := githubfake.MustNew()
+	connects := 0
+	w, err := New(Config{Now: f.Now, Connect: func(context.Context) (Source, error) {
+		connects++
+		return nil, errors.New("no token")
+	}})
+	require.NoError(t, err)
+	next := w.tick(t.Context())
+	assert.Zero(t, connects)
+	assert.Equal(t, f.Now().Add(DefaultMaxCycle), next)
+}
+
+// recordingSource answers at once and keeps the references of every fingerprint batch.
+type recordingSource struct {
+	stubSource
+	mu      sync.Mutex
+	batches [][]prstatus.PRRef
+}
+
+func (r *recordingSource) Fingerprints(ctx context.Context, refs []prstatus.PRRef) (ghclient.FingerprintBatch, error) {
+	r.mu.Lock()
+	r.batches = append(r.batches, append([]prstatus.PRRef(nil), refs...))
+	r.mu.Unlock()
+	return r.stubSource.Fingerprints(ctx, refs)
+}
+
+func TestEveryPullRequestIsLookedAtEveryCycle(t *testing.T) {
+	now := githubfake.DefaultStart()
+	src := &recordingSource{}
+	w, err := New(Config{MaxBatch: 10, Now: func() time.Time { return now }, Rand: func() float64 { return 0.5 },
+		Connect: func(context.Context) (Source, error) { return src, nil }})
+	require.NoError(t, err)
+	refs := loadRefs(25)
+	for _, r := range refs {
+		w.Add(r)
+	}
+	for range 40 { // first reads, then quiet batches
+		now = w.tick(t.Context())
+	}
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	require.Greater(t, len(src.batches), 6)
+	last := src.batches[len(src.batches)-3:]
+	seen := map[prstatus.PRRef]bool{}
+	for _, b := range last {
+		assert.LessOrEqual(t, len(b), 10)
+		for _, r := range b {
+			seen[r] = true
+		}
+	}
+	assert.Len(t, seen, 25, "three batches of 10 cover 25 pull requests")
+	// Three batches of 1 point, at most 625 points an hour for detection: one every 5.76 s.
+	assert.Equal(t, 17280*time.Millisecond, w.Stats().Cycle)
+}
