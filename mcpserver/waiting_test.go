@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,4 +129,35 @@ func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	assert.GreaterOrEqual(t, len(h.progress), 3, "about one every 150ms of a 1.2s call")
+}
+
+// TestGitHubFailuresReachTheWaitingCall: the watcher reads GitHub for the waiting call, and what
+// it meets reaches the call as before: a refused token ends it with a tool error, an outage is
+// reported as progress while the call goes on waiting.
+func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
+	t.Parallel() // the outage waits out the client's retries: beside the other tests
+	t.Run("a revoked token is a tool error", func(t *testing.T) {
+		h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+		h.start()
+		h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusUnauthorized})
+		_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
+		assert.Contains(t, errText, "token")
+		assert.NotContains(t, errText, testToken)
+	})
+	t.Run("an outage is progress, and the call waits on", func(t *testing.T) {
+		h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 8 * time.Second }})
+		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+		h.start()
+		h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusBadGateway})
+		act := h.next("ready", "", nil)
+		assert.Equal(t, "polling", act.Action)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		found := false
+		for _, p := range h.progress {
+			found = found || strings.Contains(p, "GitHub unreachable")
+		}
+		assert.True(t, found, "progress says GitHub is unreachable (%d notes)", len(h.progress))
+	})
 }
