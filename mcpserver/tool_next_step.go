@@ -24,7 +24,7 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
-			"monitor_id=all waits on every monitor and names the PR in each action; answers sent with all go to that PR."),
+			"With monitor_id=all, each action names its PR; answer with all too."),
 		mcp.WithInputSchema[NextStepInput](),
 		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),

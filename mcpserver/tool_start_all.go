@@ -28,7 +28,7 @@ func (s *Server) startAllTool() (server.ServerTool, error) {
 			"pr_monitor_next_step with monitor_id=all."),
 		mcp.WithInputSchema[StartAllInput](),
 		output,
-		mcp.WithTitleAnnotation("Monitor all my open pull requests"),
+		mcp.WithTitleAnnotation("Monitor all my pull requests"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
