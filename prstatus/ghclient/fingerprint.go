@@ -22,7 +22,8 @@ const MaxFingerprintBatch = 100
 
 // Fingerprint is what one cheap look at a pull request tells: plain fields only, no lists. Two
 // fingerprints of the same pull request differ when something a monitor acts on changed (see
-// package watch for which field catches which event). It is comparable with ==.
+// package watch for which field catches which event). Changed names what differs; == works too
+// (UpdatedAt is always UTC).
 type Fingerprint struct {
 	// Missing: the repository or pull request does not exist, or the token cannot see it.
 	Missing   bool
@@ -41,7 +42,7 @@ type Fingerprint struct {
 	// Rollup is the head commit's statusCheckRollup state ("" without checks).
 	Rollup string
 	// Checks is the rollup's check runs and status contexts counted by state, rendered
-	// "run:COMPLETED=2,run:IN_PROGRESS=1,status:SUCCESS=1": any check that starts or completes
+	// "run:IN_PROGRESS=1,run:SUCCESS=2,status:SUCCESS=1": any check that starts or completes
 	// changes it.
 	Checks string
 }

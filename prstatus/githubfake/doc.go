@@ -90,6 +90,11 @@
 //	p := f.Play(sc)
 //	for !p.Done() { step, err := p.Next(); fmt.Println(step.Describe()) }
 //
+// A pull request's updatedAt moves as GitHub's does on an edit of it (a push, a review, a review
+// comment, a review request, a draft toggle, a merge, a close, a title or body change), and not on
+// what GitHub computes about it (mergeability after the base branch moved, the base branch's
+// rules) nor on a thread's resolve, which GitHub is not known to count as an update.
+//
 // Tests can also apply events directly (f.Apply(ref, events...), f.PR(ref).Apply(...)), read ids
 // back (f.PR(ref).Thread(0), .Check("test")), or change the data under the lock (f.Do, f.View).
 // Commits(n,…), Threads(n,…) and JobNames(n,…) make long pull requests easy.

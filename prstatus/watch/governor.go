@@ -14,7 +14,8 @@ import (
 //	cycle    = nb × interval
 //
 // (the budget wins over MaxCycle; while a pull request is hot, changed in the last HotWindow or
-// waiting on CI, MinCycle/2 stands for MinCycle). Snapshots never eat into what detection needs until the hour
+// waiting on CI, MinCycle/2 stands for MinCycle; while first reads are pending after a restart,
+// B/4 stands for B/2). Snapshots never eat into what detection needs until the hour
 // ends (reserve = detection's hourly rate × the time left). Within that, a poked pull request's
 // snapshot goes at once; those of pull requests whose fingerprint moved (and first reads) go at
 // once while the hour's spend is under B/2, then spread evenly over what is left of the hour:
@@ -131,9 +132,16 @@ func (g *governor) low() bool {
 // interval is the time between two fingerprint batches for nb batches a cycle. hot says some
 // pull request changed lately or waits on CI: then the cycle may go down to MinCycle/2 (the
 // budget still bounds it).
-func (g *governor) interval(now time.Time, nb int, hot bool) time.Duration {
+//
+// catchUp says some pull requests still need their first read (a restart resumed them): then
+// detection takes a quarter of B instead of half, and the first reads get the rest sooner.
+func (g *governor) interval(now time.Time, nb int, hot, catchUp bool) time.Duration {
 	nb = max(nb, 1)
-	byBudget := time.Duration(g.batchCost * float64(time.Hour) / (detectionShare * g.hourBudget()))
+	share := detectionShare
+	if catchUp {
+		share /= 2
+	}
+	byBudget := time.Duration(g.batchCost * float64(time.Hour) / (share * g.hourBudget()))
 	byBudget = max(byBudget, g.jitter)
 	floor := g.minCycle
 	if hot {

@@ -18,7 +18,7 @@ func TestTheCycleFollowsThePullRequestsAndTheBudget(t *testing.T) {
 		name         string
 		cfg          Config
 		batches      int
-		hot          bool
+		hot, catchUp bool
 		rate         prstatus.RateLimit
 		wantInterval time.Duration
 		wantCycle    time.Duration
@@ -29,6 +29,9 @@ func TestTheCycleFollowsThePullRequestsAndTheBudget(t *testing.T) {
 			wantInterval: 5760 * time.Millisecond, wantCycle: 5760 * time.Millisecond},
 		// B/2 = 625 points an hour: a 1-point batch every 5.76 s.
 		{name: "ten batches: the budget", batches: 10, wantInterval: 5760 * time.Millisecond, wantCycle: 57600 * time.Millisecond},
+		// B/4 while first reads are pending: one batch every 11.52 s.
+		{name: "ten batches while a restart's first reads are pending", batches: 10, catchUp: true,
+			wantInterval: 11520 * time.Millisecond, wantCycle: 115200 * time.Millisecond},
 		{name: "two hundred batches: the budget wins over MaxCycle", batches: 200, wantInterval: 5760 * time.Millisecond, wantCycle: 1152 * time.Second},
 		{name: "a bigger limit, a shorter interval", batches: 10, rate: prstatus.RateLimit{Limit: 15000, Remaining: 15000},
 			wantInterval: 1920 * time.Millisecond, wantCycle: 19200 * time.Millisecond},
@@ -46,7 +49,7 @@ func TestTheCycleFollowsThePullRequestsAndTheBudget(t *testing.T) {
 			require.NoError(t, err)
 			g := newGovernor(c)
 			g.observe(tt.rate)
-			assert.Equal(t, tt.wantInterval, g.interval(now, tt.batches, tt.hot))
+			assert.Equal(t, tt.wantInterval, g.interval(now, tt.batches, tt.hot, tt.catchUp))
 			assert.Equal(t, tt.wantCycle, g.cycle)
 		})
 	}
@@ -57,7 +60,7 @@ func TestRefreshesStopWhenTheBudgetHasNoRoom(t *testing.T) {
 	c, err := Config{Connect: func(context.Context) (Source, error) { return nil, nil }}.withDefaults()
 	require.NoError(t, err)
 	g := newGovernor(c)
-	g.interval(now, 1, false) // 450 points an hour of detection
+	g.interval(now, 1, false, false) // 450 points an hour of detection
 	gap, ok := g.refreshGap(now)
 	require.True(t, ok)
 	// (1250 − 450) / 2 = 400 points an hour for refreshes of 3 points: one every 27 s.

@@ -170,7 +170,11 @@ func TestLoadAHundredQuietPullRequestsStayUnder600PointsAnHour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test: a few seconds")
 	}
-	res := runLoad(t, loadPlan{prs: 100, hours: 4})
+	hours := 3
+	if raceEnabled {
+		hours = 2 // the first hour and one steady one: a tenth of the speed
+	}
+	res := runLoad(t, loadPlan{prs: 100, hours: hours})
 	assert.Zero(t, res.unpublished)
 	t.Logf("points by hour %v, requests by hour %v, cycle %s", res.pointsByHour, res.requestsByHour, res.cycle)
 	for h, p := range res.pointsByHour[1:] {
@@ -181,8 +185,8 @@ func TestLoadAHundredQuietPullRequestsStayUnder600PointsAnHour(t *testing.T) {
 }
 
 func TestLoadAThousandPullRequestsStayWithinAQuarterOfTheHour(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test: about a minute")
+	if testing.Short() || raceEnabled {
+		t.Skip("load test: about a minute, ten under the race detector (BenchmarkQuietPullRequests reports the same)")
 	}
 	for _, tt := range []struct {
 		name string
@@ -211,7 +215,10 @@ func TestLoadAnEventReachesTheWatcherWithinSeconds(t *testing.T) {
 		prs  int
 		mean time.Duration
 	}{{1, 5 * time.Second}, {100, 10 * time.Second}} {
-		res := runLoad(t, loadPlan{prs: tt.prs, hours: 3, events: 40, seed: 3})
+		if tt.prs > 1 && raceEnabled {
+			continue // half a minute under the race detector; BenchmarkEventToUpdate reports it
+		}
+		res := runLoad(t, loadPlan{prs: tt.prs, hours: 2, events: 40, seed: 3})
 		t.Logf("%d PRs: %d events, mean %s, p90 %s, max %s (fake clock); points by hour %v",
 			tt.prs, len(res.latencies), res.meanLatency(), res.percentile(0.9), res.percentile(1), res.pointsByHour)
 		assert.LessOrEqual(t, res.meanLatency(), tt.mean, "%d PRs", tt.prs)

@@ -231,6 +231,17 @@ func TestQuietHoursStretchTheCycle(t *testing.T) {
 	st := s.w.Stats()
 	assert.Equal(t, DefaultMaxCycle, st.Cycle)
 	assert.Equal(t, quietEnd, st.QuietUntil)
+
+	s.runFor(5 * time.Hour)
+	batches, snaps, _ := s.src.counts()
+	assert.Equal(t, 1, snaps, "no safety refresh in quiet hours")
+	assert.InDelta(t, 5*60/5, batches, 3, "one look every MaxCycle")
+
+	s.apply(testPR, githubfake.Push{Commits: githubfake.Commits(1, "fix")})
+	last, _ := s.w.Latest(testPR)
+	u, ok := s.waitUpdate(testPR, last.Seq, DefaultMaxCycle+DefaultJitter)
+	require.True(t, ok, "a change is still caught, a cycle later")
+	assert.Contains(t, u.Cause, "headRefOid")
 }
 
 func TestRunStopsWhenTheContextEnds(t *testing.T) {

@@ -1,0 +1,168 @@
+package watch
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// Change detection: which pull requests the next fingerprint batch reads, and what its answer
+// marks for a snapshot.
+
+// sortedLocked is the watched references in a fixed order.
+func (w *Watcher) sortedLocked() []prstatus.PRRef {
+	refs := make([]prstatus.PRRef, 0, len(w.prs))
+	for r := range w.prs {
+		refs = append(refs, r)
+	}
+	slices.SortFunc(refs, compareRefs)
+	return refs
+}
+
+func compareRefs(a, b prstatus.PRRef) int {
+	return cmp.Or(cmp.Compare(a.Owner, b.Owner), cmp.Compare(a.Repo, b.Repo), cmp.Compare(a.Number, b.Number))
+}
+
+// hotLocked reports whether a pull request is looked at in every batch: it changed lately, its
+// checks run, or GitHub is still computing whether it can merge.
+func (w *Watcher) hotLocked(e *entry, now time.Time) bool {
+	if !e.changedAt.IsZero() && now.Sub(e.changedAt) < w.cfg.HotWindow {
+		return true
+	}
+	return e.hasFP && (e.fp.Rollup == "PENDING" || e.fp.Mergeable == "UNKNOWN")
+}
+
+// pickBatchLocked returns the next fingerprint batch when one is due: the hot pull requests (up
+// to a quarter of the batch), then the next ones in rotation. A pull request not read yet is
+// left out: its first snapshot is the baseline, and the points go to first reads instead.
+func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
+	if len(w.prs) == 0 || now.Before(w.nextFP) {
+		return nil
+	}
+	refs := w.sortedLocked()
+	var hot, cold []prstatus.PRRef
+	catchUp := false
+	for _, r := range refs {
+		e := w.prs[r]
+		if !e.has {
+			catchUp = true
+			continue
+		}
+		if w.hotLocked(e, now) && len(hot) < w.cfg.MaxBatch/4 {
+			hot = append(hot, r)
+		} else {
+			cold = append(cold, r)
+		}
+	}
+	room := w.cfg.MaxBatch - len(hot)
+	batch := hot
+	if len(cold) <= room {
+		batch = append(batch, cold...)
+	} else {
+		// Go on after the last pull request looked at (by reference, so that pull requests
+		// turning hot or cold, added or removed, do not make the rotation skip any).
+		start := max(slices.IndexFunc(cold, func(r prstatus.PRRef) bool { return compareRefs(w.lastCold, r) < 0 }), 0)
+		end := min(start+room, len(cold))
+		batch = append(batch, cold[start:end]...)
+		w.lastCold = cold[end-1]
+		if end == len(cold) {
+			w.lastCold = prstatus.PRRef{}
+		}
+	}
+	nb := 1
+	if room > 0 {
+		nb = max(1, (len(cold)+room-1)/room)
+	}
+	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0, catchUp) + w.jitter())
+	if len(batch) == 0 {
+		return nil
+	}
+	return batch
+}
+
+// runBatch reads the fingerprints of refs and marks those that moved for a snapshot.
+func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRef, now time.Time) {
+	w.mu.Lock()
+	w.inFlight++
+	w.mu.Unlock()
+	b, err := src.Fingerprints(ctx, refs)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.inFlight--
+	var rl *ghclient.RateLimitError
+	switch {
+	case err == nil:
+		w.gov.charge(now, max(b.RateLimit.Cost, 1))
+		w.gov.observe(b.RateLimit)
+		w.gov.noteBatch(b.RateLimit.Cost)
+	case errors.As(err, &rl) && rl.HeldBack:
+		// Not sent: the gate held it.
+	default:
+		w.gov.charge(now, 1)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		err = fmt.Errorf("watch: look for changes: %w", err)
+		w.cfg.Logger.Debug("fingerprint batch failed", "prs", len(refs), "err", err)
+		for _, r := range refs {
+			if e, ok := w.prs[r]; ok {
+				w.publishErrLocked(r, e, err, now)
+			}
+		}
+		return
+	}
+	for _, r := range refs {
+		e, ok := w.prs[r]
+		fp, got := b.PRs[r]
+		if !ok || !got {
+			continue
+		}
+		if !e.hasFP {
+			e.fp, e.hasFP = fp, true
+			failed := e.upd.Err != nil && !fp.Missing // the read failed, GitHub answers now
+			if e.want == "" && e.has && (failed || (e.upd.Err == nil && contradicts(fp, e.upd))) {
+				e.want = CauseFingerprint + ": first look"
+			}
+			continue
+		}
+		diff := e.fp.Changed(fp)
+		e.fp = fp
+		switch {
+		case len(diff) > 0:
+			e.markChanged(now, w.cfg.HotRefresh)
+			if e.want == "" {
+				e.want = CauseFingerprint + ": " + strings.Join(diff, ", ")
+			}
+		case e.want == "" && e.has && e.upd.Err != nil && !fp.Missing:
+			if e.upd.Cause == CauseError && e.good != nil {
+				// Only looking failed (a batch, the connection) and nothing moved since the
+				// last good snapshot: it stands again, without a read.
+				w.publishLocked(r, e, Update{Snapshot: e.good, At: now, Cause: CauseRecovered})
+				continue
+			}
+			// The last read failed and GitHub answers again: read it again.
+			e.want = CauseRefresh
+		}
+	}
+}
+
+// contradicts reports whether a fingerprint says something the update's snapshot does not: a
+// change between the snapshot and the first fingerprint.
+func contradicts(fp ghclient.Fingerprint, u Update) bool {
+	s := u.Snapshot
+	if s == nil {
+		return true
+	}
+	return fp.Missing || fp.UpdatedAt.After(u.At) || fp.HeadOID != s.HeadOID || fp.State != string(s.State) ||
+		fp.IsDraft != s.IsDraft || fp.Mergeable != string(s.Mergeable) ||
+		fp.MergeStateStatus != s.MergeStateStatus || fp.ReviewDecision != s.ReviewDecision
+}
