@@ -174,6 +174,7 @@ func (w *world) close() {
 		w.session = nil
 	}
 	require.NotContains(w.t, w.stderr.String(), token, "the token never appears in the server's logs")
+	require.NotContains(w.t, w.stderr.String(), "WARNING: DATA RACE", "the server (built with -race under -race) never races")
 }
 
 func (w *world) onElicit(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
