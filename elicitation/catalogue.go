@@ -46,9 +46,14 @@ const (
 	Merge           Value = "merge"
 	MergeAdmin      Value = "merge_admin"
 	WaitForApprover Value = "wait_for_approver"
+	UpdateBranch    Value = "update_branch"
 
 	RequestReReview Value = "request_rereview"
 	SkipReminder    Value = "skip_reminder"
+
+	// Snooze puts the question off: it is not asked again for an hour, unless the pull
+	// request changes meanwhile. Every question offers it.
+	Snooze Value = "snooze"
 )
 
 // pickPrefix starts the values of the dynamic pick list: pick:1, pick:2, ...
@@ -148,6 +153,7 @@ var (
 	stopChoice   = Choice{Stop, "Stop monitoring"}
 	resumeChoice = Choice{Resume, "Resume monitoring"}
 	handleChoice = Choice{HandleMyself, "I'll handle it myself"}
+	snoozeChoice = Choice{Snooze, "Ask me again in 1 hour"}
 )
 
 // Catalogue returns every question spec, in a fixed order. It is the one source for the state
@@ -159,6 +165,7 @@ func Catalogue() []Spec {
 			{ExplainAll, "Explain each comment, then decide"},
 			{AddressSpecific, "Pick one comment to address"},
 			{HandleMyself, "I'll handle the comments myself"},
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCommentSingle, Purpose: "one review thread, explained", Decline: HandleMyself, Choices: []Choice{
@@ -167,12 +174,14 @@ func Catalogue() []Spec {
 			{ResolveThread, "Resolve the thread (the reviewer's reply settles it)"},
 			{Skip, "Skip this comment"},
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCommentItem, Purpose: "address-all: the next thread", Decline: Done, Choices: []Choice{
 			{Address, "Address this comment"},
 			{Skip, "Skip this comment"},
 			{Done, "Done: resume monitoring"},
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCommentExplained, Purpose: "explain-all: the next thread, explained", Decline: Done, Choices: []Choice{
@@ -180,25 +189,30 @@ func Catalogue() []Spec {
 			{Address, "Do what the reviewer asks"},
 			{Skip, "Skip this comment"},
 			{Done, "Done: resume monitoring"},
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCommentPick, Purpose: "pick one thread to address", Decline: HandleMyself, Picks: true, Choices: []Choice{
 			{HandleMyself, "I'll handle them myself"},
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCommentsRemaining, Purpose: "one thread done, others remain", Decline: Done, Choices: []Choice{
 			{Continue, "Address the next comment"},
 			{Done, "I'll handle the rest myself"},
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCommentsManual, Purpose: "the user handles the threads", Decline: DoneHandling, Choices: []Choice{
 			{DoneHandling, "Done: continue monitoring"},
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QRefineStalled, Purpose: "a refine ended without a substantive commit", Decline: HandleMyself, Choices: []Choice{
 			{RefineAgain, "Refine again"},
 			{TreatAsAnswered, "The review is answered (no new commit needed)"},
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCIResults, Purpose: "CI failed and was investigated", Decline: HandleMyself, Choices: []Choice{
@@ -206,37 +220,45 @@ func Catalogue() []Spec {
 			{RerunFailed, "Re-run the failed jobs"},
 			{RerunAll, "Run a new build (re-run the whole workflows)"},
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QCICancelled, Purpose: "checks were cancelled", Decline: HandleMyself, Choices: []Choice{
 			{RerunFailed, "Re-run the cancelled jobs"},
 			resumeChoice,
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QMergeConflict, Purpose: "the branch conflicts with its base", Decline: HandleMyself, Choices: []Choice{
 			{Rebase, "Rebase onto the base branch and resolve the conflicts"},
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QReadyToMerge, Purpose: "approved, green, nothing open", Decline: HandleMyself, Choices: []Choice{
 			{Merge, "Merge the pull request"},
+			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QMergeRefused, Purpose: "GitHub refused the merge", Decline: HandleMyself, Choices: []Choice{
 			{MergeAdmin, "Merge with administrator bypass"},
+			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QStaleApproval, Purpose: "green, but approvals are on an older commit", Decline: HandleMyself, Choices: []Choice{
 			{RequestReReview, "Ask the approvers to review again"},
 			{SkipReminder, "Don't remind them"},
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QRecovery, Purpose: "a task ended in an unexpected way", Decline: Resume, Choices: []Choice{
@@ -246,12 +268,14 @@ func Catalogue() []Spec {
 			{Skip, "Skip this comment"},
 			{BackToTask, "Go back to the task"},
 			resumeChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 		{ID: QActionFailed, Purpose: "a GitHub action failed", Decline: HandleMyself, Choices: []Choice{
 			{Retry, "Try again"},
 			{Skip, "Skip this comment"},
 			handleChoice,
+			snoozeChoice,
 			stopChoice,
 		}},
 	}

@@ -37,6 +37,7 @@ var synonyms = map[Value][]string{
 	TreatAsPushed:       {"pushed", "i pushed", "it's pushed", "treat as pushed"},
 	TreatAsAddressed:    {"addressed", "it's addressed", "treat as addressed"},
 	TreatAsReplied:      {"replied", "i replied", "replied on github"},
+	Snooze:              {"snooze", "snooze it", "later", "ask me later", "ask me again later", "remind me later", "in an hour", "ask me in an hour"},
 }
 
 // fillers are dropped from the ends of an answer before matching.

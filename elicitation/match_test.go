@@ -77,3 +77,14 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+func TestWordsForLaterMatchSnooze(t *testing.T) {
+	q := mustAsk(t, QReadyToMerge, Merge, WaitForApprover, HandleMyself, Snooze, Stop)
+	for _, in := range []string{"snooze", "later", "ask me again later", "Ask me again in 1 hour", "ok, later please"} {
+		v, ok := Match(in, q)
+		assert.True(t, ok, in)
+		assert.Equal(t, Snooze, v, in)
+	}
+	_, ok := Match("wait", q)
+	assert.True(t, ok, "wait stays wait for approver")
+}

@@ -61,9 +61,11 @@ type driver struct {
 }
 
 func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int) *driver {
-	deadline := time.Now().Add(s.cfg.MaxBlock)
+	deadline, inTask := s.callDeadline(ctx, req)
 	work, stop := context.WithDeadline(ctx, deadline)
-	d := &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline}
+	// Inside a task nothing is asked of the client (tasks.go): the agent gets questions and tasks.
+	d := &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline,
+		toAgent: inTask, noSampling: inTask}
 	d.startHeartbeat()
 	d.ownBeat = d.beat != nil
 	return d
@@ -72,8 +74,9 @@ func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRe
 // newOnceDriver drives mon for a monitor_id=all call: by that call's deadline, with its heartbeat.
 func (s *Server) newOnceDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int, deadline time.Time, beat *heartbeat, deliver bool) *driver {
 	work, stop := context.WithDeadline(ctx, deadline)
+	inTask := req.Params.Task != nil // as newDriver: inside a task nothing is asked of the client
 	return &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline,
-		beat: beat, once: true, deliver: deliver}
+		beat: beat, once: true, deliver: deliver, toAgent: inTask, noSampling: inTask}
 }
 
 // close ends the call's progress and releases its deadline; the result goes out after it.
@@ -123,6 +126,9 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 				d.reached = true
 				return &mcp.CallToolResult{}, nil
 			}
+			if res := d.holdForQuiet(act); res != nil {
+				return res, nil
+			}
 			return d.ask(act)
 		case statemachine.ActionExecute:
 			if d.once && !d.deliver {
@@ -162,7 +168,7 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
 	noted := &noting{GitHub: gh}
-	in := execute(ctx, noted, d.mon.ref, req, d.s.cfg.Now())
+	in := execute(ctx, noted, d.mon.ref, req, d.s.cfg.Now(), d.s.cfg.reviewers())
 	if failed(in) && (ctx.Err() != nil || noted.limited() != nil) {
 		why := "the call's time ran out"
 		if rl := noted.limited(); rl != nil {

@@ -17,7 +17,7 @@ const maxLogBytes = 12 << 10
 
 // execute performs one server-side action and turns the result into the machine's next input.
 // Merges are recognised and performed in executor_merge.go alone: no other file may merge.
-func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time) statemachine.Input {
+func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time, policy prstatus.ReviewerPolicy) statemachine.Input {
 	if req.Kind == statemachine.ServerFetchHead {
 		sha, err := gh.HeadSHA(ctx, ref)
 		if err != nil {
@@ -38,8 +38,10 @@ func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachin
 		err = rerun(ctx, gh, ref, req)
 	case statemachine.ServerFetchCILogs:
 		out.Logs, err = fetchLogs(ctx, gh, ref, req.Checks)
+	case statemachine.ServerUpdateBranch:
+		return statemachine.OutcomeInput(updateBranch(ctx, gh, ref, req))
 	default:
-		if o, ok := mergeAction(ctx, gh, ref, req, now); ok {
+		if o, ok := mergeAction(ctx, gh, ref, req, now, policy); ok {
 			return statemachine.OutcomeInput(o)
 		}
 		err = fmt.Errorf("unknown server action %q", req.Kind)

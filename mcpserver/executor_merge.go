@@ -13,11 +13,11 @@ import (
 // mergeAction performs req if it is a merge. This file is the only place prmonitor merges a pull
 // request (a static test keeps it so); the state machine asks for a merge only from the user's
 // explicit merge choice in the ready flow, pinned to what the user was shown.
-func mergeAction(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time) (statemachine.Outcome, bool) {
+func mergeAction(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time, policy prstatus.ReviewerPolicy) (statemachine.Outcome, bool) {
 	if req.Kind != statemachine.ServerMerge {
 		return statemachine.Outcome{}, false
 	}
-	return performMerge(ctx, gh, ref, req, now), true
+	return performMerge(ctx, gh, ref, req, now, policy), true
 }
 
 // performMerge re-reads the pull request (one snapshot) and merges at the expected head only if it
@@ -26,7 +26,7 @@ func mergeAction(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statema
 // outcome says what changed, for the user to be asked again. An "administrator bypass" merge
 // (offered only when the user configured it) is the same call: GitHub applies a bypass to
 // accounts allowed one.
-func performMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time) statemachine.Outcome {
+func performMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time, policy prstatus.ReviewerPolicy) statemachine.Outcome {
 	out := statemachine.Outcome{Kind: statemachine.ServerMerge}
 	switch {
 	case req.ExpectedHeadSHA == "":
@@ -41,7 +41,7 @@ func performMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statem
 		out.Error = "could not re-read the pull request before merging: " + oneLine(err)
 		return out
 	}
-	f := prstatus.Derive(snap, now)
+	f := prstatus.DeriveFor(snap, now, policy)
 	if changed := req.Shown.Changes(&f); len(changed) > 0 {
 		view := prstatus.ViewForMerge(&f)
 		out.Changed, out.Shown = changed, &view

@@ -27,6 +27,8 @@ type harnessOpts struct {
 	model    func(*sdk.CreateMessageParams) string
 	cfg      func(*Config)
 	wire     bool // keep every line the server writes (h.wire), to measure what goes over the pipe
+	// client is the clientInfo name the client gives ("harness" when empty).
+	client string
 }
 
 type harness struct {
@@ -102,7 +104,11 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 			return &sdk.CreateMessageResult{Content: &sdk.TextContent{Text: o.model(r.Params)}, Model: "scripted", Role: "assistant"}, nil
 		}
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "harness", Version: "1"}, opts)
+	name := o.client
+	if name == "" {
+		name = "harness"
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, opts)
 	session, err := client.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, &sdk.ClientSessionOptions{ProtocolVersion: o.protocol})
 	require.NoError(t, err)
 	h.session = session

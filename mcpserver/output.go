@@ -16,6 +16,7 @@ func (d *driver) output(act statemachine.Action) ActionOutput {
 	out := actionOutput(d.mon.id, act)
 	out.PR = d.mon.ref.String()
 	out.Summary = d.summary()
+	d.annotateSnooze(&out, act)
 	return out
 }
 
@@ -57,7 +58,9 @@ func (d *driver) summary() string {
 // stillWaiting is the polling action returned when the call has blocked for MaxBlock.
 func (d *driver) stillWaiting(act statemachine.Action) ActionOutput {
 	out := d.output(act)
-	out.Message = "Still watching; nothing needs you yet. Call pr_monitor_next_step with event=ready to keep waiting."
+	if act.SnoozedUntil.IsZero() {
+		out.Message = "Still watching; nothing needs you yet. Call pr_monitor_next_step with event=ready to keep waiting."
+	}
 	return out
 }
 

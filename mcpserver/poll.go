@@ -8,7 +8,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -92,7 +91,7 @@ func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallTo
 		d.notBefore = time.Time{}
 		d.progressNote("")
 	}
-	f := prstatus.Derive(u.Snapshot, d.s.cfg.Now())
+	f := d.s.derive(u.Snapshot, d.s.cfg.Now())
 	next, err := d.mon.step(d.s.cfg.Now(), statemachine.PollInput(f))
 	return next, nil, err
 }
@@ -111,11 +110,13 @@ func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.U
 		}
 		u = latest
 	} else {
-		release, ok := d.s.waiting.acquire()
-		if !ok {
-			return nil, d.crowded(act)
+		if d.req.Params.Task == nil { // a task holds no worker of the transport
+			release, ok := d.s.waiting.acquire()
+			if !ok {
+				return nil, d.crowded(act)
+			}
+			defer release()
 		}
-		defer release()
 		for {
 			d.held()
 			slice, cancel := context.WithTimeout(d.work, d.s.cfg.ProgressEvery)

@@ -68,7 +68,7 @@ func loopSteps(start, monitorID, end, routing string) string {
 		"2. Call pr_monitor_next_step(monitor_id=" + monitorID + `, event="ready"). It waits while the server watches GitHub, then returns one action.`,
 		`3. "execute": do the task, then call pr_monitor_next_step with one of its expected_events and the data it names.`,
 		`4. "ask_user": ask me the question, then call pr_monitor_next_step(event="user_chose", choice=<value>, question_seq=<question.seq>).`,
-		`5. "polling": call pr_monitor_next_step(event="ready") again. ` + end,
+		`5. "polling": call pr_monitor_next_step(event="ready") again; with quiet_until or snoozed_until a question waits (quiet hours, a snooze): don't ask me it. ` + end,
 	}
 	if routing != "" {
 		steps = append(steps, routing)

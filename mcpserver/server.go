@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/prmonitor/prmonitor/mcpserver/quiet"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -24,14 +25,25 @@ type Config struct {
 	State   Persister
 	Machine statemachine.Config
 	Poll    PollPolicy
-	// MaxBlock is the longest a next_step call blocks before returning polling, so host tool
-	// timeouts never kill it.
+	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
+	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
+	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
+	// callDeadline's. A task is not bounded by it.
 	MaxBlock time.Duration
-	// ProgressEvery is how often a blocked call sends a progress notification.
+	// HostBounds and DefaultBound are the table MaxBlock's zero value picks from (nil and zero:
+	// HostBounds() and DefaultCallBound).
+	HostBounds   []HostBound
+	DefaultBound time.Duration
+	maxBlockSet  bool // MaxBlock was set (not defaulted): it wins over the host's bound
+	// ProgressEvery is how often a blocked call sends a progress notification (default 5 s: hosts
+	// that keep a call alive on progress hear from it well within 15 s).
 	ProgressEvery time.Duration
 	// RoundTrips is how many elicitation/sampling round trips one call may use (clients and the
 	// legacy bridge allow 10).
 	RoundTrips int
+	// Quiet are the user's quiet hours: while they last no question reaches the user (see
+	// quiet.go); the zero value is never quiet. Quiet.Until is the watcher's Config.Quiet.
+	Quiet quiet.Hours
 	// SealKey seals the multi-round-trip request state; nil makes a random key per process.
 	SealKey []byte
 	// Workers is how many tool calls can run at once (each blocked next_step holds one). All but
@@ -42,6 +54,9 @@ type Config struct {
 	Watch  watch.Config
 	Now    func() time.Time
 	Logger *slog.Logger
+	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
+	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
+	ReviewBots []string
 }
 
 func (c *Config) defaults() error {
@@ -57,8 +72,17 @@ func (c *Config) defaults() error {
 	if c.Poll == (PollPolicy{}) {
 		c.Poll = DefaultPollPolicy()
 	}
-	if c.MaxBlock <= 0 {
-		c.MaxBlock = 10 * time.Minute
+	if c.HostBounds == nil {
+		c.HostBounds = HostBounds()
+	}
+	if c.DefaultBound <= 0 {
+		c.DefaultBound = DefaultCallBound
+	}
+	// A MaxBlock left zero reads as the default bound to code that takes it as a call's bound;
+	// callBound goes by the host's unless it was set.
+	c.maxBlockSet = c.MaxBlock > 0
+	if !c.maxBlockSet {
+		c.MaxBlock = c.DefaultBound
 	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 5 * time.Second
@@ -98,6 +122,7 @@ type Server struct {
 	w       *watch.Watcher
 	waiting *waitSlots
 	every   allMonitors
+	tasks   *taskCalls
 }
 
 // New builds the server and registers its tools.
@@ -116,18 +141,19 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}, waiting: newWaitSlots(waiters(min(cfg.Workers, maxWorkers)))}
+	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}, tasks: newTaskCalls(),
+		waiting: newWaitSlots(waiters(min(cfg.Workers, maxWorkers)))}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	// Only what the server offers: tools and prompts. Elicitation and sampling are the client's
 	// capabilities; the server uses them when the client declares them (canElicit, canSample).
-	s.mcp = server.NewMCPServer("prmonitor", cfg.Version,
+	s.mcp = server.NewMCPServer("prmonitor", cfg.Version, append([]server.ServerOption{
 		server.WithInstructions(instructionsText),
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
-	)
+	}, s.taskOptions()...)...)
 	for _, build := range []func() (server.ServerTool, error){s.startTool, s.startAllTool, s.nextStepTool, s.statusTool, s.stopTool, s.dispatchTool} {
 		tool, err := build()
 		if err != nil {
@@ -202,7 +228,8 @@ const instructionsText = `prmonitor keeps you on a pull request until it is merg
 2. Call pr_monitor_next_step(monitor_id, event="ready"). It blocks while the server watches GitHub.
 3. "execute": do the task, then call next_step with one of expected_events and the data it names.
 4. "ask_user": ask the user the question, then call next_step(event="user_chose", choice=<value>).
-5. "polling": call next_step(event="ready") again. "stop" or "merged": you are done.
+5. "polling": call next_step(event="ready") again; with quiet_until or snoozed_until a question
+waits (the user's quiet hours, a snooze): do not ask it. "stop" or "merged": you are done.
 Many PRs: pr_monitor_start_all, then next_step(monitor_id="all"): each action names its PR; answer
 with monitor_id="all" too.
 The server decides, asks the user, and does the GitHub work itself (replies, resolving threads,

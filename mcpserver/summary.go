@@ -13,11 +13,7 @@ func summarize(ref string, f *prstatus.Facts) string {
 		return ref + " · not polled yet"
 	}
 	parts := []string{ref}
-	if c := f.CI; c.Total > 0 {
-		parts = append(parts, fmt.Sprintf("CI %d✓ %d✗ %d⏳%s", c.Passed, c.Failed, c.Pending, cancelled(c.Cancelled)))
-	} else {
-		parts = append(parts, "no checks")
-	}
+	parts = append(parts, f.CI.Words())
 	if len(f.Reviews.ChangesRequestedBy) > 0 {
 		parts = append(parts, "changes requested by "+someNames(f.Reviews.ChangesRequestedBy))
 	}
@@ -25,20 +21,16 @@ func summarize(ref string, f *prstatus.Facts) string {
 		parts = append(parts, "approved by "+someNames(f.Reviews.Approvals))
 	}
 	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d thread(s) need action", n))
+		parts = append(parts, prstatus.Plural(n, "thread needs", "threads need")+" action")
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting for a reviewer", n))
 	}
-	parts = append(parts, string(f.Attention.Kind))
-	return strings.Join(parts, " · ")
-}
-
-func cancelled(n int) string {
-	if n == 0 {
-		return ""
+	if n := len(f.Threads.FromOthers) + len(f.Reviews.FromOthers); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d from non-reviewers (not acted on)", n))
 	}
-	return fmt.Sprintf(" %d⊘", n)
+	parts = append(parts, f.Attention.Kind.Words())
+	return strings.Join(parts, " · ")
 }
 
 // someNames joins at most three logins and counts the rest: the summary stays one short line.

@@ -77,7 +77,7 @@ func (s *Server) handleNextAll(ctx context.Context, req mcp.CallToolRequest, in 
 	}
 	callCtx, done := s.every.begin(ctx)
 	defer done()
-	deadline := time.Now().Add(s.cfg.MaxBlock)
+	deadline, _ := s.callDeadline(ctx, req)
 	beat := s.allHeartbeat(callCtx, req)
 	if beat != nil {
 		defer beat.close()
@@ -136,13 +136,16 @@ func (s *Server) waitAll(ctx context.Context, req mcp.CallToolRequest, deadline 
 		if live == 0 {
 			return s.allEnded(skipped), nil
 		}
-		if release == nil {
+		if release == nil && req.Params.Task == nil { // a task holds no worker of the transport
 			var ok bool
 			if release, ok = s.waiting.acquire(); !ok {
 				return s.allResult(fmt.Sprintf("Still watching %d pull requests; %d calls are already waiting, the most this server lets wait at once. "+
 					"Call again.", live, s.waiting.size()), skipped), nil
 			}
 			defer release()
+		}
+		if release == nil {
+			release = func() {}
 		}
 		select {
 		case <-ctx.Done():
@@ -383,7 +386,7 @@ func (s *Server) handleNextAllCall(ctx context.Context, req mcp.CallToolRequest,
 	}
 	callCtx, done := s.every.begin(ctx)
 	defer done()
-	deadline := time.Now().Add(s.cfg.MaxBlock)
+	deadline, _ := s.callDeadline(ctx, req)
 	beat := s.allHeartbeat(callCtx, req)
 	if beat != nil {
 		defer beat.close()
@@ -414,7 +417,8 @@ func (m *monitor) servedByAll() bool {
 func (s *Server) answerFromAll(ctx context.Context, req mcp.CallToolRequest, m *monitor, input statemachine.Input) (*mcp.CallToolResult, error) {
 	callCtx, done := m.begin(ctx)
 	defer done()
-	d := s.newOnceDriver(callCtx, m, req, 0, time.Now().Add(s.cfg.MaxBlock), nil, true)
+	deadline, _ := s.callDeadline(ctx, req)
+	d := s.newOnceDriver(callCtx, m, req, 0, deadline, nil, true)
 	res, err := d.run(input)
 	d.close()
 	if err != nil || !d.idle {

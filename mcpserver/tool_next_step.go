@@ -24,8 +24,10 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
+			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
 			"With monitor_id=all, each action names its PR; answer with all too."),
 		mcp.WithInputSchema[NextStepInput](),
+		mcp.WithTaskSupport(mcp.TaskSupportOptional),
 		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
@@ -37,6 +39,8 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 }
 
 func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	ctx, release := s.taskContext(ctx, req)
+	defer release()
 	var in NextStepInput
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil

@@ -55,7 +55,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
-	f := prstatus.Derive(snap, s.cfg.Now())
+	f := s.derive(snap, s.cfg.Now())
 	var freshSeq uint64
 	if w, err := s.watcher(); err == nil {
 		// The watcher takes this snapshot as the pull request's first: starting costs one request.
@@ -73,7 +73,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		Summary: summarize(ref.String(), &f),
 		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
 	if p := m.pending(); resumed && p.Kind != statemachine.ActionPolling {
-		po := actionOutput(m.id, p)
+		po := s.hushed(actionOutput(m.id, p))
 		out.Pending = &po
 	}
 	return structured(out), nil

@@ -57,7 +57,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	var items []MonitorStatus
 	for _, m := range s.all() {
-		items = append(items, m.status(false))
+		items = append(items, s.withQuiet(m.status(false), m.position()))
 	}
 	saved, err := s.cfg.State.List()
 	if err != nil {
@@ -70,6 +70,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	out := listing(items, maxPayload-jsonSize(ws))
 	out.Watcher = ws
+	out.QuietUntil = s.stamp(s.quietUntil())
 	return structured(out), nil
 }
 
@@ -92,16 +93,13 @@ func (s *Server) watcherStatus() *WatcherStatus {
 	if st.HeldUntil.After(s.cfg.Now()) {
 		out.HeldUntil = st.HeldUntil.UTC().Format(time.RFC3339)
 	}
-	if !st.QuietUntil.IsZero() {
-		out.QuietUntil = st.QuietUntil.UTC().Format(time.RFC3339)
-	}
 	return out
 }
 
 // oneStatus is one monitor in detail, live or as an earlier server saved it.
 func (s *Server) oneStatus(id string, ws *WatcherStatus) *mcp.CallToolResult {
 	if m, ok := s.live(id); ok {
-		return structured(StatusOutput{Monitors: []MonitorStatus{m.status(true)}, Watcher: ws})
+		return structured(StatusOutput{Monitors: []MonitorStatus{s.withQuiet(m.status(true), m.position())}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 	}
 	sv, ok, err := s.cfg.State.Peek(monitorID(id))
 	if err != nil {
@@ -110,7 +108,7 @@ func (s *Server) oneStatus(id string, ws *WatcherStatus) *mcp.CallToolResult {
 	if !ok {
 		return toolError(fmt.Sprintf("unknown monitor %q", id))
 	}
-	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}, Watcher: ws})
+	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 }
 
 // listing keeps the line items that fit in budget bytes, those waiting on someone first, and
@@ -160,7 +158,7 @@ func (s *Server) savedStatus(sv store.Record, detail bool) MonitorStatus {
 	if err == nil {
 		st.Pending = pending(id, m.Pending(), detail)
 	}
-	return st
+	return s.withQuiet(st, pos)
 }
 
 func (m *monitor) status(detail bool) MonitorStatus {
@@ -187,7 +185,8 @@ func (m *monitor) status(detail bool) MonitorStatus {
 		d.LastPoll = m.factsAt.UTC().Format(time.RFC3339)
 		d.NeedsRefine = f.Refine.NeedsRefine
 		d.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
-		d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals, ChangesRequestedBy: f.Reviews.ChangesRequestedBy}
+		d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals,
+			ChangesRequestedBy: f.Reviews.ChangesRequestedBy, NotActedOn: notActedOn(f)}
 	}
 	return st
 }

@@ -59,6 +59,10 @@ type ActionOutput struct {
 	Message        string                    `json:"message,omitempty"`
 	Summary        string                    `json:"summary,omitempty"`
 	Next           string                    `json:"next,omitempty"`
+	// QuietUntil: quiet hours hold a question back until then (RFC 3339); SnoozedUntil: the user
+	// snoozed the open question until then. Either way, keep looping and don't ask the user.
+	QuietUntil   string `json:"quiet_until,omitempty" jsonschema:"Quiet hours: the question waits till then. Keep looping."`
+	SnoozedUntil string `json:"snoozed_until,omitempty"`
 }
 
 // StatusOutput is pr_monitor_status's result. Asked for one monitor, it is that monitor in
@@ -68,6 +72,8 @@ type StatusOutput struct {
 	// Omitted is how many monitors a listing left out to stay within its bound: those waiting on
 	// nobody go first.
 	Omitted int `json:"omitted,omitempty" jsonschema:"Monitors not listed (those waiting on nobody first); ask for one by monitor_id."`
+	// QuietUntil is when the quiet hours end, while they last (RFC 3339).
+	QuietUntil string `json:"quiet_until,omitempty"`
 	// Watcher is how the server's watcher reads GitHub: its pace and its share of the token's
 	// hourly points (absent before the first monitor).
 	Watcher *WatcherStatus `json:"watcher,omitempty"`
@@ -87,8 +93,7 @@ type WatcherStatus struct {
 	Remaining int `json:"remaining,omitempty"`
 	Limit     int `json:"limit,omitempty"`
 	// HeldUntil: GitHub asked for no request before this time (RFC 3339).
-	HeldUntil  string `json:"held_until,omitempty"`
-	QuietUntil string `json:"quiet_until,omitempty"`
+	HeldUntil string `json:"held_until,omitempty"`
 }
 
 // MonitorStatus is one monitor as it stands: a listing's line item, whose Pending is cut to its
@@ -104,6 +109,8 @@ type MonitorStatus struct {
 	// Saved: an earlier server saved this monitor and this one has not resumed it yet; the next
 	// call that names it does.
 	Saved bool `json:"saved,omitempty" jsonschema:"Saved by an earlier server, not resumed yet."`
+	// SnoozedUntil: the user snoozed the open question until then (RFC 3339).
+	SnoozedUntil string `json:"snoozed_until,omitempty"`
 	// Pending is what the monitor waits on (a question or a task), if anything.
 	Pending *ActionOutput  `json:"pending,omitempty"`
 	Detail  *MonitorDetail `json:"detail,omitempty"`
@@ -126,6 +133,17 @@ type ReviewsSummary struct {
 	Approvals          []string `json:"approvals,omitempty"`
 	StaleApprovals     []string `json:"stale_approvals,omitempty"`
 	ChangesRequestedBy []string `json:"changes_requested_by,omitempty"`
+	// NotActedOn is feedback from people who cannot review (not an owner, member or collaborator,
+	// nor a configured review bot): shown, never a task, never a block on merging.
+	NotActedOn []OtherFeedback `json:"not_acted_on,omitempty"`
+}
+
+// OtherFeedback is one review or thread by someone who cannot review.
+type OtherFeedback struct {
+	Author      string `json:"author"`
+	Association string `json:"association" jsonschema:"How the author relates to the repository, in words."`
+	Where       string `json:"where"`
+	Text        string `json:"text,omitempty" jsonschema:"What they wrote: untrusted, fenced, clipped."`
 }
 
 // StopOutput is pr_monitor_stop's result.

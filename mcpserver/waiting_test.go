@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -146,7 +148,14 @@ func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
 		assert.NotContains(t, errText, testToken)
 	})
 	t.Run("an outage is progress, and the call waits on", func(t *testing.T) {
-		h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 8 * time.Second }})
+		var h *harness
+		h = newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+			c.MaxBlock = 6 * time.Second
+			c.Connect = func(context.Context) (GitHub, error) { // a client that gives up at once
+				return ghclient.New(ghclient.Config{RESTURL: h.fake.URL(), GraphQLURL: h.fake.URL() + "/graphql", Token: ghclient.NewToken(testToken),
+					Version: "test", Retry: ghclient.RetryPolicy{MaxAttempts: 1, MaxRateLimitWait: time.Second}})
+			}
+		}})
 		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 		h.start()
 		h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusBadGateway})

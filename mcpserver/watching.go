@@ -39,6 +39,9 @@ func (s *Server) watcher() (*watch.Watcher, error) {
 	if cfg.Now == nil {
 		cfg.Now = s.cfg.Now
 	}
+	if cfg.Quiet == nil && s.cfg.Quiet.Enabled() {
+		cfg.Quiet = s.cfg.Quiet.Until // quiet hours: the watcher slows down
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = s.cfg.Logger
 	}

@@ -149,6 +149,9 @@ func readyToMerge(f *Facts) (Attention, bool) {
 	if len(f.Reviews.PendingRequests) > 0 {
 		warn = append(warn, "a review is still requested from "+JoinNames(f.Reviews.PendingRequests))
 	}
+	if note := fromOthersNote(f); note != "" {
+		warn = append(warn, note)
+	}
 	if len(warn) > 0 {
 		reason += "; but " + strings.Join(warn, ", and ")
 	}
@@ -209,17 +212,35 @@ func noneReason(f *Facts) string {
 	switch d := f.ReviewDecision; d {
 	case "", "APPROVED":
 	case "REVIEW_REQUIRED":
-		why = append(why, "approvals required: review decision is REVIEW_REQUIRED")
+		why = append(why, "approvals required: the base branch requires an approving review from a reviewer with write access")
 	default:
-		why = append(why, "GitHub's review decision is "+d)
+		why = append(why, "GitHub's review decision is "+strings.ToLower(strings.ReplaceAll(d, "_", " ")))
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
 		why = append(why, Plural(n, "thread waits", "threads wait")+" for a reviewer's reply")
+	}
+	if note := fromOthersNote(f); note != "" {
+		why = append(why, note)
 	}
 	if len(why) == 0 {
 		return "nothing needs attention"
 	}
 	return "nothing to do yet: " + strings.Join(why, "; ")
+}
+
+// fromOthersNote mentions the feedback of people who cannot review: shown, not acted on.
+func fromOthersNote(f *Facts) string {
+	var parts []string
+	if n := len(f.Reviews.FromOthers); n > 0 {
+		parts = append(parts, Plural(n, "review", "reviews"))
+	}
+	if n := len(f.Threads.FromOthers); n > 0 {
+		parts = append(parts, Plural(n, "thread", "threads"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return JoinNames(parts) + " from someone who cannot review (shown, not acted on)"
 }
 
 // key builds an attention key: kind@head, then the sorted, de-duplicated ids involved.

@@ -152,7 +152,7 @@ func TestAttentionOrder(t *testing.T) {
 			name:   "approved but approvals still required",
 			pr:     green().review("bob", approved, "10:00").decision("REVIEW_REQUIRED"),
 			want:   []AttentionKind{AttentionNone},
-			reason: "approvals required: review decision is REVIEW_REQUIRED",
+			reason: "approvals required: the base branch requires an approving review",
 		},
 		{
 			name:   "approved but CI still running",

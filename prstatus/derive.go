@@ -12,8 +12,13 @@ const timeFormat = time.RFC3339
 
 // Derive concludes what the pull request needs now, and why, from one snapshot. It is pure: the
 // same snapshot and time always give the same facts, whatever the order of the snapshot's lists.
-// now only stamps DerivedAt. A nil or partly filled snapshot is answered, never a panic.
-func Derive(s *Snapshot, now time.Time) Facts {
+// now only stamps DerivedAt. A nil or partly filled snapshot is answered, never a panic. Feedback
+// is acted on as DefaultReviewerPolicy says; DeriveFor takes another policy.
+func Derive(s *Snapshot, now time.Time) Facts { return DeriveFor(s, now, DefaultReviewerPolicy()) }
+
+// DeriveFor is Derive with the policy that says whose review feedback is acted on: the reviews
+// and threads of anyone else are listed apart (FromOthers) and never become an attention.
+func DeriveFor(s *Snapshot, now time.Time, policy ReviewerPolicy) Facts {
 	if s == nil {
 		s = &Snapshot{}
 	}
@@ -46,12 +51,13 @@ func Derive(s *Snapshot, now time.Time) Facts {
 	}
 
 	f.Commits = deriveCommits(s.Commits)
-	f.Threads = deriveThreads(s)
+	f.Threads = deriveThreads(s, policy)
 	f.CI = deriveChecks(s.Checks)
 
-	verdicts := latestVerdicts(s)
+	verdicts := latestVerdicts(s, policy)
 	f.Reviews = deriveReviews(s, verdicts)
-	f.Reviews.History = reviewHistory(s, f.Threads)
+	f.Reviews.History = reviewHistory(s, f.Threads, policy)
+	f.Reviews.FromOthers = reviewsFromOthers(s, policy)
 	open := !merged && !closed
 	f.Refine = deriveRefine(open, verdicts, f.Commits)
 	if open {

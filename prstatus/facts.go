@@ -90,6 +90,8 @@ type ReviewerVerdict struct {
 	OnHead   bool   `json:"on_head"`
 	ReviewID string `json:"review_id,omitempty"`
 	Body     string `json:"body,omitempty"`
+	// Association is the reviewer's relation to the repository (empty when not read).
+	Association Association `json:"association,omitempty"`
 }
 
 // ReviewFacts summarises the reviews.
@@ -114,6 +116,9 @@ type ReviewFacts struct {
 	// review request: the server should ask them to review again. The PR's own side (IsUs) is
 	// never among them.
 	AwaitingReRequest []string `json:"awaiting_re_request,omitempty"`
+	// FromOthers are the submitted reviews of people who cannot review (ReviewerPolicy), oldest
+	// first: shown, never a verdict. A request for changes from them neither blocks nor dispatches.
+	FromOthers []ReviewerVerdict `json:"from_others,omitempty"`
 }
 
 // RefineFacts is the needs-refine rule (DESIGN §4.1) with its inputs.
@@ -209,6 +214,9 @@ const (
 	ThreadWaiting ThreadStatus = "waiting_for_reply"
 	// ThreadResolved: resolved on GitHub.
 	ThreadResolved ThreadStatus = "resolved"
+	// ThreadFromOthers: unresolved, and nobody who can review (ReviewerPolicy) wrote in it: shown,
+	// never acted on.
+	ThreadFromOthers ThreadStatus = "from_others"
 )
 
 // ThreadFact is one review thread as the monitor sees it.
@@ -218,7 +226,8 @@ type ThreadFact struct {
 	Path       string       `json:"path,omitempty"`
 	Line       int          `json:"line,omitempty"`
 	IsOutdated bool         `json:"is_outdated,omitempty"`
-	// Reviewer is the author of the first comment.
+	// Reviewer is the author of the first comment, or of the first comment by someone who can
+	// review when the thread was opened by someone who cannot.
 	Reviewer      string `json:"reviewer"`
 	ReviewerIsBot bool   `json:"reviewer_is_bot,omitempty"`
 	// Comments are the comments the snapshot holds (first plus newest), oldest first; never empty.
@@ -243,4 +252,7 @@ type ThreadFacts struct {
 	ReviewerReplied []ThreadFact `json:"reviewer_replied"`
 	Waiting         []ThreadFact `json:"waiting_for_reply"`
 	Resolved        []ThreadFact `json:"resolved,omitempty"`
+	// FromOthers are unresolved threads nobody who can review wrote in (a drive-by comment, an
+	// unlisted bot): shown to the user and the agent, never a task, never a block on merging.
+	FromOthers []ThreadFact `json:"from_others,omitempty"`
 }

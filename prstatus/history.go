@@ -6,12 +6,13 @@ import (
 	"strings"
 )
 
-// reviewHistory lists every submitted review but the PR author's, oldest first: the verdicts,
-// and the COMMENTED reviews that say something (a body, or a thread they opened).
-func reviewHistory(s *Snapshot, threads ThreadFacts) []ReviewerVerdict {
+// reviewHistory lists every submitted review but the PR author's and those of people who cannot
+// review, oldest first: the verdicts, and the COMMENTED reviews that say something (a body, or a
+// thread they opened).
+func reviewHistory(s *Snapshot, threads ThreadFacts, policy ReviewerPolicy) []ReviewerVerdict {
 	reviews := make([]Review, 0, len(s.Reviews))
 	for _, r := range s.Reviews {
-		if r.State.Submitted() && !sameLogin(r.Author.Login, s.Author.Login) {
+		if r.State.Submitted() && !sameLogin(r.Author.Login, s.Author.Login) && policy.CanReview(r.Author, r.AuthorAssociation) {
 			reviews = append(reviews, r)
 		}
 	}

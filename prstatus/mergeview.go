@@ -57,7 +57,7 @@ func (v MergeView) Changes(f *Facts) []string {
 	}
 	for _, c := range failingChecks(f) {
 		if !slices.Contains(v.Failing, c.keyID()) {
-			out = append(out, fmt.Sprintf("check %s %s", c.DisplayName(), strings.ToLower(c.Result)))
+			out = append(out, fmt.Sprintf("check %s %s", c.DisplayName(), strings.ToLower(strings.ReplaceAll(c.Result, "_", " "))))
 		}
 	}
 	for _, t := range unresolvedThreads(f) {

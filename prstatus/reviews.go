@@ -58,11 +58,12 @@ func supersedes(a, b Review) bool {
 //
 // The history (Reviews) is only the newest page, so GitHub's latestOpinionatedReviews fills in
 // reviewers missing from it; when both know a reviewer the newer review wins. COMMENTED and
-// PENDING reviews never set or clear a verdict. The PR author's own reviews never count.
-func latestVerdicts(s *Snapshot) []ReviewerVerdict {
+// PENDING reviews never set or clear a verdict. The PR author's own reviews never count, nor do
+// those of people who cannot review (policy).
+func latestVerdicts(s *Snapshot, policy ReviewerPolicy) []ReviewerVerdict {
 	best := make(map[string]Review, len(s.LatestOpinionatedReviews)+4)
 	consider := func(r Review) {
-		if !r.State.Opinionated() || sameLogin(r.Author.Login, s.Author.Login) {
+		if !r.State.Opinionated() || sameLogin(r.Author.Login, s.Author.Login) || !policy.CanReview(r.Author, r.AuthorAssociation) {
 			return
 		}
 		k := loginKey(reviewerLogin(r.Author))
@@ -162,5 +163,23 @@ func reviewAsVerdict(r Review, headOID string) ReviewerVerdict {
 		OnHead:      headOID != "" && r.CommitOID == headOID,
 		ReviewID:    r.ID,
 		Body:        r.Body,
+		Association: r.AuthorAssociation,
 	}
+}
+
+// reviewsFromOthers lists the submitted reviews of people who cannot review, oldest first, the PR
+// author's aside: what they said is shown, and nothing else comes of it.
+func reviewsFromOthers(s *Snapshot, policy ReviewerPolicy) []ReviewerVerdict {
+	var reviews []Review
+	for _, r := range s.Reviews {
+		if r.State.Submitted() && !sameLogin(r.Author.Login, s.Author.Login) && !policy.CanReview(r.Author, r.AuthorAssociation) {
+			reviews = append(reviews, r)
+		}
+	}
+	slices.SortFunc(reviews, compareReviews)
+	var out []ReviewerVerdict
+	for _, r := range reviews {
+		out = append(out, reviewAsVerdict(r, s.HeadOID))
+	}
+	return out
 }

@@ -103,6 +103,8 @@ type Review struct {
 	Body        string      `json:"body,omitempty"`
 	SubmittedAt time.Time   `json:"submitted_at"`
 	CommitOID   string      `json:"commit_oid,omitempty"` // the head the review was submitted on
+	// AuthorAssociation is the author's relation to the repository (empty when not read).
+	AuthorAssociation Association `json:"author_association,omitempty"`
 }
 
 // Thread is one review thread. Comments holds the first comment followed by the newest ones,
@@ -147,6 +149,8 @@ type Comment struct {
 	Body       string    `json:"body"`
 	CreatedAt  time.Time `json:"created_at"`
 	URL        string    `json:"url,omitempty"`
+	// AuthorAssociation is the author's relation to the repository (empty when not read).
+	AuthorAssociation Association `json:"author_association,omitempty"`
 }
 
 // Commit is one commit of the PR.

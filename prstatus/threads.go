@@ -30,25 +30,52 @@ func OurMarker(c Comment, author, viewer string) (Marker, bool) {
 }
 
 // threadStatus says where an unresolved or resolved thread stands. Outdated threads are judged like
-// any other: code moving under a comment does not address it.
-func threadStatus(t Thread, author, viewer string) ThreadStatus {
+// any other: code moving under a comment does not address it. Only comments by the PR's side and
+// by people who can review count (policy): a drive-by comment neither opens work nor answers us. A
+// thread nobody who can review wrote in is from others: shown, never acted on.
+func threadStatus(t Thread, author, viewer string, policy ReviewerPolicy) ThreadStatus {
 	if t.IsResolved {
 		return ThreadResolved
 	}
-	if ours(t.Last(), author, viewer) {
+	counted := make([]bool, len(t.Comments))
+	last := -1
+	for i, c := range t.Comments {
+		if ours(c, author, viewer) || policy.CanReview(c.Author, c.AuthorAssociation) {
+			counted[i], last = true, i
+		}
+	}
+	switch {
+	case last < 0:
+		return ThreadFromOthers
+	case ours(t.Comments[last], author, viewer):
 		return ThreadWaiting
 	}
-	for _, c := range t.Comments[:len(t.Comments)-1] {
-		if ours(c, author, viewer) {
+	for i, c := range t.Comments[:last] {
+		if counted[i] && ours(c, author, viewer) {
 			return ThreadReviewerReplied
 		}
 	}
 	return ThreadNeedsAction
 }
 
+// threadReviewer is whose concern a thread carries: the first comment's author, or, when that
+// author cannot review, the first reviewer who wrote in it after them.
+func threadReviewer(t Thread, author, viewer string, policy ReviewerPolicy) Comment {
+	first := t.First()
+	if policy.CanReview(first.Author, first.AuthorAssociation) {
+		return first
+	}
+	for _, c := range t.Comments {
+		if !ours(c, author, viewer) && policy.CanReview(c.Author, c.AuthorAssociation) {
+			return c
+		}
+	}
+	return first
+}
+
 // deriveThreads sorts every thread that has comments into exactly one status list, each list
 // oldest first. Threads without comments carry nothing to act on and are left out.
-func deriveThreads(s *Snapshot) ThreadFacts {
+func deriveThreads(s *Snapshot, policy ReviewerPolicy) ThreadFacts {
 	tf := ThreadFacts{
 		NeedsAction:     []ThreadFact{},
 		ReviewerReplied: []ThreadFact{},
@@ -67,10 +94,10 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 		}
 		start := len(backing)
 		backing = append(backing, t.Comments...)
-		first := t.First()
+		first := threadReviewer(t, s.Author.Login, s.Viewer, policy)
 		f := ThreadFact{
 			ID:            t.ID,
-			Status:        threadStatus(t, s.Author.Login, s.Viewer),
+			Status:        threadStatus(t, s.Author.Login, s.Viewer, policy),
 			Path:          t.Path,
 			Line:          t.Line,
 			IsOutdated:    t.IsOutdated,
@@ -78,7 +105,7 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 			ReviewerIsBot: first.Author.IsBot,
 			Comments:      backing[start:len(backing):len(backing)],
 			TotalComments: max(t.TotalComments, len(t.Comments)),
-			ReplyToID:     first.DatabaseID,
+			ReplyToID:     t.First().DatabaseID,
 			AnsweredByUs:  answeredByUs(t.Last(), s.Author.Login, s.Viewer),
 		}
 		switch f.Status {
@@ -88,11 +115,13 @@ func deriveThreads(s *Snapshot) ThreadFacts {
 			tf.Waiting = append(tf.Waiting, f)
 		case ThreadReviewerReplied:
 			tf.ReviewerReplied = append(tf.ReviewerReplied, f)
+		case ThreadFromOthers:
+			tf.FromOthers = append(tf.FromOthers, f)
 		default:
 			tf.NeedsAction = append(tf.NeedsAction, f)
 		}
 	}
-	for _, list := range [][]ThreadFact{tf.NeedsAction, tf.ReviewerReplied, tf.Waiting, tf.Resolved} {
+	for _, list := range [][]ThreadFact{tf.NeedsAction, tf.ReviewerReplied, tf.Waiting, tf.Resolved, tf.FromOthers} {
 		slices.SortFunc(list, CompareThreads)
 	}
 	return tf

@@ -1,6 +1,8 @@
 package statemachine
 
 import (
+	"time"
+
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
 )
@@ -31,6 +33,10 @@ type Action struct {
 	// PollNow asks the caller to poll at once rather than after the usual interval (the machine
 	// just did something on GitHub and wants to see the result).
 	PollNow bool `json:"poll_now,omitempty"`
+
+	// SnoozedUntil is set on polling while the open question is snoozed: it is asked again then
+	// (or sooner, when the pull request changes).
+	SnoozedUntil time.Time `json:"snoozed_until,omitzero"`
 }
 
 // ServerRequest is GitHub work the server does itself; its Outcome comes back as an input.
@@ -85,6 +91,10 @@ type CommentContext struct {
 	Author string    `json:"author"`
 	At     string    `json:"at,omitempty"`
 	Body   Untrusted `json:"body"`
+	// Association is the author's relation to the repository as GitHub reports it (OWNER, MEMBER,
+	// COLLABORATOR can review; CONTRIBUTOR, NONE, ... cannot): a reply from someone who cannot
+	// review is context, not a request.
+	Association prstatus.Association `json:"association,omitempty"`
 }
 
 // ThreadContext is a review thread in play.

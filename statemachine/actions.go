@@ -2,6 +2,7 @@ package statemachine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 )
@@ -18,6 +19,10 @@ func (s *step) pending(msg string) Action {
 	case StateIdle, StatePolling:
 		a.Kind = ActionPolling
 	case StateAwaitingUser:
+		if z := s.snoozed(); z != nil {
+			a = s.snoozedAction(z, msg)
+			break
+		}
 		q := *s.pos.Question
 		a.Kind, a.Question, a.Context = ActionAskUser, &q, s.pos.QuestionContext
 	default:
@@ -52,6 +57,9 @@ func (s *step) polling(msg string, now bool) Action {
 
 // ask opens a question at the current (awaiting_user) node.
 func (s *step) ask(id elicitation.QuestionID, text string, values []elicitation.Value, ctx *TaskContext, picks ...elicitation.Choice) (Action, error) {
+	if !slices.Contains(values, elicitation.Snooze) {
+		values = append(values, elicitation.Snooze) // every question can be put off
+	}
 	q, err := elicitation.Ask(id, text, values, picks...)
 	if err != nil {
 		return Action{}, fmt.Errorf("statemachine: %w (a bug)", err)
@@ -63,7 +71,7 @@ func (s *step) ask(id elicitation.QuestionID, text string, values []elicitation.
 		c.PR = s.prContext()
 		ctx = &c
 	}
-	s.pos.Question, s.pos.QuestionContext = &q, ctx
+	s.pos.Question, s.pos.QuestionContext, s.pos.Snooze = &q, ctx, nil
 	s.pos.Task, s.pos.Server = nil, nil
 	return Action{Kind: ActionAskUser, Question: &q, Context: ctx}, nil
 }

@@ -88,6 +88,21 @@ func reachers() []reacher {
 			d.send(OutcomeInput(Outcome{Kind: ServerMerge, Refused: true, Error: "policy"}))
 			return d
 		}},
+		{elicitation.QReadyToMerge, "ready but behind", func(t *testing.T) *drv { d := start(t); d.poll(behindPR()); return d }},
+		{elicitation.QMergeRefused, "refused as behind", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(behindPR())
+			d.choose(elicitation.Merge)
+			d.send(OutcomeInput(Outcome{Kind: ServerMerge, Refused: true, Error: "Head branch is not up to date with the base branch"}))
+			return d
+		}},
+		{elicitation.QActionFailed, "failed branch update", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(behindPR())
+			d.choose(elicitation.UpdateBranch)
+			d.fail(ServerUpdateBranch, "502")
+			return d
+		}},
 		{elicitation.QStaleApproval, "stale", func(t *testing.T) *drv { d := start(t); d.poll(approvedPR().push("c2")); return d }},
 		{elicitation.QRecovery, "recovery in comments", func(t *testing.T) *drv {
 			d := toApply(t)

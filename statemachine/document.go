@@ -33,7 +33,10 @@ func Document() (string, error) {
 		"`enter_state` callback. Rows leaving one node on one input are tried in the order listed here; the first "+
 		"whose guards hold fires. The flow's context (which thread, which checks) lives beside the node in the "+
 		"position. `%s` leaves every node for `stopped` and is drawn only in the first diagram; "+
-		"`comments_next_thread` and `comments_finishing` are decided within a step and never rested in.\n\n",
+		"`comments_next_thread` and `comments_finishing` are decided within a step and never rested in. "+
+		"Every question node loops back to itself on `snooze` (its `snooze_<node>` row): the question stays open, "+
+		"and the position's `snooze` keeps it from being asked for an hour, or until the pull request changes "+
+		"(see quiet-hours.md).\n\n",
 		len(Table()), len(nodeOrder), TStop)
 	for _, part := range tableParts() {
 		title := ""

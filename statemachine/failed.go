@@ -27,7 +27,7 @@ func (s *step) failedAnswer(v elicitation.Value) (Action, error) {
 	case elicitation.Retry:
 		s.pos.Retry = nil
 		if s.pos.Node.Flow() == FlowReady { // a merge is only ever built by the ready flow's handler
-			return s.mergeRequest(req.Admin)
+			return s.retryReady(*req)
 		}
 		if err := s.returnTo(serverNode(s.pos.Node.Flow(), req.Kind)); err != nil {
 			return Action{}, err

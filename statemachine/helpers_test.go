@@ -3,6 +3,7 @@ package statemachine
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,8 +186,8 @@ func requireAsk(t *testing.T, act Action, id elicitation.QuestionID, values ...e
 	t.Helper()
 	require.Equal(t, ActionAskUser, act.Kind, "want question %s, got %+v", id, act)
 	require.Equal(t, id, act.Question.ID)
-	if len(values) > 0 {
-		require.Equal(t, values, act.Question.Values())
+	if len(values) > 0 { // every question offers snooze (assertConsistent): the lists here leave it out
+		require.Equal(t, values, slices.DeleteFunc(act.Question.Values(), func(v elicitation.Value) bool { return v == elicitation.Snooze }))
 	}
 }
 
@@ -207,6 +208,7 @@ func assertConsistent(t *testing.T, m *Machine, act Action) {
 	case ActionAskUser:
 		require.Equal(t, StateAwaitingUser, pos.Node.State())
 		require.True(t, act.Question.Offers(elicitation.Stop), "stop is always offered")
+		require.True(t, act.Question.Offers(elicitation.Snooze), "every question can be snoozed")
 		require.True(t, act.Question.Offers(elicitation.DeclineValue(act.Question.ID)), "a declined prompt must mean a choice on offer")
 	case ActionExecute:
 		require.Equal(t, StateExecutingTask, pos.Node.State())
@@ -216,6 +218,12 @@ func assertConsistent(t *testing.T, m *Machine, act Action) {
 		require.Equal(t, StateExecutingTask, pos.Node.State())
 		require.NotNil(t, pos.Server)
 	case ActionPolling:
+		if !act.SnoozedUntil.IsZero() {
+			require.Equal(t, StateAwaitingUser, pos.Node.State(), "only a question is snoozed")
+			require.NotNil(t, pos.Snooze)
+			require.Equal(t, pos.Question.Seq, pos.Snooze.Seq)
+			break
+		}
 		require.Contains(t, []State{StatePolling, StateIdle}, pos.Node.State())
 	case ActionStop, ActionMerged:
 		require.Equal(t, StateStopped, pos.Node.State())

@@ -152,6 +152,7 @@ type step struct {
 
 // run dispatches the input.
 func (s *step) run() (Action, error) {
+	s.dropStaleSnooze()
 	switch s.in.Kind {
 	case InputStop:
 		return s.stop("Monitoring stopped.")
@@ -234,6 +235,7 @@ func (s *step) onAnswerish() (Action, error) {
 	case InputCancel:
 		return s.pending("The prompt was dismissed; the question stays open."), nil
 	default:
+		s.pos.Snooze = nil // the user spoke to the question: it is no longer put off
 		return s.beginFreeform(*s.in.Freeform)
 	}
 }
@@ -254,11 +256,15 @@ func (s *step) answer(v elicitation.Value) (Action, error) {
 	if err := s.checkSeq(); err != nil {
 		return Action{}, err
 	}
-	if !q.Offers(v) {
+	if !q.Offers(v) && v != elicitation.Snooze { // a question saved before snoozing existed can be put off too
 		return Action{}, fmt.Errorf("%w: %q; question %q offers %v", ErrChoiceNotOffered, v, q.ID, q.Values())
 	}
-	s.pos.Answered = &Answered{Seq: q.Seq, Choice: v}
+	prev := s.pos.Answered
+	s.pos.Answered, s.pos.Snooze = &Answered{Seq: q.Seq, Choice: v}, nil
 	s.choice = v
+	if v == elicitation.Snooze {
+		return s.snooze(prev)
+	}
 	if v == elicitation.Stop {
 		return s.stop("Monitoring stopped at your request.")
 	}

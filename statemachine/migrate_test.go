@@ -39,7 +39,7 @@ var v1Places = map[string]Node{
 // TestSavedV1PositionsKeepTheirPlace: a user who upgrades with a monitor mid-flow keeps their
 // place. Every saved version-1 position restores at the node of its step, presents exactly what
 // the old machine presented, and answers its next input exactly as the old machine did (node
-// names aside).
+// names aside, and the snooze choice this build adds to every question).
 func TestSavedV1PositionsKeepTheirPlace(t *testing.T) {
 	files, err := filepath.Glob("testdata/positions-v1/*.json")
 	require.NoError(t, err)
@@ -153,6 +153,15 @@ func withoutNodes(t *testing.T, js any) string {
 		case map[string]any:
 			delete(x, "node")
 			delete(x, "version")
+			if cs, ok := x["choices"].([]any); ok { // version 1 knew no snooze; this build offers it on every question
+				kept := []any{}
+				for _, c := range cs {
+					if m, ok := c.(map[string]any); !ok || m["value"] != "snooze" {
+						kept = append(kept, c)
+					}
+				}
+				x["choices"] = kept
+			}
 			for _, e := range x {
 				strip(e)
 			}

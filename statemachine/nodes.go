@@ -75,6 +75,8 @@ const (
 	NodeReadyRecovery     Node = "ready_recovery"
 	NodeReadyInterpreting Node = "ready_interpreting"
 	NodeReadyActionFailed Node = "ready_action_failed"
+	// The branch is behind a base that must be merged in first: GitHub's "Update branch".
+	NodeReadyUpdatingBranch Node = "ready_updating_branch"
 
 	NodeStaleAsk              Node = "stale_ask"
 	NodeStaleRequestingReview Node = "stale_requesting_review"
@@ -122,7 +124,7 @@ var nodeOrder = []Node{
 	NodeCIRerunDeferred, NodeCIRerunning, NodeCIRecovering, NodeCIRecovery, NodeCIInterpreting, NodeCIActionFailed,
 	NodeConflictAsk, NodeConflictRebasing, NodeConflictRecovering, NodeConflictRecovery, NodeConflictInterpreting,
 	NodeReadyAsk, NodeReadyMerging, NodeReadyMergeRefused, NodeReadyRecovering, NodeReadyRecovery,
-	NodeReadyInterpreting, NodeReadyActionFailed,
+	NodeReadyInterpreting, NodeReadyActionFailed, NodeReadyUpdatingBranch,
 	NodeStaleAsk, NodeStaleRequestingReview, NodeStaleRecovering, NodeStaleRecovery, NodeStaleInterpreting,
 	NodeStaleActionFailed,
 }
@@ -187,6 +189,8 @@ var nodes = map[Node]nodeInfo{
 	NodeReadyRecovery:     asking(FlowReady, elicitation.QRecovery),
 	NodeReadyInterpreting: working(FlowReady, TaskInterpretFreeform),
 	NodeReadyActionFailed: asking(FlowReady, elicitation.QActionFailed),
+
+	NodeReadyUpdatingBranch: serving(FlowReady, ServerUpdateBranch),
 
 	NodeStaleAsk:              asking(FlowStale, elicitation.QStaleApproval),
 	NodeStaleRequestingReview: serving(FlowStale, ServerRequestReview),

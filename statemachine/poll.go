@@ -13,7 +13,7 @@ import (
 func (s *step) onPoll() (Action, error) {
 	f := s.in.Facts
 	if st := s.pos.Node.State(); st != StatePolling && st != StateIdle {
-		return s.pending(""), nil
+		return s.pending(s.wakeOnNews(f)), nil
 	}
 	s.facts = f
 	s.observe(f)

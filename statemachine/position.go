@@ -54,6 +54,8 @@ type Position struct {
 	// response was lost, a server restarted inside it) is recognised and answered with what it
 	// led to, never applied again nor refused.
 	Answered *Answered `json:"answered,omitempty"`
+	// Snooze is the open question put off by the user ("Ask me again in 1 hour").
+	Snooze *Snooze `json:"snooze,omitempty"`
 
 	// Task is the agent's current task; Server the server-side action awaiting its outcome.
 	Task   *Task          `json:"task,omitempty"`
@@ -181,6 +183,10 @@ type ReadyState struct {
 	// Shown is the pull request as the question showed it; a merge goes ahead only while GitHub
 	// still shows the same.
 	Shown *prstatus.MergeView `json:"shown,omitempty"`
+	// Behind: GitHub reported the branch out of date with its base (merge state BEHIND, which
+	// GitHub reports only when a protection requires up-to-date branches) when the question was
+	// asked, so updating the branch was offered.
+	Behind bool `json:"behind,omitempty"`
 }
 
 // StaleState is the stale-approval flow.

@@ -80,6 +80,7 @@ var situations = []func() *pr{
 	func() *pr {
 		return newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
 	},
+	behindPR,
 }
 
 var knownErrors = []error{ErrBadInput, ErrUnknownEvent, ErrNoQuestion, ErrChoiceNotOffered, ErrStaleAnswer, ErrUnexpectedOutcome}
@@ -204,6 +205,10 @@ func consistent(t testing.TB, pos Position, act Action) {
 	case ActionServer:
 		require.NotNil(t, pos.Server)
 	case ActionPolling:
+		if !act.SnoozedUntil.IsZero() {
+			require.Equal(t, StateAwaitingUser, pos.Node.State(), "only a question is snoozed")
+			break
+		}
 		require.Contains(t, []State{StatePolling, StateIdle}, pos.Node.State())
 	case ActionStop, ActionMerged:
 		require.Equal(t, StateStopped, pos.Node.State())

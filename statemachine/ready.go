@@ -27,14 +27,27 @@ func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, bo
 
 func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
 	shown := prstatus.ViewForMerge(f)
-	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown}
+	behind := branchBehind(f)
+	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: behind}
 	s.pos.FlowKey = att.Key
 	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, att.Reason)
 	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
 		text += ". Resolved, as the reviewer approved after our reply: " + describeSettled(settled) + "."
 	}
-	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
-		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
+	values := []elicitation.Value{elicitation.Merge}
+	if behind {
+		text += ". The branch is behind its base branch, and the repository requires it to be up to date before merging."
+		values = append(values, elicitation.UpdateBranch)
+	}
+	values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
+	return s.ask(elicitation.QReadyToMerge, text, values, nil)
+}
+
+// branchBehind reports whether updating the branch can help: GitHub's merge state is BEHIND (which
+// it reports only when a branch protection requires branches to be up to date before merging) and
+// the branch does not conflict with its base (a conflict needs a rebase, not an update).
+func branchBehind(f *prstatus.Facts) bool {
+	return f.MergeStateStatus == "BEHIND" && f.Mergeable != prstatus.MergeableConflict
 }
 
 // readyAnswer handles every choice of the ready and merge-refused questions. It is the one
@@ -43,6 +56,8 @@ func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.Merge, elicitation.MergeAdmin:
 		return s.mergeRequest(v == elicitation.MergeAdmin)
+	case elicitation.UpdateBranch:
+		return s.updateBranchRequest()
 	case elicitation.WaitForApprover:
 		s.pos.Memory.Wait = &WaitApprover{Head: s.pos.Ready.Head, Approvals: len(s.pos.Ready.Approvers)}
 		return s.finish("Waiting for another approval before asking again.", TReadyWaitForApprover)
@@ -72,8 +87,54 @@ func (s *step) mergeRequest(admin bool) (Action, error) {
 		Shown: &shown, Describe: what}), nil
 }
 
-// readyOutcome reports the merge.
+// updateBranchRequest asks the server to bring the branch up to date with its base, pinned to the
+// head the user saw. It never merges the pull request.
+func (s *step) updateBranchRequest() (Action, error) {
+	r := s.pos.Ready
+	if _, err := s.mustFireFirst(TReadyUpdateBranch); err != nil {
+		return Action{}, err
+	}
+	return s.server(ServerRequest{Kind: ServerUpdateBranch, ExpectedHeadSHA: r.Head,
+		Describe: fmt.Sprintf("update the branch of %s at %s with its base branch", s.pos.Monitor.Ref, short(r.Head))}), nil
+}
+
+// retryReady tries a failed ready-flow action again: a branch update is sent again as it was; a
+// merge is built afresh by mergeRequest, the one place a merge request is built.
+func (s *step) retryReady(req ServerRequest) (Action, error) {
+	if req.Kind != ServerUpdateBranch {
+		return s.mergeRequest(req.Admin)
+	}
+	if err := s.returnTo(NodeReadyUpdatingBranch); err != nil {
+		return Action{}, err
+	}
+	return s.server(req), nil
+}
+
+// updateOutcome reports the branch update. Done, the question's situation is acknowledged (GitHub
+// updates the branch in the background: the next poll may still show the old head) and the monitor
+// watches the new head while its checks run again.
+func (s *step) updateOutcome(req ServerRequest, o Outcome) (Action, error) {
+	row, err := s.mustFireFirst(TReadyBranchUpdated, TReadyUpdateHeadMoved, TReadyUpdateFailed)
+	if err != nil {
+		return Action{}, err
+	}
+	switch row {
+	case TReadyBranchUpdated:
+		s.pos.Memory.ack(s.pos.FlowKey)
+		s.clearFlow()
+		return s.polling("GitHub is updating the branch with its base branch; watching the new head while the checks run again.", true), nil
+	case TReadyUpdateHeadMoved:
+		s.clearFlow()
+		return s.polling("The head moved since you chose to update the branch; nothing was changed. Watching the new head.", true), nil
+	}
+	return s.askFailed(req, o, false)
+}
+
+// readyOutcome reports the merge or the branch update.
 func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
+	if req.Kind == ServerUpdateBranch {
+		return s.updateOutcome(req, o)
+	}
 	row, err := s.mustFireFirst(TReadyMerged, TReadyChangedAskAgain, TReadyChangedAndEnded, TReadyHeadMoved,
 		TReadyMergeRefused, TReadyMergeFailed)
 	if err != nil {
@@ -100,6 +161,9 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 		values := []elicitation.Value{}
 		if s.cfg.AllowAdminMerge && !req.Admin {
 			values = append(values, elicitation.MergeAdmin)
+		}
+		if s.pos.Ready.Behind {
+			values = append(values, elicitation.UpdateBranch)
 		}
 		values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
 		return s.ask(elicitation.QMergeRefused, withCause("GitHub refused the merge", o.Error), values, nil)
@@ -143,7 +207,7 @@ func (s *step) mergeOutcome() mergeResult {
 // the user's merge choice: nothing was merged, and the user is told what changed.
 func (s *step) askAgain(o Outcome) (Action, error) {
 	r := s.pos.Ready
-	r.Head, r.Approvers, r.Refusal, r.Shown = o.Shown.Head, slices.Clone(o.Shown.Approvers), "", o.Shown
+	r.Head, r.Approvers, r.Refusal, r.Shown, r.Behind = o.Shown.Head, slices.Clone(o.Shown.Approvers), "", o.Shown, false
 	s.pos.Head = o.Shown.Head
 	text := fmt.Sprintf("Not merged: since you were asked, %s. Merge %s at %s anyway?", strings.Join(o.Changed, "; "), s.pos.Monitor.Ref, short(r.Head))
 	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,

@@ -65,9 +65,9 @@ func (s *step) onHead() (Action, error) {
 		}
 		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered.", short(h.SHA))
 	case task.Name.pushCapable():
-		reason = fmt.Sprintf("The agent sent %s, but no new commit was pushed.", rec.Event)
+		reason = fmt.Sprintf("The agent said %s, but no new commit was pushed.", rec.Event.Words())
 	default:
-		reason = fmt.Sprintf("The agent sent %s, which does not finish %s.", rec.Event, task.Name)
+		reason = fmt.Sprintf("The agent said %s, which does not finish %s.", rec.Event.Words(), task.Name.Words())
 	}
 	rec.Reason = reason
 	if _, err := s.mustFireFirst(TRefineAskRecovery, TCommentsAskRecovery, TCIAskRecovery, TConflictAskRecovery,
@@ -91,7 +91,7 @@ func (s *step) askRecovery() (Action, error) {
 		values = append(values, elicitation.TreatAsPushed)
 	}
 	values = append(values, elicitation.BackToTask, elicitation.Resume, elicitation.Stop)
-	text := fmt.Sprintf("While working on %s: %s\nIf the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Task.Name, rec.Reason)
+	text := fmt.Sprintf("While working on %s: %s\nIf the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Task.Name.Words(), rec.Reason)
 	ctx := rec.Task.Emitted.Context
 	return s.ask(elicitation.QRecovery, text, values, ctx)
 }

@@ -36,6 +36,9 @@ func inputsAt(pos Position) []Input {
 		case pos.Server != nil:
 			k := pos.Server.Kind
 			ins = append(ins, OutcomeInput(Outcome{Kind: k, OK: true}), OutcomeInput(Outcome{Kind: k, Error: "boom"}))
+			if k == ServerUpdateBranch {
+				ins = append(ins, OutcomeInput(Outcome{Kind: k, HeadMoved: true, Error: "moved"}))
+			}
 			if k == ServerMerge {
 				ins = append(ins, OutcomeInput(Outcome{Kind: k, Refused: true, Error: "policy"}), OutcomeInput(Outcome{Kind: k, HeadMoved: true}))
 				for _, st := range []prstatus.PRState{prstatus.StateOpen, prstatus.StateMerged} {

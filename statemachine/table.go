@@ -45,8 +45,12 @@ type tablePart struct {
 }
 
 func tableParts() []tablePart {
-	return []tablePart{{FlowNone, watchingRows()}, {FlowRefine, refineRows()}, {FlowComments, commentRows()},
+	parts := []tablePart{{FlowNone, watchingRows()}, {FlowRefine, refineRows()}, {FlowComments, commentRows()},
 		{FlowCI, ciRows()}, {FlowConflict, conflictRows()}, {FlowReady, readyRows()}, {FlowStale, staleRows()}}
+	for i := range parts {
+		parts[i].rows = append(parts[i].rows, snoozeRows(parts[i].flow)...)
+	}
+	return parts
 }
 
 func watchingRows() []Row {
@@ -284,6 +288,12 @@ func readyRows() []Row {
 		{TReadyReturnToRefused, at(NodeReadyInterpreting), NodeReadyMergeRefused, when(returns), here},
 		{TReadyReturnToRecovery, at(NodeReadyInterpreting), NodeReadyRecovery, when(returns), here},
 		{TReadyReturnToActionFailed, at(NodeReadyInterpreting), NodeReadyActionFailed, when(returns), here},
+
+		{TReadyUpdateBranch, asks, NodeReadyUpdatingBranch, when(onChoice(elicitation.UpdateBranch)), none()},
+		{TReadyBranchUpdated, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardActionSucceeded)},
+		{TReadyUpdateHeadMoved, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardHeadMoved)},
+		{TReadyUpdateFailed, at(NodeReadyUpdatingBranch), NodeReadyActionFailed, when(onOutcome()), is(GuardActionFailed)},
+		{TReadyRetryUpdate, at(NodeReadyActionFailed), NodeReadyUpdatingBranch, when(onChoice(elicitation.Retry)), is(GuardRetriedActionHere)},
 	}
 }
 

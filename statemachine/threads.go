@@ -21,7 +21,8 @@ func threadContext(t prstatus.ThreadFact) ThreadContext {
 		if c.ID == t.First().ID {
 			continue
 		}
-		tc.Replies = append(tc.Replies, CommentContext{Author: c.Author.Login, At: c.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), Body: Untrusted(c.Body)})
+		tc.Replies = append(tc.Replies, CommentContext{Author: c.Author.Login, At: c.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
+			Body: Untrusted(c.Body), Association: c.AuthorAssociation})
 	}
 	return tc
 }

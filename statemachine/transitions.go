@@ -181,6 +181,11 @@ const (
 	TReadyReturnToRefused       Transition = "ready_return_to_merge_refused"
 	TReadyReturnToRecovery      Transition = "ready_return_to_recovery"
 	TReadyReturnToActionFailed  Transition = "ready_return_to_action_failed"
+	TReadyUpdateBranch          Transition = "ready_update_branch"
+	TReadyBranchUpdated         Transition = "ready_branch_updated"
+	TReadyUpdateHeadMoved       Transition = "ready_update_head_moved"
+	TReadyUpdateFailed          Transition = "ready_update_failed"
+	TReadyRetryUpdate           Transition = "ready_retry_update"
 )
 
 // The stale-approval flow.

@@ -104,6 +104,7 @@ const (
 	ServerRerunFailed   ServerActionKind = "rerun_failed_jobs"
 	ServerRerunAll      ServerActionKind = "rerun_workflows"
 	ServerMerge         ServerActionKind = "merge"
+	ServerUpdateBranch  ServerActionKind = "update_branch"
 	ServerFetchHead     ServerActionKind = "fetch_head"
 	ServerFetchCILogs   ServerActionKind = "fetch_ci_logs"
 )

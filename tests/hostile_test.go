@@ -265,7 +265,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 		w.call("pr_monitor_status", map[string]any{})
 		act = w.next("user_chose", "address_specific", nil)
 		require.Equal(t, "comment_pick", string(act.Question.ID))
-		require.LessOrEqual(t, len(act.Question.Choices), 12, "ten picks, handle myself, stop")
+		require.LessOrEqual(t, len(act.Question.Choices), 13, "ten picks, handle myself, snooze, stop")
 		act = w.next("user_chose", "pick:1", nil)
 		require.Equal(t, "explain_comment", act.Task)
 		require.Equal(t, "pkg/file0000.go", act.Context.Thread.Path)

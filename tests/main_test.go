@@ -57,3 +57,11 @@ func build() (string, error) {
 	}
 	return dir, nil
 }
+
+// needBinary skips a test that runs the built binary under -short, where none is built.
+func needBinary(t *testing.T) {
+	t.Helper()
+	if binary == "" {
+		t.Skip("runs the built binary: without -short")
+	}
+}

@@ -22,6 +22,7 @@ import (
 // does, the test reads the entry back, starts the command it names over stdio with an MCP client,
 // and finds the prompts that teach the loop. A second run changes nothing.
 func TestSetupThenTheHostStartsTheServer(t *testing.T) {
+	needBinary(t)
 	tests := []struct {
 		host, config, protocol string
 		servers                string

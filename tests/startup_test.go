@@ -24,6 +24,7 @@ const maxOwnInitBytes = 1 << 20
 // anything else costly, whatever the command (version does nothing else, so it shows the start
 // alone).
 func TestStartupParsesNoSchema(t *testing.T) {
+	needBinary(t)
 	cmd := exec.Command(binary, "version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()

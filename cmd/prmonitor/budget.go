@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prmonitor/prmonitor/prstatus/watch"
+	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 // budgetFlag is --budget: the share of the token's hourly GraphQL points the watcher may spend,
@@ -14,7 +14,7 @@ type budgetFlag float64
 
 func (b *budgetFlag) String() string {
 	if b == nil || *b == 0 {
-		return fmt.Sprintf("%g%%", watch.DefaultBudget*100)
+		return fmt.Sprintf("%g%%", prwatch.DefaultBudget*100)
 	}
 	return fmt.Sprintf("%g%%", float64(*b)*100)
 }

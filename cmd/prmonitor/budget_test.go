@@ -52,9 +52,9 @@ func TestServeRefusesABadBudgetClearly(t *testing.T) {
 }
 
 func TestWatchConfigTakesTheBudgetAndTheShortestPollAsTheShortestCycle(t *testing.T) {
-	cfg := watchConfig(0.1, nil, 0, 15*time.Millisecond, 0)
+	cfg := watcherConfig(0.1, nil, nil, 0, 15*time.Millisecond, 0)
 	assert.InDelta(t, 0.1, cfg.Budget, 1e-9)
 	assert.Equal(t, 15*time.Millisecond, cfg.MinCycle)
 	assert.Equal(t, 15*time.Millisecond, cfg.Jitter, "a short cycle stays short")
-	assert.Zero(t, watchConfig(0, nil).MinCycle, "no poll flag: the watcher's own pace")
+	assert.Zero(t, watcherConfig(0, nil, nil).MinCycle, "no poll flag: the watcher's own pace")
 }

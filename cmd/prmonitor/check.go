@@ -27,6 +27,7 @@ func runCheck(ctx context.Context, args []string, e env) int {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
 	var gh githubFlags
 	gh.register(fs)
+	reviewBots := reviewBotsFlag(fs)
 	rest, code, ok := parseFlags(fs, checkCommand, args, e)
 	if !ok {
 		return code
@@ -44,7 +45,7 @@ func runCheck(ctx context.Context, args []string, e env) int {
 		return fail(exitCode(err), err)
 	}
 
-	facts, err := fetchFacts(ctx, e, &gh, sec, ref)
+	facts, err := fetchFacts(ctx, e, &gh, sec, ref, prstatus.ReviewerPolicy{Bots: parseReviewBots(*reviewBots)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitFailure, fmt.Errorf("interrupted: %w", context.Cause(ctx)))
@@ -71,7 +72,7 @@ func runCheck(ctx context.Context, args []string, e env) int {
 }
 
 // fetchFacts reads one snapshot of ref and derives its facts at the current time.
-func fetchFacts(ctx context.Context, e env, gh *githubFlags, sec *secrets, ref prstatus.PRRef) (prstatus.Facts, error) {
+func fetchFacts(ctx context.Context, e env, gh *githubFlags, sec *secrets, ref prstatus.PRRef, policy prstatus.ReviewerPolicy) (prstatus.Facts, error) {
 	client, err := gh.client(ctx, e, sec)
 	if err != nil {
 		return prstatus.Facts{}, err
@@ -83,5 +84,5 @@ func fetchFacts(ctx context.Context, e env, gh *githubFlags, sec *secrets, ref p
 	if snap == nil {
 		return prstatus.Facts{}, errors.New("GitHub returned no pull request data")
 	}
-	return prstatus.Derive(snap, e.Now()), nil
+	return prstatus.DeriveFor(snap, e.Now(), policy), nil
 }

@@ -69,6 +69,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return runServe(ctx, args[1:], e)
 	case "setup":
 		return runSetup(ctx, args[1:], e)
+	case "status":
+		return runStatus(ctx, args[1:], e)
 	case "fsm":
 		return runFSM(args[1:], e)
 	case "help", "--help", "-h":
@@ -90,6 +92,7 @@ commands:
   setup HOST                 register prmonitor in claude-code, copilot-cli, vscode or cursor (or all)
   check [--json] PR          print what a pull request needs now, and why
   dispatch OWNER/REPO        decide the next worker and the hand-offs over all open pull requests
+  status [--json | --watch]  list the saved monitors: state, pending question or task, last event, budget
   demo                       play a built-in scenario on a simulated GitHub
   fsm --mermaid              print the monitor's state diagram
   version                    print the version

@@ -178,7 +178,7 @@ func (t *transcript) question(text string, choices []string) {
 	for _, l := range lines[1:] {
 		t.printf("%-7s   %s\n", "", oneLine(l))
 	}
-	t.printf("%-7s   choices: %s\n", "", strings.Join(choices, ", "))
+	t.printf("%-7s   choices: %s\n", "", strings.Join(choices, " · "))
 }
 
 func (t *transcript) outro(d *demoSession) {

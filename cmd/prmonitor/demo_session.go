@@ -18,7 +18,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
-	"github.com/prmonitor/prmonitor/prstatus/watch"
+	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 // The demo's pull request, its author (who is also the token's user) and the fixed token the
@@ -62,7 +62,7 @@ func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) 
 		},
 		// The watcher looks as often as the story needs: it starts knowing the simulated limit, as a
 		// restarted server knows the token's from its saved spend.
-		Watch: watch.Config{MinCycle: 10 * time.Millisecond, MaxCycle: 50 * time.Millisecond, Jitter: -1,
+		Watch: prwatch.Config{MinCycle: 10 * time.Millisecond, MaxCycle: 50 * time.Millisecond, Jitter: -1,
 			HotRefresh: 50 * time.Millisecond, HotWindow: time.Second, Spend: &demoSpend{}},
 		MaxBlock:      400 * time.Millisecond,
 		ProgressEvery: time.Hour,
@@ -193,32 +193,47 @@ func (u demoUser) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.El
 	if m := req.Params.Meta; m != nil {
 		id, _ = m.AdditionalFields["prmonitor/question"].(string)
 	}
-	u.d.t.question(req.Params.Message, choicesOf(req.Params.RequestedSchema))
+	choices := choicesOf(req.Params.RequestedSchema)
+	labels := make([]string, len(choices))
+	for i, c := range choices {
+		labels[i] = c.Title
+	}
+	u.d.t.question(req.Params.Message, labels)
 	v := demoAnswers[id]
 	if v == "" {
 		u.d.t.line("user", "dismisses the prompt")
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
 	}
-	u.d.t.line("user", "chooses %s", v)
+	u.d.t.line("user", "chooses %q", labelOf(choices, v))
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
 		Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"choice": v}}}, nil
 }
 
-func choicesOf(schema any) []string {
+// demoChoice is one choice of an elicited question: the value the server reads, the label the
+// user reads.
+type demoChoice struct{ Const, Title string }
+
+func choicesOf(schema any) []demoChoice {
 	raw, _ := json.Marshal(schema)
 	var s struct {
 		Properties struct {
 			Choice struct {
-				OneOf []struct{ Const, Title string } `json:"oneOf"`
+				OneOf []demoChoice `json:"oneOf"`
 			} `json:"choice"`
 		} `json:"properties"`
 	}
 	_ = json.Unmarshal(raw, &s)
-	var out []string
-	for _, o := range s.Properties.Choice.OneOf {
-		out = append(out, o.Const+" ("+o.Title+")")
+	return s.Properties.Choice.OneOf
+}
+
+// labelOf is what the user read for value v: its label (the value itself when none is offered).
+func labelOf(choices []demoChoice, v string) string {
+	for _, c := range choices {
+		if c.Const == v {
+			return c.Title
+		}
 	}
-	return out
+	return v
 }
 
 // demoSampler is the host's model.
@@ -234,19 +249,19 @@ func (s demoSampler) CreateMessage(_ context.Context, req mcp.CreateMessageReque
 // demoSpend is the demo watcher's spend, in memory; it starts at the simulated GitHub's limit.
 type demoSpend struct {
 	mu sync.Mutex
-	sp *watch.Spend
+	sp *prwatch.Spend
 }
 
-func (s *demoSpend) LoadSpend() (watch.Spend, bool, error) {
+func (s *demoSpend) LoadSpend() (prwatch.Spend, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sp == nil {
-		return watch.Spend{Limit: demoRateLimit, Remaining: demoRateLimit}, true, nil
+		return prwatch.Spend{Limit: demoRateLimit, Remaining: demoRateLimit}, true, nil
 	}
 	return *s.sp, true, nil
 }
 
-func (s *demoSpend) SaveSpend(sp watch.Spend) error {
+func (s *demoSpend) SaveSpend(sp prwatch.Spend) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sp = &sp

@@ -14,7 +14,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
-	"github.com/prmonitor/prmonitor/prstatus/watch"
+	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -31,7 +31,9 @@ func runServe(ctx context.Context, args []string, e env) int {
 	var g githubFlags
 	g.register(fs)
 	stateDir := fs.String("state-dir", "", "where monitors are saved across restarts (`DIR`; default: the user's state directory)")
-	maxBlock := fs.Duration("max-block", 10*time.Minute, "longest a pr_monitor_next_step call blocks before returning polling")
+	maxBlock := fs.Duration("max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
+		"whatever the host (default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
+	progressEvery := fs.Duration("progress-every", 5*time.Second, "how often a waiting call sends a progress notification (hosts that keep a call alive on progress want it within 15s)")
 	var budget budgetFlag
 	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the watcher may spend: `SHARE` as 25% or 0.25 (default 25%)")
 	pollBusy := fs.Duration("poll-busy", 0, "the watcher's shortest cycle (`DURATION`; default: the watcher's own, 8s); kept from when each call polled")
@@ -39,6 +41,9 @@ func runServe(ctx context.Context, args []string, e env) int {
 	pollOther := fs.Duration("poll-other", 0, "kept for compatibility: the watcher paces itself (`DURATION`)")
 	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
+	var qf quietFlags
+	qf.register(fs)
+	reviewBots := reviewBotsFlag(fs)
 	if _, code, ok := parseFlags(fs, serveCommand, args, e); !ok {
 		return code
 	}
@@ -46,6 +51,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	case "merge", "squash", "rebase":
 	default:
 		fmt.Fprintf(e.Stderr, "prmonitor serve: --merge-method must be merge, squash or rebase, not %q\n", *mergeMethod)
+		return exitUsage
+	}
+	hours, err := qf.hours()
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
 	level := slog.LevelInfo
@@ -59,7 +69,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
-	state, key, gate, spend, err := openState(*stateDir, ep.REST, e, logger)
+	state, key, gate, st, err := openState(*stateDir, ep.REST, e, logger)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
@@ -72,19 +82,22 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
 			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
-		State:    state,
-		Machine:  machine,
-		Watch:    watchConfig(float64(budget), spend, *pollBusy, *pollQuiet, *pollOther),
-		MaxBlock: *maxBlock,
-		SealKey:  key,
-		Now:      e.Now,
-		Logger:   logger,
+		State:         state,
+		Machine:       machine,
+		Watch:         watcherConfig(float64(budget), st.Spend(ep.REST), st.Seen(ep.REST), *pollBusy, *pollQuiet, *pollOther),
+		MaxBlock:      *maxBlock,
+		ProgressEvery: *progressEvery,
+		Quiet:         hours,
+		SealKey:       key,
+		Now:           e.Now,
+		Logger:        logger,
+		ReviewBots:    parseReviewBots(*reviewBots),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
-	logger.Info("prmonitor MCP server on stdio", "version", version)
+	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String())
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(oneLine(err.Error())))
 		return exitFailure
@@ -96,7 +109,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 // the token's rate-limit gate. The key is kept beside the monitors (0600) so a client's retry
 // still opens after a restart; the gate's holds are kept there too, so a restart sends nothing
 // before the time GitHub named.
-func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, *ghclient.Gate, watch.SpendStore, error) {
+func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, *ghclient.Gate, *store.Store, error) {
 	if dir == "" {
 		d, err := store.DefaultDir(e.Getenv, runtime.GOOS)
 		if err != nil {
@@ -113,20 +126,20 @@ func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister
 		return nil, nil, nil, nil, err
 	}
 	gate := ghclient.NewGate(st.Gate(api), e.Now, logger)
-	return mcpserver.NewStoreState(st, api, e.Now), key, gate, st.Spend(api), nil
+	return mcpserver.NewStoreState(st, api, e.Now), key, gate, st, nil
 }
 
-// watchConfig is the watcher's configuration: --budget, its spend kept in the state directory,
-// and the old poll intervals: when set, the shortest is the watcher's shortest cycle (and its
+// watcherConfig is the watcher's configuration: --budget, its spend and what it has seen kept in
+// the state directory, and the old poll intervals: when set, the shortest is the watcher's shortest cycle (and its
 // jitter, so a short cycle stays short).
-func watchConfig(budget float64, spend watch.SpendStore, polls ...time.Duration) watch.Config {
-	cfg := watch.Config{Budget: budget, Spend: spend}
+func watcherConfig(budget float64, spend prwatch.SpendStore, seen prwatch.SeenStore, polls ...time.Duration) prwatch.Config {
+	cfg := prwatch.Config{Budget: budget, Spend: spend, Seen: seen}
 	for _, p := range polls {
 		if p > 0 && (cfg.MinCycle == 0 || p < cfg.MinCycle) {
 			cfg.MinCycle = p
 		}
 	}
-	if cfg.MinCycle > 0 && cfg.MinCycle < watch.DefaultJitter {
+	if cfg.MinCycle > 0 && cfg.MinCycle < prwatch.DefaultJitter {
 		cfg.Jitter = cfg.MinCycle
 	}
 	return cfg

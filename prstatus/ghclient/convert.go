@@ -55,6 +55,8 @@ func (in ingest) toReviews(nodes []*reviewNode) []prstatus.Review {
 			Author:     in.toActor(n.Author),
 			State:      prstatus.ReviewState(n.State),
 			Body:       in.text(n.Body),
+
+			AuthorAssociation: prstatus.Association(n.AuthorAssociation),
 		}
 		if n.SubmittedAt != nil {
 			r.SubmittedAt = n.SubmittedAt.UTC()
@@ -128,6 +130,8 @@ func (in ingest) mergeComments(first, last []*commentNode) []prstatus.Comment {
 			Body:       in.text(n.Body),
 			CreatedAt:  n.CreatedAt.UTC(),
 			URL:        in.text(n.URL),
+
+			AuthorAssociation: prstatus.Association(n.AuthorAssociation),
 		})
 	}
 	slices.SortStableFunc(out, func(a, b prstatus.Comment) int { return a.CreatedAt.Compare(b.CreatedAt) })

@@ -71,13 +71,14 @@ type actorNode struct {
 }
 
 type reviewNode struct {
-	ID          string     `graphql:"id"`
-	DatabaseID  int64      `graphql:"databaseId"`
-	Author      *actorNode `graphql:"author"`
-	State       string     `graphql:"state"`
-	Body        string     `graphql:"body"`
-	SubmittedAt *time.Time `graphql:"submittedAt"`
-	Commit      *struct {
+	ID                string     `graphql:"id"`
+	DatabaseID        int64      `graphql:"databaseId"`
+	Author            *actorNode `graphql:"author"`
+	AuthorAssociation string     `graphql:"authorAssociation"`
+	State             string     `graphql:"state"`
+	Body              string     `graphql:"body"`
+	SubmittedAt       *time.Time `graphql:"submittedAt"`
+	Commit            *struct {
 		Oid string `graphql:"oid"`
 	} `graphql:"commit"`
 }
@@ -131,12 +132,13 @@ type commentConnection struct {
 }
 
 type commentNode struct {
-	ID         string     `graphql:"id"`
-	DatabaseID int64      `graphql:"databaseId"`
-	Author     *actorNode `graphql:"author"`
-	Body       string     `graphql:"body"`
-	CreatedAt  time.Time  `graphql:"createdAt"`
-	URL        string     `graphql:"url"`
+	ID                string     `graphql:"id"`
+	DatabaseID        int64      `graphql:"databaseId"`
+	Author            *actorNode `graphql:"author"`
+	AuthorAssociation string     `graphql:"authorAssociation"`
+	Body              string     `graphql:"body"`
+	CreatedAt         time.Time  `graphql:"createdAt"`
+	URL               string     `graphql:"url"`
 }
 
 // commitConnection reads the newest commits; older pages are read backwards only when needed

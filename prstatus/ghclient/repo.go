@@ -218,7 +218,7 @@ func (in ingest) toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR 
 	for _, v := range n.LatestOpinionatedReviews.Nodes {
 		if v != nil {
 			pr.LatestOpinionatedReviews = append(pr.LatestOpinionatedReviews, in.toReviews([]*reviewNode{{
-				ID: v.ID, Author: v.Author, State: v.State, SubmittedAt: v.SubmittedAt, Commit: v.Commit,
+				ID: v.ID, Author: v.Author, AuthorAssociation: v.AuthorAssociation, State: v.State, SubmittedAt: v.SubmittedAt, Commit: v.Commit,
 			}})...)
 		}
 	}

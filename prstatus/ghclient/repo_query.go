@@ -88,11 +88,12 @@ type repoPRNode struct {
 
 // verdictNode is a review without its body: latestOpinionatedReviews only settles verdicts.
 type verdictNode struct {
-	ID          string     `graphql:"id"`
-	Author      *actorNode `graphql:"author"`
-	State       string     `graphql:"state"`
-	SubmittedAt *time.Time `graphql:"submittedAt"`
-	Commit      *struct {
+	ID                string     `graphql:"id"`
+	Author            *actorNode `graphql:"author"`
+	AuthorAssociation string     `graphql:"authorAssociation"`
+	State             string     `graphql:"state"`
+	SubmittedAt       *time.Time `graphql:"submittedAt"`
+	Commit            *struct {
 		Oid string `graphql:"oid"`
 	} `graphql:"commit"`
 }

@@ -42,6 +42,8 @@ func TestRepoReadsAreValidAndComplete(t *testing.T) {
 	assert.Equal(t, "wip", pr.LabelEvents[0].Label)
 	require.Len(t, pr.Comments, 1)
 	assert.Equal(t, "Fix plan for abc1234", pr.Comments[0].Body)
+	assert.Equal(t, prstatus.AssocMember, pr.Comments[0].AuthorAssociation, "a conversation comment carries its author's association")
+	assert.Equal(t, prstatus.AssocMember, pr.LatestOpinionatedReviews[0].AuthorAssociation)
 	assert.Equal(t, "FAILURE", pr.RollupState)
 	require.Len(t, pr.Checks, 1)
 	assert.Equal(t, "FAILURE", pr.Checks[0].Conclusion)

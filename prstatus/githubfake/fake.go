@@ -48,6 +48,8 @@ type Fake struct {
 	forbidden []ForbiddenCall
 	merges    []Merge
 
+	associations map[string]string // lowercase login → authorAssociation (WithAssociation)
+
 	mergeHook      func(Merge)
 	rerunHook      RerunHook
 	pendingReplies bool
@@ -112,6 +114,27 @@ func WithRerunHook(hook RerunHook) Option { return func(f *Fake) { f.rerunHook =
 // WithPendingReplies makes GraphQL addPullRequestReviewThreadReply land in the viewer's pending
 // review, invisible in the thread until that review is submitted: GitHub's real pitfall.
 func WithPendingReplies(on bool) Option { return func(f *Fake) { f.pendingReplies = on } }
+
+// WithAssociation makes GitHub report association (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR,
+// FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, MANNEQUIN, NONE) as the authorAssociation of everything
+// login writes. Without it a person is a MEMBER and a bot has NONE. A bot's login is given without
+// "[bot]".
+func WithAssociation(login, association string) Option {
+	return func(f *Fake) {
+		if f.associations == nil {
+			f.associations = map[string]string{}
+		}
+		f.associations[strings.ToLower(strings.TrimSuffix(login, "[bot]"))] = association
+	}
+}
+
+// SetAssociation is WithAssociation on a running fake: from now on, GitHub reports association
+// for everything login wrote, before or after.
+func (f *Fake) SetAssociation(login, association string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	WithAssociation(login, association)(f)
+}
 
 // New returns a fake GitHub with no repositories. It fails only if GitHub's schema cannot be
 // loaded, which is a build defect.

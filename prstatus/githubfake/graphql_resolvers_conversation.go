@@ -147,7 +147,7 @@ func resolveIssueComment(x *execution, parent any, field string, _ map[string]an
 	case "author":
 		return x.actor(c.Author), nil
 	case "authorAssociation":
-		return association(c.Author), nil
+		return x.f.association(c.Author), nil
 	case "body", "bodyText":
 		return c.Body, nil
 	case "createdAt", "publishedAt":

@@ -30,7 +30,7 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 	case "author":
 		return x.actor(pr.Author), nil
 	case "authorAssociation":
-		return association(pr.Author), nil
+		return x.f.association(pr.Author), nil
 	case "viewerDidAuthor":
 		return x.isViewer(pr.Author), nil
 	case "state":
@@ -65,9 +65,9 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 	case "mergeable":
 		return string(pr.Mergeable), nil
 	case "mergeStateStatus":
-		return mergeStateStatus(pr), nil
+		return x.f.mergeStateStatus(pr), nil
 	case "reviewDecision":
-		if d, ok := reviewDecision(pr); ok {
+		if d, ok := x.f.reviewDecision(pr); ok {
 			return d, nil
 		}
 		return nil, nil

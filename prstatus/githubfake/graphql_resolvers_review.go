@@ -14,7 +14,7 @@ func resolveReview(x *execution, parent any, field string, _ map[string]any) (an
 	case "author":
 		return x.actor(r.Author), nil
 	case "authorAssociation":
-		return association(r.Author), nil
+		return x.f.association(r.Author), nil
 	case "authorCanPushToRepository":
 		return !r.Author.IsBot(), nil
 	case "viewerDidAuthor":
@@ -136,7 +136,7 @@ func resolveComment(x *execution, parent any, field string, _ map[string]any) (a
 	case "author":
 		return x.actor(c.Author), nil
 	case "authorAssociation":
-		return association(c.Author), nil
+		return x.f.association(c.Author), nil
 	case "viewerDidAuthor":
 		return x.isViewer(c.Author), nil
 	case "body", "bodyText":

@@ -118,8 +118,12 @@ func intOrNil(n int) any {
 	return n
 }
 
-// association is a comment author's relation to the repository, roughly as GitHub reports it.
-func association(a Actor) string {
+// association is an author's relation to the repository as GitHub reports it: what WithAssociation
+// set for the login, else NONE for a bot (an app is no member of anything) and MEMBER for a person.
+func (f *Fake) association(a Actor) string {
+	if as, ok := f.associations[strings.ToLower(a.Login)]; ok {
+		return as
+	}
 	if a.IsBot() {
 		return "NONE"
 	}

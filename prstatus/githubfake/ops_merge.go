@@ -53,8 +53,10 @@ func (f *Fake) mergeCheckLocked(pr *PullRequest, method, sha string) *mergeRefus
 		return &mergeRefusal{http.StatusMethodNotAllowed, pr.MergeRefusal}
 	case pr.Mergeable != MergeableStateMergeable:
 		return &mergeRefusal{http.StatusMethodNotAllowed, "Pull Request is not mergeable"}
+	case pr.Behind:
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Head branch is not up to date with the base branch"}
 	}
-	if d, ok := reviewDecision(pr); ok && d != "APPROVED" {
+	if d, ok := f.reviewDecision(pr); ok && d != "APPROVED" {
 		n := max(pr.RequiredApprovals, 1)
 		return &mergeRefusal{http.StatusMethodNotAllowed, fmt.Sprintf(
 			"Repository rule violations found\n\nAt least %d approving review%s required by reviewers with write access.", n, plural(n, " is", "s are"))}

@@ -43,7 +43,9 @@ func latestSubmitted(pr *PullRequest) []*Review {
 }
 
 // reviewDecision is GitHub's reviewDecision; ok is false for null (no review rule on the base).
-func reviewDecision(pr *PullRequest) (string, bool) {
+// Only the reviews of people with write access count, as on GitHub: an approval or a request for
+// changes by anyone else (a CONTRIBUTOR, NONE, a bot) is listed but decides nothing.
+func (f *Fake) reviewDecision(pr *PullRequest) (string, bool) {
 	if pr.ReviewDecision != "" {
 		return pr.ReviewDecision, true
 	}
@@ -52,6 +54,9 @@ func reviewDecision(pr *PullRequest) (string, bool) {
 	}
 	approvals := 0
 	for _, r := range latestOpinionated(pr) {
+		if !f.canWrite(r.Author) {
+			continue
+		}
 		switch r.State {
 		case ReviewStateChangesRequested:
 			return "CHANGES_REQUESTED", true
@@ -134,7 +139,7 @@ func rollupState(c *Commit) (string, bool) {
 }
 
 // mergeStateStatus is GitHub's mergeStateStatus, unless the PR overrides it.
-func mergeStateStatus(pr *PullRequest) string {
+func (f *Fake) mergeStateStatus(pr *PullRequest) string {
 	if pr.MergeStateStatus != "" {
 		return pr.MergeStateStatus
 	}
@@ -150,7 +155,7 @@ func mergeStateStatus(pr *PullRequest) string {
 	case MergeableStateUnknown, "":
 		return "UNKNOWN"
 	}
-	if d, ok := reviewDecision(pr); ok && d != "APPROVED" {
+	if d, ok := f.reviewDecision(pr); ok && d != "APPROVED" {
 		return "BLOCKED"
 	}
 	unstable := false
@@ -206,4 +211,14 @@ func visibleReviews(pr *PullRequest, viewer Actor) []*Review {
 
 func sameActor(a, b Actor) bool {
 	return a.Type == b.Type && strings.EqualFold(a.Login, b.Login)
+}
+
+// canWrite reports whether GitHub counts a's reviews toward the review decision: the author is an
+// owner, a member or a collaborator.
+func (f *Fake) canWrite(a Actor) bool {
+	switch f.association(a) {
+	case "OWNER", "MEMBER", "COLLABORATOR":
+		return true
+	}
+	return false
 }

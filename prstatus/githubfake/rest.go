@@ -28,6 +28,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", f.restRemoveReviewers)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/merge", f.restIsMerged)
 	m.HandleFunc("PUT /repos/{owner}/{repo}/pulls/{number}/merge", f.restMerge)
+	m.HandleFunc("PUT /repos/{owner}/{repo}/pulls/{number}/update-branch", f.restUpdateBranch)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/git/refs/{ref...}", f.restDeleteRef)
 	f.restIssueRoutes(m)
 

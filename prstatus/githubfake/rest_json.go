@@ -92,13 +92,13 @@ func (f *Fake) restPullLocked(pr *PullRequest) map[string]any {
 		"created_at": restTime(pr.CreatedAt), "updated_at": restTime(pr.UpdatedAt),
 		"closed_at": restTime(pr.ClosedAt), "merged_at": restTime(pr.MergedAt), "merge_commit_sha": mergeSHA,
 		"draft": pr.IsDraft, "merged": pr.State == PRStateMerged, "mergeable": mergeable,
-		"mergeable_state": strings.ToLower(mergeStateStatus(pr)), "merged_by": f.restUserLocked(pr.MergedBy),
+		"mergeable_state": strings.ToLower(f.mergeStateStatus(pr)), "merged_by": f.restUserLocked(pr.MergedBy),
 		"head":                map[string]any{"ref": pr.HeadRef, "sha": pr.HeadOID(), "label": pr.Repo.Owner + ":" + pr.HeadRef, "repo": repo},
 		"base":                map[string]any{"ref": pr.BaseRef, "sha": pr.BaseOID, "label": pr.Repo.Owner + ":" + pr.BaseRef, "repo": repo},
 		"requested_reviewers": users, "requested_teams": teams,
 		"comments": 0, "review_comments": comments, "commits": len(pr.Commits),
 		"additions": 12 * len(pr.Commits), "deletions": 3 * len(pr.Commits), "changed_files": min(len(pr.Commits), 40),
-		"author_association": association(pr.Author),
+		"author_association": f.association(pr.Author),
 	}
 }
 
@@ -111,7 +111,7 @@ func (f *Fake) restCommentLocked(c *ReviewComment) map[string]any {
 		"commit_id": c.CommitOID, "original_commit_id": c.CommitOID, "user": f.restUserLocked(c.Author),
 		"body": c.Body, "created_at": restTime(c.CreatedAt), "updated_at": restTime(c.UpdatedAt),
 		"html_url": c.URL(), "pull_request_url": apiBase + "/repos/" + pr.Repo.NameWithOwner() + "/pulls/" + itoa(pr.Number),
-		"author_association": association(c.Author), "side": "RIGHT", "subject_type": strings.ToLower(subjectType(t)),
+		"author_association": f.association(c.Author), "side": "RIGHT", "subject_type": strings.ToLower(subjectType(t)),
 		"line": intOrNil(t.Line), "original_line": intOrNil(t.OriginalLine),
 	}
 	if t.IsOutdated {
@@ -130,7 +130,7 @@ func (f *Fake) restReviewLocked(r *Review) map[string]any {
 	return map[string]any{
 		"id": r.DatabaseID, "node_id": r.ID, "user": f.restUserLocked(r.Author), "body": r.Body,
 		"state": string(r.State), "html_url": r.URL(), "submitted_at": restTime(r.SubmittedAt),
-		"commit_id": r.CommitOID, "author_association": association(r.Author),
+		"commit_id": r.CommitOID, "author_association": f.association(r.Author),
 	}
 }
 

@@ -41,7 +41,9 @@ func (w *Watcher) hotLocked(e *entry, now time.Time) bool {
 
 // pickBatchLocked returns the next fingerprint batch when one is due: the hot pull requests (up
 // to a quarter of the batch), then the next ones in rotation. A pull request not read yet is
-// left out: its first snapshot is the baseline, and the points go to first reads instead.
+// left out: its first snapshot is the baseline, and the points go to first reads instead. One
+// resumed with the fingerprint a watcher saved before a restart is in: that fingerprint is its
+// baseline.
 func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	if len(w.prs) == 0 || now.Before(w.nextFP) {
 		return nil
@@ -51,7 +53,7 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	catchUp := false
 	for _, r := range refs {
 		e := w.prs[r]
-		if !e.has {
+		if !e.has && !e.hasFP {
 			catchUp = true
 			continue
 		}
@@ -131,6 +133,10 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 			failed := e.upd.Err != nil && !fp.Missing // the read failed, GitHub answers now
 			if e.want == "" && e.has && (failed || (e.upd.Err == nil && contradicts(fp, e.upd))) {
 				e.want = CauseFingerprint + ": first look"
+			} else if e.want == "" && !e.busy && e.has && e.upd.Err == nil && e.upd.Snapshot != nil && !fp.Missing {
+				// The snapshot agrees with the first fingerprint: it is what the watcher
+				// saves as seen.
+				w.noteReadLocked(e, fp, true, e.readAt)
 			}
 			continue
 		}

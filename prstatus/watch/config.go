@@ -59,6 +59,9 @@ type Config struct {
 	Quiet func(now time.Time) time.Time
 	// Spend persists what the watcher spent (nil: not persisted).
 	Spend SpendStore
+	// Seen persists what the watcher has seen of each pull request (nil: not persisted; every
+	// pull request gets a first read after a restart). See SeenStore.
+	Seen SeenStore
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// After returns a channel that receives after d (default time.After); tests use a fake clock.

@@ -32,7 +32,14 @@
 // reads rateLimit from every response, spreads the batches of a cycle evenly with jitter, sends
 // nothing while the token's ghclient.Gate holds (Retry-After, secondary limits, resets; the gate
 // persists its holds across restarts), caps requests in flight, and persists its spend
-// (SpendStore) so a restart keeps the hour's count. See docs/watcher.md.
+// (SpendStore) so a restart keeps the hour's count.
+//
+// # Restarts
+//
+// What the watcher has seen of each pull request (the fingerprint of its last full read and when
+// that was) persists through Config.Seen (seen.go): a restarted watcher reads at once only the
+// pull requests whose fingerprint moved while it was down; the others wait for a poke, their
+// safety refresh (counted from the saved read), or a change. See docs/watcher.md.
 //
 // Time is injected (Config.Now, Config.After, Config.Rand): tests and the load test drive the
 // watcher with a fake clock.

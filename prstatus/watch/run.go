@@ -17,7 +17,9 @@ const (
 	snapGap = 500 * time.Millisecond
 	// connectBackoff is how long a failed Connect waits before it is tried again.
 	connectBackoff = 30 * time.Second
-	// saveEvery is how many ticks that sent something pass between two saves of the spend.
+	// saveEvery is how many ticks that sent something pass between two saves of the spend (and
+	// of what the watcher has seen, when it read something since: BenchmarkSaveSeen in
+	// mcpserver/store measures a save of 1,000 pull requests).
 	saveEvery = 10
 	// refreshRetry is how soon refreshes are considered again when the budget had no room.
 	refreshRetry = time.Minute
@@ -25,7 +27,7 @@ const (
 	minStep = 10 * time.Millisecond
 )
 
-// Run watches until ctx ends, then saves the spend and returns nil.
+// Run watches until ctx ends, then saves the spend and what it has seen, and returns nil.
 func (w *Watcher) Run(ctx context.Context) error {
 	w.mu.Lock()
 	if w.running {
@@ -37,9 +39,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 	defer func() {
 		w.mu.Lock()
 		w.running = false
-		sp := w.spendLocked()
 		w.mu.Unlock()
-		w.saveSpend(sp)
+		w.save()
 	}()
 	for {
 		next := w.tick(ctx)
@@ -54,6 +55,17 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-w.kick:
 		}
 	}
+}
+
+// save saves the spend and, when something was read since the last save, what the watcher has
+// seen.
+func (w *Watcher) save() {
+	w.mu.Lock()
+	sp := w.spendLocked()
+	seen := w.takeSeenLocked()
+	w.mu.Unlock()
+	w.saveSpend(sp)
+	w.saveSeen(seen)
 }
 
 // tick does what is due at the clock's now: at most one fingerprint batch, then up to MaxInFlight
@@ -105,16 +117,19 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 	w.mu.Lock()
 	save := false
 	var sp Spend
+	var seen map[prstatus.PRRef]Seen
 	if sent {
 		w.ticks++
 		if save = w.ticks%saveEvery == 0; save {
 			sp = w.spendLocked()
+			seen = w.takeSeenLocked()
 		}
 	}
 	wakeAt := w.nextWakeLocked(now, wake)
 	w.mu.Unlock()
 	if save {
 		w.saveSpend(sp)
+		w.saveSeen(seen)
 	}
 	return wakeAt
 }

@@ -33,6 +33,8 @@ type countingSource struct {
 	points              int
 	inFlight, maxFlight int
 	batchTimes          []time.Time
+	snapshotRefs        []prstatus.PRRef
+	snapshotTimes       []time.Time
 	now                 func() time.Time
 }
 
@@ -62,6 +64,8 @@ func (c *countingSource) Snapshot(ctx context.Context, ref prstatus.PRRef) (*prs
 	defer c.mu.Unlock()
 	c.inFlight--
 	c.snapshots++
+	c.snapshotRefs = append(c.snapshotRefs, ref)
+	c.snapshotTimes = append(c.snapshotTimes, c.now())
 	if s != nil {
 		c.points += s.RateLimit.Cost
 	}

@@ -19,6 +19,10 @@ import (
 type snapJob struct {
 	ref   prstatus.PRRef
 	cause string
+	// fp is the pull request's fingerprint when the snapshot was chosen (hasFP: one is known):
+	// the snapshot is at least as new.
+	fp    ghclient.Fingerprint
+	hasFP bool
 }
 
 // pickSnapshots chooses up to MaxInFlight snapshots due now: poked ones, then first reads and
@@ -39,7 +43,8 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 		case e.busy:
 		case e.want == CausePoke:
 			cands = append(cands, cand{r, e, 0})
-		case e.want != "" && e.has:
+		case e.want != "" && (e.has || e.want != CauseFirst):
+			// A moved fingerprint (resumed pull requests included) or a failed read.
 			cands = append(cands, cand{r, e, 1})
 		case e.want != "":
 			// A first read: after the changes of pull requests already known.
@@ -116,7 +121,7 @@ func (w *Watcher) pickSnapshots(now time.Time) (jobs []snapJob, wake time.Time) 
 		// runSnapshots charges what GitHub did.
 		w.gov.pending += w.gov.snapCost
 		c.e.want, c.e.busy = "", true
-		jobs = append(jobs, snapJob{c.ref, cause})
+		jobs = append(jobs, snapJob{ref: c.ref, cause: cause, fp: c.e.fp, hasFP: c.e.hasFP})
 	}
 	return jobs, wake
 }
@@ -145,6 +150,9 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			}
 			if e, ok := w.prs[j.ref]; ok {
 				e.busy = false
+				if err == nil {
+					w.noteReadLocked(e, j.fp, j.hasFP && !j.fp.Missing, now)
+				}
 			}
 			w.mu.Unlock()
 			if err != nil && ctx.Err() != nil {

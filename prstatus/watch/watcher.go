@@ -89,6 +89,9 @@ type Watcher struct {
 	running      bool
 	inFlight     int
 	ticks        int
+
+	saved     map[prstatus.PRRef]Seen // what a watcher saved before a restart, not handed in yet
+	seenDirty bool                    // a full read since what was seen was last saved
 }
 
 // entry is the watcher's state of one pull request.
@@ -102,6 +105,9 @@ type entry struct {
 	good  *prstatus.Snapshot // the newest snapshot read without error
 
 	snapAt    time.Time // when the last full snapshot was attempted
+	readAt    time.Time // when the last full snapshot was read without error
+	readFP    ghclient.Fingerprint
+	hasReadFP bool      // readFP is the fingerprint when the snapshot read at readAt was chosen
 	changedAt time.Time // when a change was last seen
 	followUp  time.Time // when the follow-up snapshot after the last change is due (zero: none)
 	want      string    // a snapshot is due: the cause ("" none)
@@ -127,6 +133,7 @@ func New(cfg Config) (*Watcher, error) {
 		subs: map[int]chan prstatus.PRRef{},
 	}
 	w.gov = newGovernor(cfg)
+	w.saved = loadSeen(cfg)
 	if cfg.Spend != nil {
 		sp, ok, err := cfg.Spend.LoadSpend()
 		switch {
@@ -143,7 +150,7 @@ func New(cfg Config) (*Watcher, error) {
 func (w *Watcher) Add(ref prstatus.PRRef) {
 	w.mu.Lock()
 	if _, ok := w.prs[ref]; !ok {
-		w.prs[ref] = &entry{changed: make(chan struct{}), want: CauseFirst}
+		w.newEntryLocked(ref, CauseFirst)
 	}
 	w.mu.Unlock()
 	w.wake()
@@ -171,8 +178,7 @@ func (w *Watcher) Poke(ref prstatus.PRRef) {
 	w.mu.Lock()
 	e, ok := w.prs[ref]
 	if !ok {
-		e = &entry{changed: make(chan struct{})}
-		w.prs[ref] = e
+		e = w.newEntryLocked(ref, "")
 	}
 	e.want = CausePoke
 	w.mu.Unlock()
@@ -188,11 +194,10 @@ func (w *Watcher) Publish(ref prstatus.PRRef, s *prstatus.Snapshot) {
 	w.mu.Lock()
 	e, ok := w.prs[ref]
 	if !ok {
-		e = &entry{changed: make(chan struct{})}
-		w.prs[ref] = e
+		e = w.newEntryLocked(ref, "")
 	}
 	now := w.cfg.Now()
-	e.snapAt = now
+	e.snapAt, e.readAt = now, now
 	if e.want == CauseFirst {
 		e.want = ""
 	}
@@ -210,6 +215,20 @@ func (w *Watcher) Latest(ref prstatus.PRRef) (Update, bool) {
 		return Update{}, false
 	}
 	return e.upd, true
+}
+
+// LastRead is when ref was last read in full without error, by this watcher or, from its saved
+// state (Config.Seen), by one before a restart; ok is false when it is not watched or was never
+// read. A resumed monitor whose own state is older than this may have missed the update of that
+// read (published while no call took it, just before the restart): it should Poke.
+func (w *Watcher) LastRead(ref prstatus.PRRef) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.prs[ref]
+	if !ok || e.readAt.IsZero() {
+		return time.Time{}, false
+	}
+	return e.readAt, true
 }
 
 // Wait returns the newest Update of ref once its Seq is larger than after: at once if there is

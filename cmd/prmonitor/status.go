@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/prmonitor/prmonitor/mcpserver/store"
+)
+
+var statusCommand = command{
+	name:     "status",
+	synopsis: "status [--json | --watch] [--state-dir DIR] [--limit N]",
+	about: "List the monitors saved in the state directory, whether or not a server runs: each PR, where its monitor is,\n" +
+		"the question or task it waits on, its last event and since when, and the budget each watcher spends of its\n" +
+		"token's points. It only reads: it takes no lock and writes nothing, so a running server is never disturbed.\n" +
+		"--json prints the same as one JSON document (schema in docs/status.md); --watch keeps a live view open in the\n" +
+		"terminal, following the state directory every second (q quits).",
+}
+
+// runStatus prints the saved monitors, as a table, as JSON, or as a live view.
+func runStatus(ctx context.Context, args []string, e env) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	stateDir := fs.String("state-dir", "", "the state directory to read (`DIR`; default: the user's state directory, as serve uses)")
+	asJSON := fs.Bool("json", false, "print one JSON document (schema in docs/status.md)")
+	watch := fs.Bool("watch", false, "keep a live view open in the terminal (q quits)")
+	limit := fs.Int("limit", 50, "show at most `N` monitors in the table (0: all; --json always lists all)")
+	rest, code, ok := parseFlags(fs, statusCommand, args, e)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(rest) > 0:
+		fmt.Fprintf(e.Stderr, "prmonitor status: unexpected argument %q (see 'prmonitor status --help')\n", oneLine(rest[0]))
+		return exitUsage
+	case *asJSON && *watch:
+		fmt.Fprintln(e.Stderr, "prmonitor status: choose one of --json or --watch")
+		return exitUsage
+	case *limit < 0:
+		fmt.Fprintln(e.Stderr, "prmonitor status: --limit must be 0 or more")
+		return exitUsage
+	}
+	dir, err := statusDir(*stateDir, e)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
+		return exitFailure
+	}
+	if *watch {
+		return runStatusWatch(ctx, dir, e)
+	}
+
+	snap, err := readStatus(store.NewReader(dir, statusEvents), e.Now())
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(statusError(dir, err).Error()))
+		return exitFailure
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(snap.report); err != nil {
+			fmt.Fprintf(e.Stderr, "prmonitor status: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	writeStatus(e.Stdout, snap.report, terminalWidth(e.Stdout, defaultStatusWidth), *limit)
+	return exitOK
+}
+
+// statusDir is the state directory to read: --state-dir, else the one serve uses by default.
+func statusDir(flagDir string, e env) (string, error) {
+	if flagDir != "" {
+		return flagDir, nil
+	}
+	d, err := store.DefaultDir(e.Getenv, runtime.GOOS)
+	if err != nil {
+		return "", fmt.Errorf("find the state directory (use --state-dir): %w", err)
+	}
+	return d, nil
+}
+
+// statusError says plainly what went wrong reading dir.
+func statusError(dir string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no state directory at %s: no monitor was ever saved there (prmonitor serve creates it; --state-dir reads another)", dir)
+	}
+	return err
+}
+
+// statusSnapshot is one read of the state directory: the report, and the newest events of every
+// monitor (for the live view).
+type statusSnapshot struct {
+	report statusReport
+	recent []recentEvent
+}
+
+// recentEvent is one event of one monitor's log.
+type recentEvent struct {
+	PR string
+	statusEvent
+}
+
+// readStatus reads the state directory once.
+func readStatus(r *store.Reader, now time.Time) (statusSnapshot, error) {
+	saved, err := r.Read()
+	if err != nil {
+		return statusSnapshot{}, err
+	}
+	spend, spendErr := store.ReadSpend(r.Dir())
+	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now)}
+	for _, s := range saved {
+		if s.Problem != "" {
+			continue
+		}
+		for _, ev := range s.Events {
+			snap.recent = append(snap.recent, recentEvent{
+				PR:          s.Record.Ref.String(),
+				statusEvent: statusEvent{At: ev.At, Kind: string(ev.Kind), Summary: describeEvent(ev.Summary)},
+			})
+		}
+	}
+	return snap, nil
+}
+
+// terminalWidth is w's width when it is a terminal, else fallback.
+func terminalWidth(w io.Writer, fallback int) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return fallback
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || width <= 0 {
+		return fallback
+	}
+	return width
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// stateDir is a state directory written through the real store, as a server writes it: a record
+// saved and an event logged after every step of a real machine.
+type stateDir struct {
+	t   *testing.T
+	dir string
+	st  *store.Store
+
+	mu  sync.Mutex
+	now time.Time
+}
+
+// The places a test monitor can be driven to.
+const (
+	atWatchingCI = "watching CI"
+	atQuestion   = "question pending"
+	atTask       = "task handed out"
+	atSnoozed    = "question snoozed"
+	atEnded      = "ended"
+)
+
+func newStateDir(t *testing.T) *stateDir {
+	t.Helper()
+	d := &stateDir{t: t, dir: t.TempDir(), now: testNow.Add(-2 * time.Hour)}
+	st, err := store.Open(d.dir, nil, store.WithNow(d.clock))
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, st.Close()) })
+	d.st = st
+	return d
+}
+
+func (d *stateDir) clock() time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.now
+}
+
+func (d *stateDir) tick(by time.Duration) time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.now = d.now.Add(by)
+	return d.now
+}
+
+// add drives a monitor of ref to where, saving and logging every step as the server does.
+func (d *stateDir) add(ref prstatus.PRRef, where string) {
+	t := d.t
+	t.Helper()
+	id := ref.String()
+	c, err := d.st.Claim(id)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Release() })
+	m := statemachine.New(statemachine.DefaultConfig(), statemachine.Monitor{
+		ID: id, Ref: ref, Title: "Add retries\x1b[31m", URL: "https://github.com/" + ref.Owner + "/" + ref.Repo + "/pull/" + strconv.Itoa(ref.Number),
+	})
+	created := d.clock()
+	require.NoError(t, d.st.Append(id, store.Event{Kind: store.EventLifecycle, Summary: "started"}))
+	step := func(what string, in statemachine.Input) statemachine.Action {
+		t.Helper()
+		now := d.tick(time.Minute)
+		act, err := m.Step(now, in)
+		require.NoError(t, err)
+		ended := act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
+		require.NoError(t, d.st.Save(id, store.Record{Ref: ref, API: "https://api.github.com/", CreatedAt: created, Position: m.Position(), Stopped: ended, StoppedReason: map[bool]string{true: "stopped"}[ended]}))
+		// The summary and data mcpserver logs for a step (describeStep, logKind).
+		require.NoError(t, d.st.Append(id, store.Event{
+			At: now, Kind: logKind(what), Summary: what + " → " + string(act.Kind) + " at " + string(act.Node),
+			Data: map[string]any{"node": act.Node, "fired": m.Fired()},
+		}))
+		return act
+	}
+	step("ready", statemachine.EventInput(statemachine.EventReady, "", statemachine.EventData{}))
+
+	head := strings.Repeat("c1", 20)
+	snap := prstatus.Snapshot{
+		Ref: ref, ID: "PR_" + strconv.Itoa(ref.Number), Title: "Add retries", Author: prstatus.Actor{Login: "dev"}, Viewer: "dev",
+		State: prstatus.StateOpen, HeadRef: "retries", BaseRef: "main", HeadOID: head, Mergeable: prstatus.MergeableYes,
+		Commits: []prstatus.Commit{{OID: head, AuthoredDate: testNow.Add(-3 * time.Hour), CommittedDate: testNow.Add(-3 * time.Hour), Headline: "retry", ParentCount: 1}},
+		Checks:  []prstatus.Check{{Kind: prstatus.KindCheckRun, Name: "test", Status: "IN_PROGRESS"}},
+	}
+	poll := func() statemachine.Action {
+		f := prstatus.Derive(&snap, d.clock())
+		return step("poll: "+string(f.Attention.Kind), statemachine.PollInput(f))
+	}
+	act := poll()
+	require.Equal(t, statemachine.ActionPolling, act.Kind)
+	if where == atWatchingCI {
+		d.tick(time.Minute)
+		require.Equal(t, statemachine.ActionPolling, poll().Kind)
+		return
+	}
+	snap.Mergeable = prstatus.MergeableConflict
+	snap.Checks[0].Status, snap.Checks[0].Conclusion = "COMPLETED", "SUCCESS"
+	require.Equal(t, statemachine.ActionAskUser, poll().Kind)
+	if where == atQuestion {
+		return
+	}
+	if where == atSnoozed {
+		require.Equal(t, statemachine.ActionPolling, step("user_chose snooze", statemachine.ChoiceInput(elicitation.Snooze)).Kind)
+		return
+	}
+	if where == atEnded {
+		require.Equal(t, statemachine.ActionStop, step("user_chose stop", statemachine.ChoiceInput(elicitation.Stop)).Kind)
+		return
+	}
+	require.Equal(t, statemachine.ActionExecute, step("user_chose rebase", statemachine.ChoiceInput(elicitation.Rebase)).Kind)
+}
+
+// logKind is the kind mcpserver logs a step under (its logKind).
+func logKind(what string) store.EventKind {
+	switch {
+	case strings.HasPrefix(what, "poll"):
+		return store.EventPoll
+	case strings.HasPrefix(what, "user_chose"):
+		return store.EventAnswer
+	}
+	return "event"
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// statusSchema is the version of `prmonitor status --json`. Fields may be added; a field renamed,
+// removed or changed in meaning bumps it. docs/status.md documents every field.
+const statusSchema = 1
+
+// statusReport is what `prmonitor status` shows: the saved monitors, records it could not read,
+// and what each watcher spends of its token's points.
+type statusReport struct {
+	Schema   int       `json:"schema"`
+	StateDir string    `json:"state_dir"`
+	At       time.Time `json:"at"`
+	// Monitors come in the order a person should look at them: asking you first, then waiting on
+	// the agent, on GitHub work, watching, and ended; the longest waiting first within each.
+	Monitors   []statusMonitor    `json:"monitors"`
+	Unreadable []statusUnreadable `json:"unreadable"`
+	Budgets    []statusBudget     `json:"budgets"`
+}
+
+// The phases of a monitor, in the order status lists them.
+const (
+	phaseAsking   = "asking"   // a question waits for the user
+	phaseAgent    = "agent"    // a task waits for the agent
+	phaseGitHub   = "github"   // the server is doing GitHub work
+	phaseWatching = "watching" // watching GitHub for something to do
+	phaseEnded    = "ended"    // merged, closed or stopped
+)
+
+var phaseOrder = []string{phaseAsking, phaseAgent, phaseGitHub, phaseWatching, phaseEnded}
+
+type statusMonitor struct {
+	MonitorID string `json:"monitor_id"`
+	PR        string `json:"pr"`
+	Title     string `json:"title,omitempty"`
+	URL       string `json:"url,omitempty"`
+	API       string `json:"api"`
+	Phase     string `json:"phase"`
+	Node      string `json:"node"`
+	// State is the node in words.
+	State string `json:"state"`
+	// WaitingFor is what the monitor waits for, in words.
+	WaitingFor   string          `json:"waiting_for"`
+	WaitingSince time.Time       `json:"waiting_since"`
+	Question     *statusQuestion `json:"question"`
+	Task         *statusTask     `json:"task"`
+	Ended        bool            `json:"ended"`
+	EndedReason  string          `json:"ended_reason,omitempty"`
+	CreatedAt    time.Time       `json:"created_at"`
+	UpdatedAt    time.Time       `json:"updated_at"`
+	LastEvent    *statusEvent    `json:"last_event"`
+}
+
+type statusQuestion struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+type statusTask struct {
+	Name      string    `json:"name"`
+	Words     string    `json:"words"`
+	StartedAt time.Time `json:"started_at,omitzero"`
+}
+
+type statusEvent struct {
+	At   time.Time `json:"at"`
+	Kind string    `json:"kind"`
+	// Summary is the event in words.
+	Summary string `json:"summary"`
+}
+
+type statusUnreadable struct {
+	File    string `json:"file"`
+	Problem string `json:"problem"`
+}
+
+type statusBudget struct {
+	API string `json:"api"`
+	// Budget is the share of the token's hourly points the watcher may spend (0.25 = 25 %).
+	Budget       float64    `json:"budget"`
+	WindowStart  time.Time  `json:"window_start"`
+	Points       int        `json:"points"`
+	Requests     int        `json:"requests"`
+	Limit        int        `json:"limit"`
+	Remaining    int        `json:"remaining"`
+	ResetAt      time.Time  `json:"reset_at"`
+	CycleSeconds float64    `json:"cycle_seconds"`
+	PRs          int        `json:"prs"`
+	QuietUntil   *time.Time `json:"quiet_until"`
+	UpdatedAt    time.Time  `json:"updated_at"`
+}
+
+// statusEvents is how many of each monitor's newest events status reads: enough to find when
+// the monitor reached its node, and the last few for the live view.
+const statusEvents = 50
+
+// buildStatus makes the report from what the state directory holds. spendErr is a spend file
+// that could not be read: reported with the unreadable records, not a failure.
+func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, spendErr error, now time.Time) statusReport {
+	r := statusReport{
+		Schema: statusSchema, StateDir: dir, At: now,
+		Monitors: []statusMonitor{}, Unreadable: []statusUnreadable{}, Budgets: []statusBudget{},
+	}
+	for _, s := range saved {
+		if s.Problem != "" {
+			r.Unreadable = append(r.Unreadable, statusUnreadable{File: s.Name + ".json", Problem: oneLine(s.Problem)})
+			continue
+		}
+		r.Monitors = append(r.Monitors, describeMonitor(s))
+	}
+	slices.SortStableFunc(r.Monitors, func(a, b statusMonitor) int {
+		return cmp.Or(
+			cmp.Compare(slices.Index(phaseOrder, a.Phase), slices.Index(phaseOrder, b.Phase)),
+			a.WaitingSince.Compare(b.WaitingSince),
+			strings.Compare(a.MonitorID, b.MonitorID),
+		)
+	})
+	if spendErr != nil {
+		r.Unreadable = append(r.Unreadable, statusUnreadable{File: "spend.json", Problem: oneLine(spendErr.Error())})
+	}
+	for api, sp := range spend {
+		b := statusBudget{
+			API: api, Budget: sp.Budget, WindowStart: sp.WindowStart, Points: sp.Points, Requests: sp.Requests,
+			Limit: sp.Limit, Remaining: sp.Remaining, ResetAt: sp.ResetAt, CycleSeconds: sp.Cycle.Seconds(),
+			PRs: sp.PRs, UpdatedAt: sp.UpdatedAt,
+		}
+		if !sp.QuietUntil.IsZero() {
+			q := sp.QuietUntil
+			b.QuietUntil = &q
+		}
+		r.Budgets = append(r.Budgets, b)
+	}
+	slices.SortFunc(r.Budgets, func(a, b statusBudget) int { return strings.Compare(a.API, b.API) })
+	return r
+}
+
+// describeMonitor tells one saved monitor in words. Text that can come from GitHub (the title, a
+// question naming a file or a reviewer, an error) passes through oneLine.
+func describeMonitor(s store.Saved) statusMonitor {
+	rec, pos := s.Record, s.Record.Position
+	m := statusMonitor{
+		MonitorID: rec.MonitorID, PR: rec.Ref.String(), Title: oneLine(pos.Monitor.Title), URL: oneLine(pos.Monitor.URL),
+		API: rec.API, Node: string(pos.Node), State: describeNode(pos.Node),
+		Ended: rec.Stopped || pos.Node == statemachine.NodeStopped, EndedReason: oneLine(rec.StoppedReason),
+		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
+	}
+	if pos.Question != nil {
+		m.Question = &statusQuestion{ID: string(pos.Question.ID), Text: oneLine(pos.Question.Text)}
+	}
+	if pos.Task != nil {
+		m.Task = &statusTask{Name: string(pos.Task.Name), Words: describeTask(pos.Task.Name), StartedAt: pos.Task.StartedAt}
+	}
+	if n := len(s.Events); n > 0 {
+		e := s.Events[n-1]
+		m.LastEvent = &statusEvent{At: e.At, Kind: string(e.Kind), Summary: describeEvent(e.Summary)}
+	}
+	m.Phase, m.WaitingFor = waitingFor(m, pos, s.Events)
+	m.WaitingSince = waitingSince(pos, rec.UpdatedAt, s.Events)
+	if m.Ended {
+		m.State = describeNode(statemachine.NodeStopped)
+	}
+	return m
+}
+
+// waitingFor is the monitor's phase and what it waits for, in words.
+func waitingFor(m statusMonitor, pos statemachine.Position, events []store.Event) (phase, words string) {
+	switch {
+	case m.Ended:
+		return phaseEnded, "nothing: " + cmp.Or(m.EndedReason, "stopped")
+	case m.Question != nil && pos.Snooze != nil && pos.Question != nil && pos.Snooze.Seq == pos.Question.Seq:
+		return phaseAsking, "your answer (snoozed until " + pos.Snooze.Until.Local().Format("Jan 2 15:04") + "): " + m.Question.Text
+	case m.Question != nil:
+		return phaseAsking, "your answer: " + m.Question.Text
+	case m.Task != nil:
+		return phaseAgent, "the agent to " + m.Task.Words
+	case pos.Server != nil:
+		return phaseGitHub, "GitHub: " + describeServer(pos.Server.Kind)
+	case pos.Node == statemachine.NodeIdle:
+		return phaseWatching, "the agent's first call"
+	case pos.Node == statemachine.NodeCIRerunDeferred:
+		return phaseWatching, "running checks to finish before the re-run"
+	}
+	if pos.Node.State() == statemachine.StateExecutingTask {
+		return phaseGitHub, "the server"
+	}
+	for _, e := range slices.Backward(events) {
+		if e.Kind != store.EventPoll {
+			continue
+		}
+		if step := stepSummary.FindStringSubmatch(e.Summary); step != nil {
+			if kind, ok := pollAttention(step[1]); ok && kind == prstatus.AttentionCIPending {
+				return phaseWatching, "CI to finish"
+			}
+		}
+		break
+	}
+	return phaseWatching, "reviews, comments or checks"
+}
+
+// waitingSince is when the monitor reached its node: the first of the newest run of events logged
+// at that node, else when its task started, else when its record was last saved.
+func waitingSince(pos statemachine.Position, updated time.Time, events []store.Event) time.Time {
+	var since time.Time
+	for _, e := range slices.Backward(events) {
+		if eventNode(e) != pos.Node {
+			if eventNode(e) != "" {
+				break
+			}
+			continue // an event that names no node (an error, a note) does not move the monitor
+		}
+		since = e.At
+	}
+	switch {
+	case !since.IsZero():
+		return since
+	case pos.Task != nil && !pos.Task.StartedAt.IsZero():
+		return pos.Task.StartedAt
+	}
+	return updated
+}
+
+// eventNode is the node a step's event says the monitor reached, or "".
+func eventNode(e store.Event) statemachine.Node {
+	data, ok := e.Data.(map[string]any)
+	if !ok {
+		return ""
+	}
+	n, _ := data["node"].(string)
+	return statemachine.Node(n)
+}

@@ -1,0 +1,77 @@
+package mcpserver
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// DefaultCallBound is how long a next_step call waits, outside a task, for a client that does not
+// name a host we know: under the shortest common limit above a minute (Copilot CLI's 180 s, Claude
+// Code's 2 min before it backgrounds a call) with room to spare.
+const DefaultCallBound = 90 * time.Second
+
+// HostBound is one row of the table in docs/hosts.md ("How long a call waits"): a host, the names
+// it gives in the initialize request's clientInfo (name or title, compared case-insensitively),
+// what cuts its tool calls, and how long prmonitor lets a next_step call wait for it.
+type HostBound struct {
+	Host  string
+	Names []string
+	Limit string
+	Bound time.Duration
+}
+
+// HostBounds is the table. A host missing here gets DefaultCallBound; so does a host whose limit we
+// could not find (Cursor). The margins cover the last GitHub request of a call (bounded by the
+// deadline too) and a loaded machine: a result that lands after the host gave up is lost.
+func HostBounds() []HostBound {
+	return []HostBound{
+		{Host: "Copilot CLI", Names: []string{"github-copilot-developer", "copilot-cli", "GitHub Copilot CLI"},
+			Limit: "180 s per tool call by default, then the call fails", Bound: 150 * time.Second},
+		{Host: "Claude Code", Names: []string{"claude-code", "Claude Code"},
+			Limit: "moves a call to the background after 2 min (CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS)", Bound: 100 * time.Second},
+		{Host: "VS Code", Names: []string{"Visual Studio Code", "Visual Studio Code - Insiders", "Code - OSS", "VSCodium"},
+			Limit: "5 min for a call made without tasks", Bound: 240 * time.Second},
+		{Host: "MCP Inspector, TypeScript SDK clients", Names: []string{"mcp-inspector", "inspector-client"},
+			Limit: "60 s request timeout by default (error -32001)", Bound: 50 * time.Second},
+	}
+}
+
+// boundFor picks the bound for a client from how it names itself: its host's row, else def. It
+// returns the host's name too ("" for the default).
+func boundFor(rows []HostBound, def time.Duration, info mcp.Implementation) (string, time.Duration) {
+	for _, row := range rows {
+		for _, n := range row.Names {
+			if strings.EqualFold(n, strings.TrimSpace(info.Name)) || (info.Title != "" && strings.EqualFold(n, strings.TrimSpace(info.Title))) {
+				return row.Host, row.Bound
+			}
+		}
+	}
+	return "", def
+}
+
+// clientInfo returns how the client named itself: per request in the 2026-07-28 era, at
+// initialize before it.
+func clientInfo(ctx context.Context) mcp.Implementation {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern && info.ClientInfo != nil {
+		return *info.ClientInfo
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		return s.GetClientInfo()
+	}
+	return mcp.Implementation{}
+}
+
+// callBound is how long a next_step call outside a task may wait: Config.MaxBlock when it was set
+// (the --max-block flag: an explicit choice wins), else the bound that fits the client's host.
+func (s *Server) callBound(ctx context.Context) time.Duration {
+	if s.cfg.maxBlockSet {
+		return s.cfg.MaxBlock
+	}
+	host, b := boundFor(s.cfg.HostBounds, s.cfg.DefaultBound, clientInfo(ctx))
+	s.cfg.Logger.Debug("next_step bound", "host", host, "bound", b)
+	return b
+}

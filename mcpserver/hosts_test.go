@@ -1,0 +1,107 @@
+package mcpserver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// TestEachHostGetsACallBoundUnderItsLimit: the bound chosen from the clientInfo each host sends.
+func TestEachHostGetsACallBoundUnderItsLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		info  mcp.Implementation
+		host  string
+		bound time.Duration
+	}{
+		{"Copilot CLI", mcp.Implementation{Name: "github-copilot-developer", Version: "1.0.57"}, "Copilot CLI", 150 * time.Second},
+		{"Claude Code", mcp.Implementation{Name: "claude-code", Version: "2.1.250"}, "Claude Code", 100 * time.Second},
+		{"VS Code", mcp.Implementation{Name: "Visual Studio Code", Version: "1.106.0"}, "VS Code", 240 * time.Second},
+		{"VS Code Insiders", mcp.Implementation{Name: "Visual Studio Code - Insiders"}, "VS Code", 240 * time.Second},
+		{"MCP Inspector", mcp.Implementation{Name: "mcp-inspector", Version: "0.17.0"}, "MCP Inspector, TypeScript SDK clients", 50 * time.Second},
+		{"a host named by its title only", mcp.Implementation{Name: "x", Title: "Claude Code"}, "Claude Code", 100 * time.Second},
+		{"names compare without case", mcp.Implementation{Name: "Claude-Code"}, "Claude Code", 100 * time.Second},
+		{"Cursor: its limit is not published", mcp.Implementation{Name: "cursor-vscode", Version: "1.0.0"}, "", DefaultCallBound},
+		{"an unknown host", mcp.Implementation{Name: "my-agent"}, "", DefaultCallBound},
+		{"no clientInfo", mcp.Implementation{}, "", DefaultCallBound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			host, bound := boundFor(HostBounds(), DefaultCallBound, tc.info)
+			assert.Equal(t, tc.host, host)
+			assert.Equal(t, tc.bound, bound)
+		})
+	}
+	assert.Equal(t, 90*time.Second, DefaultCallBound, "DESIGN §13: default ≤ 90 s")
+	for _, row := range HostBounds() {
+		assert.LessOrEqual(t, row.Bound, 240*time.Second, "%s: a bound stays well under any limit we know", row.Host)
+	}
+}
+
+// TestMaxBlockWinsOverTheHostBound: --max-block (Config.MaxBlock) is an explicit choice; the host's
+// bound applies only when it is unset.
+func TestMaxBlockWinsOverTheHostBound(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		maxBlock time.Duration
+		want     time.Duration
+	}{
+		{"unset: the host's bound", 0, 100 * time.Second},
+		{"set lower", 20 * time.Second, 20 * time.Second},
+		{"set higher", 10 * time.Minute, 10 * time.Minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, MaxBlock: tc.maxBlock})
+			require.NoError(t, err)
+			ctx := server.WithRequestProtocolInfo(t.Context(), &server.RequestProtocolInfo{Modern: true, ProtocolVersion: "2026-07-28",
+				ClientInfo: &mcp.Implementation{Name: "claude-code"}})
+			assert.Equal(t, tc.want, srv.callBound(ctx))
+		})
+	}
+}
+
+// TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds: DESIGN §13, progress every ≤ 15 s.
+func TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds(t *testing.T) {
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	require.NoError(t, err)
+	assert.LessOrEqual(t, srv.cfg.ProgressEvery, 15*time.Second)
+	assert.False(t, srv.cfg.maxBlockSet, "no fixed bound by default: the host's")
+	assert.Equal(t, DefaultCallBound, srv.cfg.MaxBlock, "read as a bound, an unset MaxBlock is the default one")
+}
+
+// TestACallFromAKnownHostReturnsPollingByItsHostsBound: over stdio, a client naming itself
+// claude-code (its row's bound made short for the test) gets polling by that bound while CI runs,
+// and a client no row names gets the default bound.
+func TestACallFromAKnownHostReturnsPollingByItsHostsBound(t *testing.T) {
+	rows := []HostBound{{Host: "Claude Code", Names: []string{"claude-code"}, Bound: 300 * time.Millisecond}}
+	for _, tc := range []struct {
+		client string
+		want   time.Duration
+	}{
+		{"claude-code", 300 * time.Millisecond},
+		{"some-other-agent", 600 * time.Millisecond},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: "2025-11-25", client: tc.client, cfg: func(c *Config) {
+				c.MaxBlock = 0
+				c.HostBounds = rows
+				c.DefaultBound = 600 * time.Millisecond
+			}})
+			h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+			h.start()
+			began := time.Now()
+			act := h.next("ready", "", nil)
+			took := time.Since(began)
+			require.Equal(t, "polling", act.Action, "CI is running: nothing for the agent")
+			assert.Contains(t, act.Message, "Still watching")
+			assert.GreaterOrEqual(t, took, tc.want, "the call waited its bound")
+			assert.Less(t, took, tc.want+2*time.Second, "and returned by it")
+		})
+	}
+}

@@ -1,0 +1,105 @@
+package mcpserver
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// Quiet hours and snoozed questions: what the user expects is "don't bother me". During quiet
+// hours (Config.Quiet) no question reaches the user: none is elicited and none is handed to the
+// agent to ask. The call holds the question until quiet ends or its deadline comes, then answers
+// polling with quiet_until; the agent keeps looping. Agent work that needs no one (a task, the
+// server's own GitHub work, watching) goes on as usual. A snoozed question (the user chose "Ask
+// me again in 1 hour") waits the same way; the machine decides when it ends (see
+// statemachine.Snooze) and says so with SnoozedUntil.
+
+// quietUntil is when the quiet hours around now end; zero when now is not quiet.
+func (s *Server) quietUntil() time.Time { return s.cfg.Quiet.Until(s.cfg.Now()) }
+
+// localTime renders t for the user in the quiet hours' zone (local time unless --quiet-tz): the
+// clock time alone today, with the day otherwise.
+func (s *Server) localTime(t time.Time) string {
+	loc := s.cfg.Quiet.Location()
+	t = t.In(loc)
+	if t.Format(time.DateOnly) == s.cfg.Now().In(loc).Format(time.DateOnly) {
+		return t.Format("15:04 MST")
+	}
+	return t.Format("Mon 2 Jan 15:04 MST")
+}
+
+// stamp renders t for a structured field: RFC 3339 in the quiet hours' zone; "" for zero.
+func (s *Server) stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(s.cfg.Quiet.Location()).Format(time.RFC3339)
+}
+
+// holdForQuiet keeps a question from the user during quiet hours: it waits until they end (then
+// returns nil, and the question is asked) or until the call's deadline or cancellation (then it
+// returns the call's result: polling, quiet until ...).
+func (d *driver) holdForQuiet(act statemachine.Action) *mcp.CallToolResult {
+	until := d.s.quietUntil()
+	if until.IsZero() {
+		return nil
+	}
+	d.progressNote("quiet hours: the question waits until " + d.s.localTime(until))
+	defer d.progressNote("")
+	if wait(d.ctx, until.Sub(d.s.cfg.Now()), d.deadline) && d.s.quietUntil().IsZero() {
+		return nil
+	}
+	if d.ctx.Err() != nil {
+		return d.cancelled()
+	}
+	return d.result(d.quietOutput(act, until))
+}
+
+// quietOutput is the polling result that stands for a question held back by quiet hours.
+func (d *driver) quietOutput(act statemachine.Action, until time.Time) ActionOutput {
+	out := d.output(statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Flow: act.Flow, Node: act.Node})
+	out.QuietUntil = d.s.stamp(until)
+	out.Message = fmt.Sprintf("Quiet hours: quiet until %s. A question is waiting and will be asked then; don't ask the user meanwhile. "+
+		"Call pr_monitor_next_step with event=ready to keep looping.", d.s.localTime(until))
+	return out
+}
+
+// annotateSnooze completes a polling output that stands for a snoozed question.
+func (d *driver) annotateSnooze(out *ActionOutput, act statemachine.Action) {
+	if act.SnoozedUntil.IsZero() {
+		return
+	}
+	out.SnoozedUntil = d.s.stamp(act.SnoozedUntil)
+	out.Message = fmt.Sprintf("The user snoozed the question: snoozed until %s, or until something new happens on the pull request. "+
+		"Don't ask it meanwhile; call pr_monitor_next_step with event=ready to keep looping.", d.s.localTime(act.SnoozedUntil))
+}
+
+// hushed is a pending action shown outside a driven call (a resumed monitor's): during quiet
+// hours its question is left out, and the action says until when it waits.
+func (s *Server) hushed(out ActionOutput) ActionOutput {
+	until := s.quietUntil()
+	if until.IsZero() || out.Action != string(statemachine.ActionAskUser) {
+		return out
+	}
+	out.Action, out.Question, out.QuietUntil = string(statemachine.ActionPolling), nil, s.stamp(until)
+	out.Message = fmt.Sprintf("Quiet hours: quiet until %s. A question is waiting and will be asked then.", s.localTime(until))
+	return out
+}
+
+// snoozedUntil is when the snooze on pos's open question ends; zero when none is in force.
+func (s *Server) snoozedUntil(pos statemachine.Position) time.Time {
+	z, q := pos.Snooze, pos.Question
+	if z == nil || q == nil || z.Seq != q.Seq || pos.Node.State() != statemachine.StateAwaitingUser || !s.cfg.Now().Before(z.Until) {
+		return time.Time{}
+	}
+	return z.Until
+}
+
+// withQuiet adds the snooze of a monitor's position to its status.
+func (s *Server) withQuiet(st MonitorStatus, pos statemachine.Position) MonitorStatus {
+	st.SnoozedUntil = s.stamp(s.snoozedUntil(pos))
+	return st
+}

@@ -1,0 +1,76 @@
+package prstatus
+
+import (
+	"slices"
+	"strings"
+)
+
+// Association is GitHub's CommentAuthorAssociation: how the author of a review or comment relates
+// to the repository.
+type Association string
+
+// The associations GitHub reports. Only OWNER, MEMBER and COLLABORATOR can review: their
+// approvals count toward branch protection, and their requests for changes are acted on.
+const (
+	AssocOwner                Association = "OWNER"
+	AssocMember               Association = "MEMBER"
+	AssocCollaborator         Association = "COLLABORATOR"
+	AssocContributor          Association = "CONTRIBUTOR"
+	AssocFirstTimeContributor Association = "FIRST_TIME_CONTRIBUTOR"
+	AssocFirstTimer           Association = "FIRST_TIMER"
+	AssocMannequin            Association = "MANNEQUIN"
+	AssocNone                 Association = "NONE"
+)
+
+// Words renders the association for a person to read: "a member", "no association".
+func (a Association) Words() string {
+	switch a {
+	case AssocOwner:
+		return "the repository owner"
+	case AssocMember:
+		return "a member"
+	case AssocCollaborator:
+		return "a collaborator"
+	case AssocContributor:
+		return "a past contributor"
+	case AssocFirstTimeContributor:
+		return "a first-time contributor"
+	case AssocFirstTimer:
+		return "a first-time GitHub user"
+	case AssocMannequin:
+		return "an imported placeholder account"
+	case AssocNone, "":
+		return "no association with the repository"
+	}
+	return "an unknown association"
+}
+
+// DefaultReviewBots are the review bots whose feedback is acted on unless configured otherwise:
+// GitHub Copilot's code review and CodeRabbit. A GitHub App has no association with a repository
+// (GitHub reports NONE), so a bot is trusted only by name.
+func DefaultReviewBots() []string {
+	return []string{"copilot-pull-request-reviewer", "coderabbitai"}
+}
+
+// ReviewerPolicy says whose review feedback is acted on: people who can review (OWNER, MEMBER,
+// COLLABORATOR) and the listed review bots. Everyone else's feedback is still reported (Facts'
+// FromOthers lists), but it never becomes a task and never blocks a merge.
+type ReviewerPolicy struct {
+	// Bots are review bots' logins, with or without "[bot]", compared case-insensitively.
+	Bots []string `json:"bots"`
+}
+
+// DefaultReviewerPolicy trusts the people who can review and DefaultReviewBots.
+func DefaultReviewerPolicy() ReviewerPolicy { return ReviewerPolicy{Bots: DefaultReviewBots()} }
+
+// CanReview reports whether feedback by this author is acted on. An empty association means the
+// snapshot did not carry one (GitHub always does; a snapshot recorded before prmonitor read it, or
+// built by hand, does not): it is trusted, as every author was before.
+func (p ReviewerPolicy) CanReview(a Actor, assoc Association) bool {
+	switch assoc {
+	case "", AssocOwner, AssocMember, AssocCollaborator:
+		return true
+	}
+	k := accountKey(a.Login)
+	return k != "" && slices.ContainsFunc(p.Bots, func(b string) bool { return accountKey(strings.TrimSpace(b)) == k })
+}

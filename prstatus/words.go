@@ -1,0 +1,61 @@
+package prstatus
+
+import "strings"
+
+// Words renders an attention kind for a person to read: "merge conflict", not "merge_conflict".
+// The kind itself stays the machine's value (JSON, keys, logs).
+func (k AttentionKind) Words() string {
+	switch k {
+	case AttentionMerged:
+		return "merged"
+	case AttentionClosed:
+		return "closed without merging"
+	case AttentionChangesRequested:
+		return "changes requested"
+	case AttentionNewComments:
+		return "new review comments"
+	case AttentionReviewerReplied:
+		return "a reviewer replied"
+	case AttentionMergeConflict:
+		return "merge conflict"
+	case AttentionCIFailed:
+		return "checks failed"
+	case AttentionCICancelled:
+		return "checks cancelled"
+	case AttentionCIPending:
+		return "checks running"
+	case AttentionReadyToMerge:
+		return "ready to merge"
+	case AttentionStaleApproval:
+		return "approval on an older commit"
+	case AttentionNone, "":
+		return "nothing to do yet"
+	}
+	return "something new"
+}
+
+// Words renders the checks' counts: "2 checks passed, 1 failed, 1 running" ("no checks" when
+// there are none). Only the counts that are not zero are named; the first carries the noun.
+func (c CIFacts) Words() string {
+	if c.Total == 0 {
+		return "no checks"
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		verb string
+	}{{c.Passed, "passed"}, {c.Failed, "failed"}, {c.Pending, "running"}, {c.Cancelled, "cancelled"}} {
+		if p.n == 0 {
+			continue
+		}
+		if len(parts) == 0 {
+			parts = append(parts, Plural(p.n, "check", "checks")+" "+p.verb)
+		} else {
+			parts = append(parts, itoa(int64(p.n))+" "+p.verb)
+		}
+	}
+	if len(parts) == 0 {
+		return Plural(c.Total, "check", "checks")
+	}
+	return strings.Join(parts, ", ")
+}
