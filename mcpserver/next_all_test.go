@@ -220,3 +220,26 @@ func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
 	}
 	assert.Equal(t, prs-waiters(workers), crowded, "the calls past the bound returned at once, saying why")
 }
+
+func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
+	clock := newShiftedClock(thursdayNight)
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, 500*time.Millisecond
+	}})
+	threePRs(t, h)
+	act := h.nextAll("ready", "", nil)
+	assert.Equal(t, "acme/widgets#3", act.PR, "the failing check's task goes on in quiet hours: %+v", act)
+	assert.Equal(t, "execute", act.Action)
+	for range 2 {
+		act = h.nextAll("ready", "", nil)
+		assert.NotEqual(t, "ask_user", act.Action, "no question in quiet hours: %+v", act)
+		assert.NotEqual(t, "acme/widgets#2", act.PR)
+	}
+	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "investigation_complete",
+		"data": map[string]any{"findings": "f", "suggested_fix": "s", "issue_type": "code"}})
+	require.Empty(t, errText)
+	act = h.nextAll("ready", "", nil)
+	assert.Equal(t, "polling", act.Action, "only questions wait now: %+v", act)
+	assert.Equal(t, "2026-11-27T08:00:00Z", act.QuietUntil)
+	assert.Contains(t, act.Message, "Quiet hours until")
+}

@@ -248,9 +248,13 @@ func (s *Server) firstWaiting(ms []*monitor, handed bool) *monitor {
 		since, served time.Time
 	}
 	var cs []cand
+	quiet := !s.quietUntil().IsZero()
 	for _, m := range ms {
 		m.mu.Lock()
 		waiting := !m.waitingSince.IsZero() && (!m.ended || m.endUnseen)
+		if quiet && waiting && m.m.Pending().Kind == statemachine.ActionAskUser {
+			waiting = false // quiet hours: questions wait, tasks go on
+		}
 		c := cand{m: m, since: m.waitingSince, served: m.servedAt}
 		if !m.servedAt.IsZero() && m.servedStep == m.steps {
 			c.handed = 1
@@ -319,13 +323,19 @@ func allOutput(out ActionOutput) ActionOutput {
 	return out
 }
 
-// allResult is monitor_id=all's polling action: nothing needs the agent yet.
+// allResult is monitor_id=all's polling action: nothing needs the agent yet. In quiet hours it says
+// until when questions wait.
 func (s *Server) allResult(msg string, skipped []string) *mcp.CallToolResult {
 	if len(skipped) > 0 {
 		msg += " Not watched here: " + clipText(strings.Join(skipped, "; "), 400) + "."
 	}
-	return structured(ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
-		Message: msg, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`})
+	out := ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
+		Message: msg, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
+	if until := s.quietUntil(); !until.IsZero() {
+		out.QuietUntil = s.stamp(until)
+		out.Message += " Quiet hours until " + s.localTime(until) + ": questions wait till then; don't ask the user meanwhile."
+	}
+	return structured(out)
 }
 
 // allEnded is monitor_id=all's answer when no monitor is left.
