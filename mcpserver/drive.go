@@ -126,6 +126,10 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 				d.reached = true
 				return &mcp.CallToolResult{}, nil
 			}
+			if d.once && !d.s.quietUntil().IsZero() {
+				d.idle = true // monitor_id=all: the question waits, the other pull requests go on
+				return &mcp.CallToolResult{}, nil
+			}
 			if res := d.holdForQuiet(act); res != nil {
 				return res, nil
 			}
