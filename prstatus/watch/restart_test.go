@@ -246,3 +246,30 @@ func TestWhatTheWatcherSawIsSavedEveryFewBusyWakeUpsAndOnStop(t *testing.T) {
 	require.NoError(t, s.w.Run(ctx))
 	assert.Equal(t, s.f.PR(githubfake.Ref(testPR)).HeadOID(), seen.saved[testPR].Fingerprint.HeadOID)
 }
+
+func TestAFingerprintWhoseReadIsStillPendingIsNeverSaved(t *testing.T) {
+	s := newSim(t, Config{Seen: &memSeen{}})
+	s.open(testPR)
+	s.runFor(time.Minute)
+	seenNow := func() Seen {
+		s.w.mu.Lock()
+		defer s.w.mu.Unlock()
+		return s.w.seenLocked()[testPR]
+	}
+	old := s.f.PR(githubfake.Ref(testPR)).HeadOID()
+	require.Equal(t, old, seenNow().Fingerprint.HeadOID, "the first read is vouched for once a fingerprint agrees")
+
+	// The push is seen by a batch, but its read has not come back yet: a restart now must read it.
+	s.apply(testPR, githubfake.Push{Commits: githubfake.Commits(1, "new")})
+	s.w.mu.Lock()
+	s.w.nextFP = time.Time{}
+	batch := s.w.pickBatchLocked(s.f.Now())
+	s.w.mu.Unlock()
+	s.w.runBatch(context.Background(), s.src, batch, s.f.Now())
+	assert.Equal(t, old, seenNow().Fingerprint.HeadOID)
+
+	u, _ := s.w.Latest(testPR)
+	_, ok := s.waitUpdate(testPR, u.Seq, 15*time.Second)
+	require.True(t, ok)
+	assert.Equal(t, s.f.PR(githubfake.Ref(testPR)).HeadOID(), seenNow().Fingerprint.HeadOID, "read: vouched for")
+}
