@@ -151,7 +151,7 @@ func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
 		var h *harness
 		h = newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
 			c.MaxBlock = 6 * time.Second
-			c.ProgressEvery = 100 * time.Millisecond // no flood: a full notification queue drops notes
+			c.ProgressEvery = 100 * time.Millisecond            // no flood: a full notification queue drops notes
 			c.Connect = func(context.Context) (GitHub, error) { // a client that gives up at once
 				return ghclient.New(ghclient.Config{RESTURL: h.fake.URL(), GraphQLURL: h.fake.URL() + "/graphql", Token: ghclient.NewToken(testToken),
 					Version: "test", Retry: ghclient.RetryPolicy{MaxAttempts: 1, MaxRateLimitWait: time.Second}})
