@@ -52,6 +52,12 @@ type driver struct {
 	beat                      *heartbeat
 	// categorized: the reply about to be posted already had its category refined.
 	categorized bool
+	// once: the driver runs for pr_monitor_next_step(monitor_id=all) and never waits for the
+	// watcher: with no new snapshot (or GitHub work held back) it is idle. Unless deliver, it
+	// also stops short of handing anything to the agent: reached says it got there.
+	once, deliver, idle, reached bool
+	// ownBeat: the heartbeat is this driver's own (a monitor_id=all call shares its call's).
+	ownBeat bool
 }
 
 func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int) *driver {
@@ -61,12 +67,21 @@ func (s *Server) newDriver(ctx context.Context, mon *monitor, req mcp.CallToolRe
 	d := &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline,
 		toAgent: inTask, noSampling: inTask}
 	d.startHeartbeat()
+	d.ownBeat = d.beat != nil
 	return d
+}
+
+// newOnceDriver drives mon for a monitor_id=all call: by that call's deadline, with its heartbeat.
+func (s *Server) newOnceDriver(ctx context.Context, mon *monitor, req mcp.CallToolRequest, rounds int, deadline time.Time, beat *heartbeat, deliver bool) *driver {
+	work, stop := context.WithDeadline(ctx, deadline)
+	inTask := req.Params.Task != nil // as newDriver: inside a task nothing is asked of the client
+	return &driver{s: s, mon: mon, ctx: ctx, work: work, stopWork: stop, req: req, rounds: rounds, deadline: deadline,
+		beat: beat, once: true, deliver: deliver, toAgent: inTask, noSampling: inTask}
 }
 
 // close ends the call's progress and releases its deadline; the result goes out after it.
 func (d *driver) close() {
-	if d.beat != nil {
+	if d.beat != nil && d.ownBeat {
 		d.beat.close()
 	}
 	d.stopWork()
@@ -107,13 +122,31 @@ func (d *driver) loop(act statemachine.Action) (*mcp.CallToolResult, error) {
 				return res, nil
 			}
 		case statemachine.ActionAskUser:
+			if d.once && !d.deliver {
+				d.reached = true
+				return &mcp.CallToolResult{}, nil
+			}
+			if d.once && !d.s.quietUntil().IsZero() {
+				d.idle = true // monitor_id=all: the question waits, the other pull requests go on
+				return &mcp.CallToolResult{}, nil
+			}
 			if res := d.holdForQuiet(act); res != nil {
 				return res, nil
 			}
 			return d.ask(act)
 		case statemachine.ActionExecute:
+			if d.once && !d.deliver {
+				d.reached = true
+				return &mcp.CallToolResult{}, nil
+			}
 			return d.execute(act)
 		default: // stop, merged
+			d.s.unwatch(d.mon) // nothing more to watch
+			if d.once && !d.deliver {
+				d.reached = true
+				return &mcp.CallToolResult{}, nil
+			}
+			d.mon.endSeen()
 			return d.result(d.output(act)), nil
 		}
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -124,24 +125,50 @@ func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
 	assert.Equal(t, "ask_user", second.Action)
 }
 
-func TestOneGraphQLRequestPerPoll(t *testing.T) {
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+// TestAWaitingCallSendsNoRequestOfItsOwn: polls are the watcher's. While nothing changes, a
+// waiting call costs only the watcher's fingerprint requests (1 point each, by GitHub's formula),
+// no snapshot; a change reaches the call as one snapshot. (Before the watcher, every poll was one
+// snapshot request: this test replaces TestOneGraphQLRequestPerPoll.)
+func TestAWaitingCallSendsNoRequestOfItsOwn(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.MaxBlock = 400 * time.Millisecond
+		c.Watch.HotRefresh, c.Watch.SafetyRefresh = time.Hour, time.Hour
+	}})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
-	h.start()
 	h.fake.ResetRecording()
-	h.next("ready", "", nil)
-	polls := 0
-	for _, e := range h.state.Events("acme/widgets#7") {
-		if len(e) > 5 && e[:5] == "poll:" {
-			polls++
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "polling", act.Action)
+	snapshots, fingerprints := requestKinds(h.fake)
+	assert.Equal(t, 1, snapshots, "pr_monitor_start's snapshot serves the first poll; nothing changed since")
+	assert.Positive(t, fingerprints, "the watcher looked")
+	assert.Zero(t, h.fake.RESTCalls())
+
+	h.srv.cfg.MaxBlock = 10 * time.Second
+	h.fake.ResetRecording()
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
+	}()
+	act = h.next("ready", "", nil)
+	require.Equal(t, "ask_user", act.Action, act.Message)
+	snapshots, _ = requestKinds(h.fake)
+	assert.Equal(t, 1, snapshots, "one snapshot for the change")
+}
+
+// requestKinds counts the snapshot and fingerprint queries GitHub received, and checks that each
+// fingerprint request cost 1 point.
+func requestKinds(f *githubfake.Fake) (snapshots, fingerprints int) {
+	for _, r := range f.Requests() {
+		switch {
+		case r.Kind != githubfake.KindGraphQL || r.Operation != githubfake.OpQuery:
+		case strings.Contains(r.Document, "fragment fp on PullRequest"):
+			fingerprints++
+		case strings.Contains(r.Document, "reviewThreads("):
+			snapshots++
 		}
 	}
-	require.Greater(t, polls, 3)
-	// The first poll reuses pr_monitor_start's snapshot; every other poll is one query. The last
-	// query may have been cut by the call's deadline before it made a poll.
-	queries := h.fake.GraphQLQueries()
-	assert.Contains(t, []int{polls - 1, polls}, queries, "one GraphQL request per poll (%d polls)", polls)
-	assert.Zero(t, h.fake.RESTCalls())
+	return snapshots, fingerprints
 }
 
 func TestStatusStopAndResume(t *testing.T) {

@@ -20,6 +20,10 @@ type GitHub interface {
 	JobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64, maxBytes int) (ghclient.LogTail, error)
 	Merge(ctx context.Context, ref prstatus.PRRef, m ghclient.MergeRequest) (ghclient.MergeResult, error)
 	UpdateBranch(ctx context.Context, ref prstatus.PRRef, expectedHeadSHA string) error
+	// Fingerprints reads what changed on up to 100 pull requests in one request (the watcher).
+	Fingerprints(ctx context.Context, refs []prstatus.PRRef) (ghclient.FingerprintBatch, error)
+	// OpenPRs lists the viewer's open pull requests in one request (pr_monitor_start_all).
+	OpenPRs(ctx context.Context, q ghclient.OpenPRsQuery) (ghclient.OpenPRs, error)
 }
 
 var _ GitHub = (*ghclient.Client)(nil)

@@ -15,6 +15,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 const testToken = "ghp_TESTTOKEN0123456789abcdefghijklmnop"
@@ -31,7 +32,7 @@ type harnessOpts struct {
 }
 
 type harness struct {
-	t       *testing.T
+	t       testing.TB
 	fake    *githubfake.Fake
 	ref     prstatus.PRRef
 	srv     *Server
@@ -47,9 +48,10 @@ type harness struct {
 	schemas   conformance
 }
 
-func newHarness(t *testing.T, o harnessOpts) *harness {
+func newHarness(t testing.TB, o harnessOpts) *harness {
 	t.Helper()
-	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken))
+	// A rate limit far above GitHub's: the watcher's budget then allows its shortest cycle.
+	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken), githubfake.WithRateLimit(1<<30))
 	url := fake.Start()
 	t.Cleanup(fake.Close)
 	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: NewMemoryState()}
@@ -60,6 +62,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		},
 		State:         h.state,
 		Poll:          PollPolicy{Busy: 5 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond},
+		Watch:         fastWatch(),
 		MaxBlock:      3 * time.Second,
 		ProgressEvery: 2 * time.Millisecond,
 	}
@@ -116,6 +119,33 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		<-served
 	})
 	return h
+}
+
+// fastWatch is a watcher that looks every few milliseconds: it knows from its saved spend that the
+// fake's limit is far above GitHub's (as a restarted server knows the token's), so its budget
+// allows its shortest cycle from the first look.
+func fastWatch() watch.Config {
+	return watch.Config{MinCycle: 5 * time.Millisecond, MaxCycle: 20 * time.Millisecond, Jitter: -1,
+		HotRefresh: 50 * time.Millisecond, HotWindow: time.Second, Spend: &savedSpend{sp: watch.Spend{Limit: 1 << 30, Remaining: 1 << 30}}}
+}
+
+// savedSpend is a watcher's spend kept in memory.
+type savedSpend struct {
+	mu sync.Mutex
+	sp watch.Spend
+}
+
+func (s *savedSpend) LoadSpend() (watch.Spend, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sp, true, nil
+}
+
+func (s *savedSpend) SaveSpend(sp watch.Spend) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sp = sp
+	return nil
 }
 
 // call invokes a tool and returns its structured result as JSON, or the error text.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -33,6 +34,24 @@ type monitor struct {
 	handed  string
 	release func()
 	ended   bool
+
+	// seen is the watcher's last update fed to the machine (or skipped as older than a poke);
+	// pokedAt is when the monitor last asked the watcher for a fresh snapshot, at step pokedStep.
+	seen      uint64
+	freshSeq  uint64
+	pokedAt   time.Time
+	pokedStep uint64
+	steps     uint64
+	// dirtyAt is when the monitor last had news GitHub may not show yet: an agent's report (a
+	// push), the server's own GitHub work. A snapshot taken before it does not answer PollNow.
+	dirtyAt time.Time
+	// waitingSince is when the action the monitor waits on began waiting on the agent or the
+	// user (zero while it only polls); servedAt is when monitor_id=all last handed it out.
+	// endUnseen: the machine ended the monitor (merged, closed) and no call has said so yet.
+	waitingSince time.Time
+	servedAt     time.Time
+	servedStep   uint64
+	endUnseen    bool
 
 	callMu sync.Mutex
 	active *call
@@ -100,12 +119,26 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 		f := *in.Facts
 		m.facts, m.factsAt = &f, now
 	}
+	if in.Kind != statemachine.InputPoll && !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
+		m.dirtyAt = now
+	}
 	if !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
 		// Anything but the agent's ready (an answer, a finished task that may have pushed, the
 		// server's own GitHub work, a newer poll) makes the start snapshot older than GitHub.
 		m.fresh = nil
 	}
+	wasEnded := m.ended
 	m.ended = act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
+	if m.ended && !wasEnded && in.Kind != statemachine.InputStop {
+		m.endUnseen = true
+	}
+	m.steps++
+	switch {
+	case act.Kind == statemachine.ActionPolling || act.Kind == statemachine.ActionServer:
+		m.waitingSince = time.Time{}
+	case m.waitingSince.IsZero():
+		m.waitingSince = now
+	}
 	m.persistLocked()
 	m.state.Log(m.id, logKind(in), describeStep(in, act), map[string]any{"node": act.Node, "fired": m.m.Fired()})
 	return bound(act, actionBudget), nil
@@ -144,6 +177,7 @@ func (m *monitor) takeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts
 	if f == nil || now.Sub(m.factsAt) > maxAge {
 		return nil
 	}
+	m.seen = max(m.seen, m.freshSeq) // the watcher has the same snapshot: it is not fed twice
 	return f
 }
 
@@ -217,4 +251,71 @@ func describeStep(in statemachine.Input, act statemachine.Action) string {
 		}
 	}
 	return what + " → " + string(act.Kind) + " at " + string(act.Node)
+}
+
+// seenSeq is the last watcher update the monitor took.
+func (m *monitor) seenSeq() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.seen
+}
+
+// see takes update u: false when it is not newer than the last one taken, or was read before the
+// monitor's last poke (older than the monitor's own work on GitHub).
+func (m *monitor) see(u watch.Update) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if u.Seq <= m.seen {
+		return false
+	}
+	m.seen = u.Seq
+	// A poke's snapshot is sent after the poke, whatever time the watcher stamps it with.
+	return !u.At.Before(m.pokedAt) || u.Cause == watch.CausePoke
+}
+
+// poke asks the watcher for a fresh snapshot, once per machine step that asked to poll now, unless
+// the watcher has one the monitor has not seen, taken since the monitor's last news.
+func (m *monitor) poke(w *watch.Watcher, now time.Time) {
+	m.mu.Lock()
+	if m.pokedStep == m.steps && !m.pokedAt.IsZero() {
+		m.mu.Unlock()
+		return
+	}
+	if u, ok := w.Latest(m.ref); ok && u.Seq > m.seen && !u.At.Before(m.dirtyAt) && !u.At.Before(m.pokedAt) {
+		m.mu.Unlock()
+		return
+	}
+	m.pokedStep, m.pokedAt = m.steps, now
+	m.mu.Unlock()
+	w.Poke(m.ref)
+}
+
+// tryBegin makes the calling tool call the one driving the monitor, unless another call drives
+// it: monitor_id=all never supersedes a call waiting on one pull request.
+func (m *monitor) tryBegin(parent context.Context) (context.Context, func(), bool) {
+	m.callMu.Lock()
+	if m.active != nil {
+		m.callMu.Unlock()
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithCancel(parent)
+	c := &call{cancel: cancel, done: make(chan struct{})}
+	m.active = c
+	m.callMu.Unlock()
+	return ctx, func() {
+		cancel()
+		m.callMu.Lock()
+		if m.active == c {
+			m.active = nil
+		}
+		m.callMu.Unlock()
+		close(c.done)
+	}, true
+}
+
+// endSeen records that a call told the agent the monitor ended.
+func (m *monitor) endSeen() {
+	m.mu.Lock()
+	m.endUnseen = false
+	m.mu.Unlock()
 }

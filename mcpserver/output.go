@@ -14,6 +14,7 @@ import (
 // output turns a machine action into what the agent sees.
 func (d *driver) output(act statemachine.Action) ActionOutput {
 	out := actionOutput(d.mon.id, act)
+	out.PR = d.mon.ref.String()
 	out.Summary = d.summary()
 	d.annotateSnooze(&out, act)
 	return out
@@ -71,6 +72,12 @@ func (d *driver) again(act statemachine.Action) ActionOutput {
 }
 
 func (d *driver) result(out ActionOutput) *mcp.CallToolResult {
+	if d.idle || d.reached {
+		return &mcp.CallToolResult{} // a monitor_id=all scan: nothing reaches the agent
+	}
+	if d.once {
+		out = allOutput(out)
+	}
 	d.mon.remember(&out)
 	if out.Action == string(statemachine.ActionExecute) {
 		d.mon.handOut()

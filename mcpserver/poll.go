@@ -8,13 +8,14 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// PollPolicy sets how often a PR is polled: often while checks run or GitHub is still computing
-// mergeability, less when only people can move it.
+// PollPolicy is kept for configuration compatibility: the server's watcher (prstatus/watch) now
+// decides when each pull request is read. Busy, when set, is the watcher's shortest cycle unless
+// Config.Watch sets one.
 type PollPolicy struct {
 	Busy  time.Duration // checks running, mergeability being computed
 	Quiet time.Duration // waiting on people (reviews, replies)
@@ -25,35 +26,9 @@ type PollPolicy struct {
 	LowRateLimit int
 }
 
-// DefaultPollPolicy is what users get: one GraphQL request (about 3 points) per poll.
+// DefaultPollPolicy is what users get.
 func DefaultPollPolicy() PollPolicy {
 	return PollPolicy{Busy: 30 * time.Second, Quiet: 2 * time.Minute, Other: time.Minute, MaxBackoff: 5 * time.Minute, LowRateLimit: 200}
-}
-
-// next is how long to wait before polling again after f (nil: never polled), given how many polls
-// in a row have failed.
-func (p PollPolicy) next(f *prstatus.Facts, failures int, now time.Time) time.Duration {
-	if failures > 0 {
-		d := p.Other
-		for i := 1; i < failures && d < p.MaxBackoff; i++ {
-			d *= 2
-		}
-		return min(d, p.MaxBackoff)
-	}
-	if f == nil {
-		return 0
-	}
-	if rl := f.RateLimit; rl.Limit > 0 && rl.Remaining < p.LowRateLimit && rl.ResetAt.After(now) {
-		return rl.ResetAt.Sub(now)
-	}
-	switch {
-	case f.CI.Pending > 0 || f.Mergeable == prstatus.MergeableUnknown:
-		return p.Busy
-	case f.Attention.Kind == prstatus.AttentionNone:
-		return p.Quiet
-	default:
-		return p.Other
-	}
 }
 
 // wait sleeps for d, or until the deadline if that comes first; it returns false when ctx ends or
@@ -73,20 +48,17 @@ func wait(ctx context.Context, d time.Duration, deadline time.Time) bool {
 	}
 }
 
-// poll waits, takes one snapshot (one GraphQL request) and feeds the facts to the machine. A
-// GitHub failure that waiting cannot heal ends the call with an error and leaves the monitor
-// untouched; a transient one is retried with backoff, a rate limit when GitHub said, and the call
-// ends with polling at its deadline whatever GitHub does: the wait continues in the next call.
+// poll feeds the machine the next snapshot the watcher has of the monitor's pull request, waiting
+// for one until the call's deadline. The watcher reads GitHub whether or not a call waits; a poll
+// costs no request of its own. When the machine asks to poll now (after the agent's or the
+// server's own work on GitHub), the watcher is poked and only a snapshot taken after that counts.
+//
+// A GitHub failure that waiting cannot heal ends the call with an error and leaves the monitor
+// untouched; a transient one is reported as progress and waited out; a rate limit is waited out
+// until GitHub said; and the call ends with polling at its deadline whatever GitHub does: the wait
+// continues in the next call. In once mode (pr_monitor_next_step with monitor_id=all) nothing is
+// waited for: with no new snapshot the driver is idle.
 func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallToolResult, error) {
-	facts, at := d.mon.lastFacts()
-	delay := d.s.cfg.Poll.next(facts, d.failures, d.s.cfg.Now())
-	if act.PollNow && d.failures == 0 {
-		delay = 0
-	}
-	if facts != nil && d.s.cfg.Now().Sub(at) < delay {
-		delay -= d.s.cfg.Now().Sub(at)
-	}
-	delay = max(delay, time.Until(d.notBefore))
 	if !time.Now().Before(d.deadline) {
 		return act, d.timeUp(act), nil
 	}
@@ -96,46 +68,113 @@ func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallTo
 			return next, nil, err
 		}
 	}
-	if delay > 0 && !wait(d.ctx, delay, d.deadline) {
-		if d.ctx.Err() != nil {
-			return act, nil, nil // the loop reports the cancellation
-		}
-		return act, d.timeUp(act), nil
-	}
-	gh, err := d.s.github(d.work)
+	w, err := d.s.watcher()
 	if err != nil {
-		return act, toolError(githubCause(err)), nil
+		return act, toolError(err.Error()), nil
 	}
-	snap, err := gh.Snapshot(d.work, d.mon.ref)
-	if err != nil {
-		var rl *ghclient.RateLimitError
-		switch {
-		case d.ctx.Err() != nil:
-			return act, nil, nil
-		case d.work.Err() != nil:
-			return act, d.timeUp(act), nil
-		case errors.As(err, &rl):
-			d.waitFor(rl)
-			if !rl.HeldBack {
-				d.mon.state.Log(d.mon.id, "error", "poll rate limited: "+githubCause(err), nil)
-			}
-			return act, nil, nil
-		case fatalGitHub(err):
-			return act, toolError(githubCause(err)), nil
-		}
-		d.failures++
-		d.mon.state.Log(d.mon.id, "error", "poll failed: "+githubCause(err), nil)
-		d.progressMessage(fmt.Sprintf("%s · GitHub unreachable (%s); retrying", d.mon.ref, oneLine(err)))
+	w.Add(d.mon.ref)
+	if act.PollNow {
+		d.mon.poke(w, d.s.cfg.Now())
+	}
+	u, res := d.nextUpdate(w, act)
+	if res != nil || u == nil {
+		return act, res, nil
+	}
+	if u.Err != nil {
+		return d.pollFailed(act, u.Err)
+	}
+	if u.Snapshot == nil {
 		return act, nil, nil
 	}
 	d.failures = 0
-	if !d.notBefore.IsZero() {
+	if !d.notBefore.IsZero() && !d.held() {
 		d.notBefore = time.Time{}
 		d.progressNote("")
 	}
-	f := d.s.derive(snap, d.s.cfg.Now())
+	f := d.s.derive(u.Snapshot, d.s.cfg.Now())
 	next, err := d.mon.step(d.s.cfg.Now(), statemachine.PollInput(f))
 	return next, nil, err
+}
+
+// nextUpdate is the watcher's next update of the pull request this monitor has not seen, or a
+// result that ends the call (deadline, too many waiting calls), or neither when the call was
+// cancelled or the update was older than the monitor's last poke (the loop polls again).
+func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.Update, *mcp.CallToolResult) {
+	seen := d.mon.seenSeq()
+	var u watch.Update
+	if d.once {
+		latest, ok := w.Latest(d.mon.ref)
+		if !ok || latest.Seq <= seen {
+			d.idle = true
+			return nil, d.timeUp(act)
+		}
+		u = latest
+	} else {
+		if d.req.Params.Task == nil { // a task holds no worker of the transport
+			release, ok := d.s.waiting.acquire()
+			if !ok {
+				return nil, d.crowded(act)
+			}
+			defer release()
+		}
+		for {
+			d.held()
+			slice, cancel := context.WithTimeout(d.work, d.s.cfg.ProgressEvery)
+			next, err := w.Wait(slice, d.mon.ref, seen)
+			cancel()
+			if err == nil {
+				u = next
+				break
+			}
+			if errors.Is(err, watch.ErrNotWatched) && d.ctx.Err() == nil {
+				w.Add(d.mon.ref) // removed meanwhile (a stop raced this call): watch it again
+				continue
+			}
+			switch {
+			case d.ctx.Err() != nil:
+				return nil, nil // the loop reports the cancellation
+			case d.work.Err() != nil:
+				return nil, d.timeUp(act)
+			}
+		}
+	}
+	if !d.mon.see(u) {
+		return nil, nil
+	}
+	return &u, nil
+}
+
+// pollFailed handles the watcher's report that it could not read the pull request.
+func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Action, *mcp.CallToolResult, error) {
+	var rl *ghclient.RateLimitError
+	switch {
+	case errors.As(err, &rl):
+		d.waitFor(rl)
+		if !rl.HeldBack {
+			d.mon.state.Log(d.mon.id, "error", "poll rate limited: "+githubCause(err), nil)
+		}
+		return act, nil, nil
+	case fatalGitHub(err):
+		return act, toolError(githubCause(err)), nil
+	}
+	d.failures++
+	d.mon.state.Log(d.mon.id, "error", "poll failed: "+githubCause(err), nil)
+	d.progressMessage(fmt.Sprintf("%s · GitHub unreachable (%s); retrying", d.mon.ref, oneLine(err)))
+	return act, nil, nil
+}
+
+// held reads the token's rate-limit gate: while it holds, nothing is sent (by the watcher or by
+// this call's GitHub work) and the call says until when.
+func (d *driver) held() bool {
+	until := d.s.heldUntil()
+	if !until.After(time.Now()) {
+		return false
+	}
+	if until.After(d.notBefore) {
+		d.notBefore = until
+		d.progressNote("GitHub rate limit: nothing is sent before " + clock(d.notBefore))
+	}
+	return true
 }
 
 // waitFor records how long GitHub asked to wait: no poll and no GitHub work in this call before
@@ -154,14 +193,22 @@ func (d *driver) holdOff(act statemachine.Action) *mcp.CallToolResult {
 	if !time.Now().Before(d.deadline) {
 		return d.timeUp(act)
 	}
-	if w := time.Until(d.notBefore); w > 0 && !wait(d.ctx, w, d.deadline) && d.ctx.Err() == nil {
-		return d.timeUp(act)
+	d.held()
+	if w := time.Until(d.notBefore); w > 0 {
+		if d.once {
+			d.idle = true
+			return d.timeUp(act)
+		}
+		if !wait(d.ctx, w, d.deadline) && d.ctx.Err() == nil {
+			return d.timeUp(act)
+		}
 	}
 	return nil
 }
 
 // timeUp ends the call at its deadline with polling; the wait continues in the next call.
 func (d *driver) timeUp(act statemachine.Action) *mcp.CallToolResult {
+	d.held()
 	out := d.stillWaiting(act)
 	next := "Call pr_monitor_next_step with event=ready to keep waiting."
 	switch {
@@ -174,6 +221,15 @@ func (d *driver) timeUp(act statemachine.Action) *mcp.CallToolResult {
 		out.Message = fmt.Sprintf("Still watching; GitHub asked prmonitor to wait (rate limit): nothing is sent before %s. %s",
 			clock(d.notBefore), next)
 	}
+	return d.result(out)
+}
+
+// crowded ends a call at once when too many calls already wait, so that the transport's workers
+// stay free for pr_monitor_status and pr_monitor_stop.
+func (d *driver) crowded(act statemachine.Action) *mcp.CallToolResult {
+	out := d.output(act)
+	out.Message = fmt.Sprintf("Still watching; %d calls are already waiting, the most this server lets wait at once. "+
+		"Call pr_monitor_next_step with event=ready again, or wait on every pull request with one call (monitor_id=all).", d.s.waiting.size())
 	return d.result(out)
 }
 

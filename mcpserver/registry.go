@@ -160,6 +160,7 @@ func (m *monitor) isEnded() bool {
 // released, the saved history stays.
 func (s *Server) end(m *monitor) (statemachine.Action, error) {
 	m.cancelActive()
+	s.unwatch(m)
 	act, err := m.step(s.cfg.Now(), statemachine.StopInput())
 	m.mu.Lock()
 	defer m.mu.Unlock()

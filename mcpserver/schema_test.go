@@ -28,7 +28,7 @@ func compileSchema(raw []byte) (*jsonschema.Schema, error) {
 }
 
 // toolSchemas are each tool's input and output schemas, by tool name.
-func toolSchemas(t *testing.T, srv *Server) map[string][2][]byte {
+func toolSchemas(t testing.TB, srv *Server) map[string][2][]byte {
 	t.Helper()
 	out := map[string][2][]byte{}
 	for name, tool := range srv.MCP().ListTools() {
@@ -70,7 +70,7 @@ type conformance struct {
 	schemas map[string]*jsonschema.Schema
 }
 
-func (c *conformance) check(t *testing.T, srv *Server, tool string, result any) {
+func (c *conformance) check(t testing.TB, srv *Server, tool string, result any) {
 	t.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()

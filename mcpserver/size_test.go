@@ -79,7 +79,7 @@ func TestContractSize(t *testing.T) {
 		h := newHarness(t, harnessOpts{protocol: "2025-11-25", wire: true})
 		res, err := h.session.ListTools(context.Background(), nil)
 		require.NoError(t, err)
-		require.Len(t, res.Tools, 5)
+		require.Len(t, res.Tools, 6)
 		line := h.wireLine(`"tools":[`)
 		require.NotNil(t, line)
 		t.Logf("tools/list: %d bytes", len(line))

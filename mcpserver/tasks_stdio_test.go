@@ -23,9 +23,9 @@ import (
 // tasksOverStdio serves the server over in-process pipes (its stdio path: mcp-go's stdio server
 // behind the cancel filter) to mcp-go's client, which speaks tasks, so -race sees a task's
 // detached call, its progress and its cancellation.
-func tasksOverStdio(t *testing.T) (*githubfake.Fake, *client.Client, *transport.Stdio, *atomic.Int64) {
+func tasksOverStdio(t *testing.T) (*Server, *githubfake.Fake, *client.Client, *transport.Stdio, *atomic.Int64) {
 	t.Helper()
-	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken))
+	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken), githubfake.WithRateLimit(1<<30))
 	url := fake.Start()
 	t.Cleanup(fake.Close)
 	srv, err := New(Config{
@@ -33,7 +33,7 @@ func tasksOverStdio(t *testing.T) (*githubfake.Fake, *client.Client, *transport.
 		Connect: func(context.Context) (GitHub, error) {
 			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test"})
 		},
-		Poll:          PollPolicy{Busy: 5 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond},
+		Watch:         fastWatch(),
 		MaxBlock:      100 * time.Millisecond,
 		ProgressEvery: 20 * time.Millisecond,
 	})
@@ -64,14 +64,14 @@ func tasksOverStdio(t *testing.T) (*githubfake.Fake, *client.Client, *transport.
 		_ = cw.Close()
 		<-served
 	})
-	return fake, c, tr, progress
+	return srv, fake, c, tr, progress
 }
 
 // TestATaskOutlivesItsRequestAndStopsOnTasksCancel: over stdio the task keeps watching well past
 // the bound of a plain call (its tools/call request ended at once), sends progress, and stops on
 // tasks/cancel; a plain call then finds the monitor where it was.
 func TestATaskOutlivesItsRequestAndStopsOnTasksCancel(t *testing.T) {
-	fake, c, tr, progress := tasksOverStdio(t)
+	srv, fake, c, tr, progress := tasksOverStdio(t)
 	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
 	require.NoError(t, fake.Apply(githubfake.Ref(ref), githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}}))
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
@@ -94,15 +94,20 @@ func TestATaskOutlivesItsRequestAndStopsOnTasksCancel(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, mcp.TaskStatusWorking, got.Status)
 	assert.Greater(t, progress.Load(), int64(5), "progress every 20ms of the task")
-	polls := graphQLQueries(fake)
-	assert.Greater(t, polls, 10, "it kept polling")
+	m, ok := srv.live(ref.String())
+	require.True(t, ok)
+	busy := func() bool {
+		m.callMu.Lock()
+		defer m.callMu.Unlock()
+		return m.active != nil
+	}
+	assert.True(t, busy(), "the task's call still waits on the watcher")
+	assert.Greater(t, graphQLQueries(fake), 10, "the watcher kept looking")
 
 	_, err = c.CancelTask(ctx, mcp.CancelTaskRequest{Params: mcp.CancelTaskParams{TaskId: id}})
 	require.NoError(t, err)
-	time.Sleep(50 * time.Millisecond)
-	polls = graphQLQueries(fake)
-	time.Sleep(200 * time.Millisecond)
-	assert.Equal(t, polls, graphQLQueries(fake), "no poll after tasks/cancel")
+	// The call ends on tasks/cancel (the watcher goes on watching the monitor for the next call).
+	require.Eventually(t, func() bool { return !busy() }, 5*time.Second, 5*time.Millisecond, "the task's call ended")
 
 	require.NoError(t, fake.Apply(githubfake.Ref(ref), githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"}))
 	var out ActionOutput

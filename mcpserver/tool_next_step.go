@@ -24,7 +24,8 @@ func (s *Server) nextStepTool() (server.ServerTool, error) {
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
-			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready."),
+			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
+			"With monitor_id=all, each action names its PR; answer with all too."),
 		mcp.WithInputSchema[NextStepInput](),
 		mcp.WithTaskSupport(mcp.TaskSupportOptional),
 		output,
@@ -43,6 +44,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	var in NextStepInput
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
+	}
+	if in.MonitorID == "all" {
+		return s.handleNextAllCall(ctx, req, in)
 	}
 	m, ok, err := s.lookup(in.MonitorID)
 	if err != nil {
@@ -68,6 +72,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	input, err := machineInput(in)
 	if err != nil {
 		return toolError(err.Error()), nil
+	}
+	if !(input.Kind == statemachine.InputEvent && input.Event == statemachine.EventReady) && m.servedByAll() {
+		return s.answerFromAll(ctx, req, m, input)
 	}
 	callCtx, done := m.begin(ctx)
 	defer done()

@@ -56,8 +56,17 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		return toolError(err.Error()), nil
 	}
 	f := s.derive(snap, s.cfg.Now())
+	var freshSeq uint64
+	if w, err := s.watcher(); err == nil {
+		// The watcher takes this snapshot as the pull request's first: starting costs one request.
+		w.Publish(m.ref, snap)
+		w.Add(m.ref)
+		if u, ok := w.Latest(m.ref); ok {
+			freshSeq = u.Seq
+		}
+	}
 	m.mu.Lock()
-	m.facts, m.factsAt, m.fresh = &f, s.cfg.Now(), &f
+	m.facts, m.factsAt, m.fresh, m.freshSeq = &f, s.cfg.Now(), &f, freshSeq
 	m.handed = "" // an agent (re)attaching may not have the task in progress: its ready gets it back
 	m.mu.Unlock()
 	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -25,6 +26,7 @@ func (s *Server) statusTool() (server.ServerTool, error) {
 	output, err := outputSchema[StatusOutput](
 		briefObject("properties/monitors/items/properties/pending", "What it waits on: an action (in a listing: its kind, task and question)."),
 		briefObject("properties/monitors/items/properties/detail", "For one monitor asked by id: node, flow, attention_reason, last_action, last_poll, needs_refine, ci, reviews."),
+		briefObject("properties/watcher", "How GitHub is read: prs, cycle, budget, points_this_hour of budget_points, remaining, limit, held_until."),
 	)
 	if err != nil {
 		return server.ServerTool{}, err
@@ -49,8 +51,9 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	if err := req.BindArguments(&in); err != nil {
 		return toolError("bad arguments: " + err.Error()), nil
 	}
+	ws := s.watcherStatus()
 	if in.MonitorID != "" && in.MonitorID != "all" {
-		return s.oneStatus(in.MonitorID), nil
+		return s.oneStatus(in.MonitorID, ws), nil
 	}
 	var items []MonitorStatus
 	for _, m := range s.all() {
@@ -65,15 +68,38 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 			items = append(items, s.savedStatus(sv, false))
 		}
 	}
-	out := listing(items, maxPayload)
+	out := listing(items, maxPayload-jsonSize(ws))
+	out.Watcher = ws
 	out.QuietUntil = s.stamp(s.quietUntil())
 	return structured(out), nil
 }
 
+// watcherStatus is the watcher's pace and spend (nil before the watcher starts).
+func (s *Server) watcherStatus() *WatcherStatus {
+	w := s.watching()
+	if w == nil {
+		return nil
+	}
+	st := w.Stats()
+	limit := st.Limit
+	if limit == 0 {
+		limit = watch.DefaultLimit
+	}
+	out := &WatcherStatus{PRs: st.PRs, Cycle: st.Cycle.Round(time.Second).String(), Budget: fmt.Sprintf("%g%%", st.Budget*100),
+		PointsThisHour: st.PointsThisHour, BudgetPoints: int(st.Budget * float64(limit)), Remaining: st.Remaining, Limit: st.Limit}
+	if st.Cycle < time.Second {
+		out.Cycle = st.Cycle.Round(time.Millisecond).String()
+	}
+	if st.HeldUntil.After(s.cfg.Now()) {
+		out.HeldUntil = st.HeldUntil.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
 // oneStatus is one monitor in detail, live or as an earlier server saved it.
-func (s *Server) oneStatus(id string) *mcp.CallToolResult {
+func (s *Server) oneStatus(id string, ws *WatcherStatus) *mcp.CallToolResult {
 	if m, ok := s.live(id); ok {
-		return structured(StatusOutput{Monitors: []MonitorStatus{s.withQuiet(m.status(true), m.position())}, QuietUntil: s.stamp(s.quietUntil())})
+		return structured(StatusOutput{Monitors: []MonitorStatus{s.withQuiet(m.status(true), m.position())}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 	}
 	sv, ok, err := s.cfg.State.Peek(monitorID(id))
 	if err != nil {
@@ -82,7 +108,7 @@ func (s *Server) oneStatus(id string) *mcp.CallToolResult {
 	if !ok {
 		return toolError(fmt.Sprintf("unknown monitor %q", id))
 	}
-	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}, QuietUntil: s.stamp(s.quietUntil())})
+	return structured(StatusOutput{Monitors: []MonitorStatus{s.savedStatus(sv, true)}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 }
 
 // listing keeps the line items that fit in budget bytes, those waiting on someone first, and

@@ -102,3 +102,25 @@ func TestSavedMonitorStatusFencesTheTitle(t *testing.T) {
 		})
 	}
 }
+
+func TestStatusShowsTheWatchersBudgetAndCycle(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.Watch.Budget = 0.1 }})
+	raw, errText := h.call("pr_monitor_status", map[string]any{})
+	require.Empty(t, errText)
+	var st StatusOutput
+	require.NoError(t, json.Unmarshal(raw, &st))
+	assert.Nil(t, st.Watcher, "no watcher before the first monitor")
+
+	h.apply(githubfake.OpenPR{Title: "x"})
+	h.start()
+	for _, args := range []map[string]any{{}, {"monitor_id": "acme/widgets#7"}} {
+		raw, errText = h.call("pr_monitor_status", args)
+		require.Empty(t, errText)
+		require.NoError(t, json.Unmarshal(raw, &st))
+		require.NotNil(t, st.Watcher)
+		assert.Equal(t, 1, st.Watcher.PRs)
+		assert.Equal(t, "10%", st.Watcher.Budget)
+		assert.NotEmpty(t, st.Watcher.Cycle)
+		assert.Positive(t, st.Watcher.BudgetPoints)
+	}
+}

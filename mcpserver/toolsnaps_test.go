@@ -19,7 +19,7 @@ func TestToolSchemasMatchSnapshots(t *testing.T) {
 	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
 	require.NoError(t, err)
 	tools := srv.MCP().ListTools()
-	require.Len(t, tools, 5)
+	require.Len(t, tools, 6)
 	for name, tool := range tools {
 		t.Run(name, func(t *testing.T) {
 			got, err := json.MarshalIndent(tool.Tool, "", "  ")

@@ -25,7 +25,7 @@ type StartOutput struct {
 
 // NextStepInput is pr_monitor_next_step's input.
 type NextStepInput struct {
-	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start."`
+	MonitorID string `json:"monitor_id" jsonschema:"From pr_monitor_start; all: whichever PR needs you first."`
 	Event     string `json:"event" jsonschema:"ready to start or go on; user_chose to answer ask_user; else one of the execute action's expected_events.,enum=ready,enum=user_chose,enum=comment_addressed,enum=comment_replied,enum=investigation_complete,enum=push_completed,enum=task_complete"`
 	Choice    string `json:"choice,omitempty" jsonschema:"user_chose: the value of the chosen choice (not its label)."`
 	// QuestionSeq makes an answer exact: a repeat of an answer already taken gets what it led to,
@@ -48,6 +48,7 @@ type StopInput struct {
 type ActionOutput struct {
 	Action         string                    `json:"action" jsonschema:"enum=execute,enum=ask_user,enum=polling,enum=stop,enum=merged"`
 	MonitorID      string                    `json:"monitor_id"`
+	PR             string                    `json:"pr,omitempty"`
 	State          string                    `json:"state"`
 	Flow           string                    `json:"flow,omitempty"`
 	Task           string                    `json:"task,omitempty"`
@@ -73,6 +74,26 @@ type StatusOutput struct {
 	Omitted int `json:"omitted,omitempty" jsonschema:"Monitors not listed (those waiting on nobody first); ask for one by monitor_id."`
 	// QuietUntil is when the quiet hours end, while they last (RFC 3339).
 	QuietUntil string `json:"quiet_until,omitempty"`
+	// Watcher is how the server's watcher reads GitHub: its pace and its share of the token's
+	// hourly points (absent before the first monitor).
+	Watcher *WatcherStatus `json:"watcher,omitempty"`
+}
+
+// WatcherStatus is the watcher's pace and spend, as pr_monitor_status shows it.
+type WatcherStatus struct {
+	PRs int `json:"prs"`
+	// Cycle is the time between two looks at the same pull request ("8s").
+	Cycle string `json:"cycle"`
+	// Budget is the share of the token's hourly points the watcher may spend ("25%").
+	Budget string `json:"budget"`
+	// PointsThisHour is what the watcher spent this hour, of BudgetPoints it may.
+	PointsThisHour int `json:"points_this_hour"`
+	BudgetPoints   int `json:"budget_points"`
+	// Remaining and Limit are GitHub's hourly GraphQL points for the token, as last read.
+	Remaining int `json:"remaining,omitempty"`
+	Limit     int `json:"limit,omitempty"`
+	// HeldUntil: GitHub asked for no request before this time (RFC 3339).
+	HeldUntil string `json:"held_until,omitempty"`
 }
 
 // MonitorStatus is one monitor as it stands: a listing's line item, whose Pending is cut to its

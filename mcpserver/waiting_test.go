@@ -1,13 +1,16 @@
 package mcpserver
 
 import (
+	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -96,6 +99,11 @@ func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
 	h.start()
 	h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusTooManyRequests, RetryAfter: time.Hour})
 	before := graphQLQueries(h.fake)
+	// The watcher sends its next request at its own pace: calls end with polling until then.
+	deadline := time.Now().Add(20 * time.Second)
+	for graphQLQueries(h.fake) == before && time.Now().Before(deadline) {
+		require.Equal(t, "polling", h.next("ready", "", nil).Action)
+	}
 	for range 4 {
 		act := h.next("ready", "", nil)
 		require.Equal(t, "polling", act.Action)
@@ -123,4 +131,43 @@ func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	assert.GreaterOrEqual(t, len(h.progress), 3, "about one every 150ms of a 1.2s call")
+}
+
+// TestGitHubFailuresReachTheWaitingCall: the watcher reads GitHub for the waiting call, and what
+// it meets reaches the call as before: a refused token ends it with a tool error, an outage is
+// reported as progress while the call goes on waiting.
+func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
+	t.Parallel() // the outage waits out the client's retries: beside the other tests
+	t.Run("a revoked token is a tool error", func(t *testing.T) {
+		h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+		h.start()
+		h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusUnauthorized})
+		_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
+		assert.Contains(t, errText, "token")
+		assert.NotContains(t, errText, testToken)
+	})
+	t.Run("an outage is progress, and the call waits on", func(t *testing.T) {
+		var h *harness
+		h = newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+			c.MaxBlock = 6 * time.Second
+			c.ProgressEvery = 100 * time.Millisecond            // no flood: a full notification queue drops notes
+			c.Connect = func(context.Context) (GitHub, error) { // a client that gives up at once
+				return ghclient.New(ghclient.Config{RESTURL: h.fake.URL(), GraphQLURL: h.fake.URL() + "/graphql", Token: ghclient.NewToken(testToken),
+					Version: "test", Retry: ghclient.RetryPolicy{MaxAttempts: 1, MaxRateLimitWait: time.Second}})
+			}
+		}})
+		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+		h.start()
+		h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusBadGateway})
+		act := h.next("ready", "", nil)
+		assert.Equal(t, "polling", act.Action)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		found := false
+		for _, p := range h.progress {
+			found = found || strings.Contains(p, "GitHub unreachable")
+		}
+		assert.True(t, found, "progress says GitHub is unreachable (%d notes)", len(h.progress))
+	})
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-// ledger counts every request the server made on GitHub, by kind. Snapshots (the polls) are
-// counted apart: their number depends on timing, and one per poll is proven elsewhere.
+// ledger counts every request the server made on GitHub, by kind. Snapshots and the watcher's
+// fingerprint requests (what polls are made of) are counted apart: their number depends on
+// timing, and their cost is proven elsewhere (mcpserver, prstatus/watch).
 func ledger(w *world) (writes map[string]int, snapshots int) {
 	writes = map[string]int{}
 	for _, r := range w.fake.Requests() {
@@ -22,8 +23,10 @@ func ledger(w *world) (writes map[string]int, snapshots int) {
 			writes["mutation "+r.Mutation]++
 		case r.Kind == githubfake.KindGraphQL:
 			switch {
-			case strings.Contains(r.Document, "reviewThreads("):
+			case strings.Contains(r.Document, "reviewThreads("), strings.Contains(r.Document, "fragment fp on PullRequest"):
 				snapshots++
+			case strings.Contains(r.Document, "search("):
+				writes["search open pull requests"]++
 			case strings.Contains(r.Document, "PullRequestReviewThread"):
 				writes["read thread (before replying)"]++
 			case strings.Contains(r.Document, "viewer"):

@@ -171,7 +171,7 @@ func TestCorruptStateIsSetAsideAndTheMonitorStartsFresh(t *testing.T) {
 	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	w.launch()
 	w.start()
-	records, err := filepath.Glob(filepath.Join(w.stateDir, "*.json"))
+	records, err := filepath.Glob(filepath.Join(w.stateDir, "acme.widgets.*.json"))
 	require.NoError(t, err)
 	require.Len(t, records, 1)
 	require.NoError(t, w.cmd.Process.Kill())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -255,10 +256,23 @@ func TestTasksCancelStopsTheWaitAndLeavesTheMonitorIntact(t *testing.T) {
 	require.Equal(t, mcp.TaskStatusCancelled, res.Status)
 	require.Equal(t, mcp.TaskStatusCancelled, tc.status(id))
 
-	time.Sleep(200 * time.Millisecond) // the cancelled call's last poll lands
-	before := len(w.fake.Requests())
-	time.Sleep(500 * time.Millisecond) // 30 poll intervals
-	assert.Equal(t, before, len(w.fake.Requests()), "the cancelled task polls no more")
+	// Polls are the watcher's: its change detection goes on for the monitor (one fingerprint
+	// request per cycle), and nothing moved, so no snapshot is read.
+	time.Sleep(200 * time.Millisecond)
+	_, before := ledger(w)
+	fingerprints := func() int {
+		n := 0
+		for _, r := range w.fake.Requests() {
+			if strings.Contains(r.Document, "fragment fp on PullRequest") {
+				n++
+			}
+		}
+		return n
+	}
+	fp := fingerprints()
+	time.Sleep(500 * time.Millisecond)
+	_, after := ledger(w)
+	assert.Equal(t, before+fingerprints()-fp, after, "after the cancel only the watcher's change detection reads GitHub")
 
 	w.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
 	act := tc.next()
@@ -335,7 +349,7 @@ func TestOnlyNextStepIsOfferedAsATask(t *testing.T) {
 	}
 	require.Equal(t, map[string]mcp.TaskSupport{
 		"pr_monitor_next_step": mcp.TaskSupportOptional,
-		"pr_monitor_start":     "", "pr_monitor_status": "", "pr_monitor_stop": "", "pr_dispatch": "",
+		"pr_monitor_start":     "", "pr_monitor_start_all": "", "pr_monitor_status": "", "pr_monitor_stop": "", "pr_dispatch": "",
 	}, support)
 
 	var plain struct {

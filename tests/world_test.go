@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os/exec"
 	"strings"
 	"sync"
@@ -14,7 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -60,6 +63,8 @@ type world struct {
 	merges        int
 	// block overrides the server's --max-block (see maxBlock).
 	block string
+	// flags are more flags for prmonitor serve.
+	flags []string
 }
 
 // question is what the user was asked, whichever way it reached them.
@@ -76,11 +81,31 @@ func newWorld(t *testing.T, prof profile, opts ...githubfake.Option) *world {
 	}
 	w := &world{t: t, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof,
 		user: func(question) string { return "" }, model: func(*sdk.CreateMessageParams) string { return "" }}
-	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge)}, opts...)
+	// A rate limit far above GitHub's, which the server's watcher knows from its saved spend (as a
+	// restarted server knows the token's): its budget then lets it look every few milliseconds.
+	// GitHub's clock runs with the server's (Advance still moves it ahead): a restarted server's
+	// watcher tells a change made after pr_monitor_start's snapshot by its updatedAt.
+	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge),
+		githubfake.WithRateLimit(fakeLimit), githubfake.WithClock(time.Now)}, opts...)
 	w.fake = githubfake.MustNew(opts...)
 	w.fake.Start()
 	t.Cleanup(w.fake.Close)
+	w.seedSpend()
 	return w
+}
+
+// fakeLimit is the fake GitHub's hourly points.
+const fakeLimit = 1 << 30
+
+// seedSpend saves, in the state directory, the watcher's spend as a server that had read the
+// fake's rate limit before would have left it.
+func (w *world) seedSpend() {
+	w.t.Helper()
+	ep, err := ghclient.ResolveEndpoints(func(string) string { return "" }, w.fake.URL())
+	require.NoError(w.t, err)
+	st, err := store.Open(w.stateDir, slog.New(slog.DiscardHandler))
+	require.NoError(w.t, err)
+	require.NoError(w.t, st.Spend(ep.REST).SaveSpend(store.Spend{Limit: fakeLimit, Remaining: fakeLimit}))
 }
 
 // onMerge fails the test on any merge the user did not choose.
@@ -115,8 +140,9 @@ func (w *world) maxBlock() string {
 // launch starts prmonitor serve and connects the client.
 func (w *world) launch() {
 	w.t.Helper()
-	cmd := exec.Command(binary, "serve", "--github-url", w.fake.URL(), "--state-dir", w.stateDir,
-		"--poll-busy", "15ms", "--poll-quiet", "15ms", "--poll-other", "15ms", "--max-block", w.maxBlock())
+	args := append([]string{"serve", "--github-url", w.fake.URL(), "--state-dir", w.stateDir,
+		"--poll-busy", "15ms", "--poll-quiet", "15ms", "--poll-other", "15ms", "--max-block", w.maxBlock()}, w.flags...)
+	cmd := exec.Command(binary, args...)
 	cmd.Env = []string{"GITHUB_TOKEN=" + token, "HOME=" + w.stateDir, "PATH=/usr/bin:/bin"}
 	w.stderr = &syncBuffer{}
 	cmd.Stderr = w.stderr
@@ -148,6 +174,7 @@ func (w *world) close() {
 		w.session = nil
 	}
 	require.NotContains(w.t, w.stderr.String(), token, "the token never appears in the server's logs")
+	require.NotContains(w.t, w.stderr.String(), "WARNING: DATA RACE", "the server (built with -race under -race) never races")
 }
 
 func (w *world) onElicit(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {

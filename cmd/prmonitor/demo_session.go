@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -17,6 +18,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 // The demo's pull request, its author (who is also the token's user) and the fixed token the
@@ -27,6 +29,9 @@ const (
 	demoNumber = 42
 	demoViewer = "dev"
 	demoToken  = "prmonitor-demo-token"
+	// demoRateLimit is the simulated GitHub's hourly points: far above GitHub's, so the watcher's
+	// budget lets it look as often as the story needs.
+	demoRateLimit = 1 << 30
 )
 
 // demoSession is the whole demo world: a simulated GitHub on a loopback port, the prmonitor MCP
@@ -43,7 +48,8 @@ type demoSession struct {
 }
 
 func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) {
-	fake, err := githubfake.New(githubfake.WithViewer(demoViewer), githubfake.WithToken(demoToken))
+	// A rate limit far above GitHub's lets the watcher look as often as the story needs.
+	fake, err := githubfake.New(githubfake.WithViewer(demoViewer), githubfake.WithToken(demoToken), githubfake.WithRateLimit(demoRateLimit))
 	if err != nil {
 		return nil, fmt.Errorf("start the simulated GitHub: %w", err)
 	}
@@ -54,7 +60,10 @@ func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) 
 		Connect: func(context.Context) (mcpserver.GitHub, error) {
 			return ghclient.New(ghclient.Config{RESTURL: d.base, Token: ghclient.NewToken(demoToken), Version: version, Retry: oneShotRetry(), Sleep: e.Sleep})
 		},
-		Poll:          mcpserver.PollPolicy{Busy: 10 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
+		// The watcher looks as often as the story needs: it starts knowing the simulated limit, as a
+		// restarted server knows the token's from its saved spend.
+		Watch: prwatch.Config{MinCycle: 10 * time.Millisecond, MaxCycle: 50 * time.Millisecond, Jitter: -1,
+			HotRefresh: 50 * time.Millisecond, HotWindow: time.Second, Spend: &demoSpend{}},
 		MaxBlock:      400 * time.Millisecond,
 		ProgressEvery: time.Hour,
 		Logger:        slog.New(slog.DiscardHandler),
@@ -235,4 +244,26 @@ func (s demoSampler) CreateMessage(_ context.Context, req mcp.CreateMessageReque
 	text, said := demoModel(req)
 	s.d.t.line("model", "the host's model, asked by the server: %s", said)
 	return &mcp.CreateMessageResult{SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(text)}, Model: "demo"}, nil
+}
+
+// demoSpend is the demo watcher's spend, in memory; it starts at the simulated GitHub's limit.
+type demoSpend struct {
+	mu sync.Mutex
+	sp *prwatch.Spend
+}
+
+func (s *demoSpend) LoadSpend() (prwatch.Spend, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sp == nil {
+		return prwatch.Spend{Limit: demoRateLimit, Remaining: demoRateLimit}, true, nil
+	}
+	return *s.sp, true, nil
+}
+
+func (s *demoSpend) SaveSpend(sp prwatch.Spend) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sp = &sp
+	return nil
 }

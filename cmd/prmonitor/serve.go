@@ -14,6 +14,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -33,9 +34,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	maxBlock := fs.Duration("max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
 		"whatever the host (default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
 	progressEvery := fs.Duration("progress-every", 5*time.Second, "how often a waiting call sends a progress notification (hosts that keep a call alive on progress want it within 15s)")
-	pollBusy := fs.Duration("poll-busy", 30*time.Second, "poll interval while checks run")
-	pollQuiet := fs.Duration("poll-quiet", 2*time.Minute, "poll interval while waiting on people")
-	pollOther := fs.Duration("poll-other", time.Minute, "poll interval otherwise")
+	var budget budgetFlag
+	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the watcher may spend: `SHARE` as 25% or 0.25 (default 25%)")
+	pollBusy := fs.Duration("poll-busy", 0, "the watcher's shortest cycle (`DURATION`; default: the watcher's own, 8s); kept from when each call polled")
+	pollQuiet := fs.Duration("poll-quiet", 0, "kept for compatibility: the watcher paces itself (`DURATION`)")
+	pollOther := fs.Duration("poll-other", 0, "kept for compatibility: the watcher paces itself (`DURATION`)")
 	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	var qf quietFlags
@@ -66,7 +69,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
-	state, key, gate, err := openState(*stateDir, ep.REST, e, logger)
+	state, key, gate, st, err := openState(*stateDir, ep.REST, e, logger)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
@@ -81,7 +84,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		},
 		State:         state,
 		Machine:       machine,
-		Poll:          mcpserver.PollPolicy{Busy: *pollBusy, Quiet: *pollQuiet, Other: *pollOther, MaxBackoff: 5 * time.Minute, LowRateLimit: 200},
+		Watch:         watcherConfig(float64(budget), st.Spend(ep.REST), st.Seen(ep.REST), *pollBusy, *pollQuiet, *pollOther),
 		MaxBlock:      *maxBlock,
 		ProgressEvery: *progressEvery,
 		Quiet:         hours,
@@ -106,24 +109,40 @@ func runServe(ctx context.Context, args []string, e env) int {
 // the token's rate-limit gate. The key is kept beside the monitors (0600) so a client's retry
 // still opens after a restart; the gate's holds are kept there too, so a restart sends nothing
 // before the time GitHub named.
-func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, *ghclient.Gate, error) {
+func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, *ghclient.Gate, *store.Store, error) {
 	if dir == "" {
 		d, err := store.DefaultDir(e.Getenv, runtime.GOOS)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("find the state directory (use --state-dir): %w", err)
+			return nil, nil, nil, nil, fmt.Errorf("find the state directory (use --state-dir): %w", err)
 		}
 		dir = d
 	}
 	st, err := store.Open(dir, logger, store.WithNow(e.Now))
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("open the state directory: %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("open the state directory: %w", err)
 	}
 	key, err := sealKey(filepath.Join(st.Dir(), "seal.key"))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	gate := ghclient.NewGate(st.Gate(api), e.Now, logger)
-	return mcpserver.NewStoreState(st, api, e.Now), key, gate, nil
+	return mcpserver.NewStoreState(st, api, e.Now), key, gate, st, nil
+}
+
+// watcherConfig is the watcher's configuration: --budget, its spend and what it has seen kept in
+// the state directory, and the old poll intervals: when set, the shortest is the watcher's shortest cycle (and its
+// jitter, so a short cycle stays short).
+func watcherConfig(budget float64, spend prwatch.SpendStore, seen prwatch.SeenStore, polls ...time.Duration) prwatch.Config {
+	cfg := prwatch.Config{Budget: budget, Spend: spend, Seen: seen}
+	for _, p := range polls {
+		if p > 0 && (cfg.MinCycle == 0 || p < cfg.MinCycle) {
+			cfg.MinCycle = p
+		}
+	}
+	if cfg.MinCycle > 0 && cfg.MinCycle < prwatch.DefaultJitter {
+		cfg.Jitter = cfg.MinCycle
+	}
+	return cfg
 }
 
 // sealKey reads the 32-byte key, creating it on first use.

@@ -166,6 +166,16 @@ var documentsPrmonitorCanSend = []sendable{
 		maxCost:  1,
 	},
 	{
+		name:  "the viewer's open pull requests (pr_monitor_start_all)",
+		setup: []githubfake.Event{githubfake.OpenPR{Title: "t"}},
+		send: func(ctx context.Context, c *ghclient.Client, _ *githubfake.Fake) error {
+			_, err := c.OpenPRs(ctx, ghclient.OpenPRsQuery{Assigned: true, ReviewRequested: true})
+			return err
+		},
+		wantDocs: 1,
+		maxCost:  1,
+	},
+	{
 		name:   "merge: the pull request read after a lost answer",
 		setup:  workSetup,
 		faults: []githubfake.Fault{{Match: githubfake.MatchREST("PUT", ""), After: true, Status: 502, Times: 1}},
@@ -198,8 +208,8 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 		})
 	}
 	// The snapshot query and the three page queries; the head, thread and merge-state queries, the
-	// fingerprint batch and the resolve mutation.
-	assert.Len(t, distinct, 9)
+	// fingerprint batch, the open pull requests search and the resolve mutation.
+	assert.Len(t, distinct, 10)
 }
 
 // TestEveryDocumentCostsWhatGitHubsFormulaSays computes the point cost of every document the

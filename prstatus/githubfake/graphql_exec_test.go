@@ -76,6 +76,16 @@ func TestExecutor(t *testing.T) {
 			wantErrs: []string{"`last` on the `reviews` connection cannot be less than one."},
 		},
 		{
+			name:     "search: the viewer's open pull requests",
+			query:    `{ search(type: ISSUE, query: "is:pr is:open author:@me archived:false", first: 10) { issueCount nodes { ... on PullRequest { number } } } }`,
+			wantData: `{"search":{"issueCount":1,"nodes":[{"number":7}]}}`,
+		},
+		{
+			name:     "search: a term the fake does not model is refused",
+			query:    `{ search(type: ISSUE, query: "is:pr label:bug", first: 10) { issueCount } }`,
+			wantErrs: []string{`search qualifier "label:bug" is not modelled`},
+		},
+		{
 			name:     "first and last together",
 			query:    `{ repository(owner: "octo", name: "widgets") { pullRequest(number: 7) { reviews(first: 1, last: 1) { totalCount } } } }`,
 			wantErrs: []string{"Passing both `first` and `last`"},

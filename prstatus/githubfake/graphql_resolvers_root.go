@@ -44,6 +44,8 @@ func resolveQuery(x *execution, _ any, field string, args map[string]any) (any, 
 			}
 		}
 		return nil, newFieldError(ErrTypeNotFound, "Could not resolve to a User with the login of '%s'.", login)
+	case "search":
+		return x.search(args)
 	case "rateLimit":
 		h := x.f.graphqlRate.headers(x.now)
 		return static("RateLimit", map[string]any{

@@ -1,0 +1,245 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// nextAll calls pr_monitor_next_step(monitor_id="all").
+func (h *harness) nextAll(event, choice string, data map[string]any) ActionOutput {
+	h.t.Helper()
+	args := map[string]any{"monitor_id": "all", "event": event}
+	if choice != "" {
+		args["choice"] = choice
+	}
+	if data != nil {
+		args["data"] = data
+	}
+	raw, errText := h.call("pr_monitor_next_step", args)
+	require.Empty(h.t, errText, "next_step all %s %s", event, choice)
+	var out ActionOutput
+	require.NoError(h.t, json.Unmarshal(raw, &out))
+	return out
+}
+
+// threePRs opens three pull requests of the viewer: #1 quiet, #2 with a merge conflict, #3 with a
+// failing check; and starts them all.
+func threePRs(t *testing.T, h *harness) {
+	t.Helper()
+	for n, events := range map[int][]githubfake.Event{
+		1: {githubfake.OpenPR{Title: "quiet"}},
+		2: {githubfake.OpenPR{Title: "conflict"}, githubfake.MergeConflict{}},
+		3: {githubfake.OpenPR{Title: "red"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
+			githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "--- FAIL: TestX\nFAIL"}},
+	} {
+		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, events...))
+	}
+	require.Len(t, h.startAll(nil).Started, 3)
+	h.waitSnapshots(3)
+}
+
+// waitSnapshots waits until the watcher has a snapshot of n pull requests.
+func (h *harness) waitSnapshots(n int) {
+	h.t.Helper()
+	require.Eventually(h.t, func() bool {
+		w := h.srv.watching()
+		if w == nil {
+			return false
+		}
+		got := 0
+		for _, m := range h.srv.all() {
+			if u, ok := w.Latest(m.ref); ok && u.Snapshot != nil {
+				got++
+			}
+		}
+		return got >= n
+	}, 10*time.Second, 5*time.Millisecond)
+}
+
+func TestNextStepAllHandsOutEachPRThatNeedsAttentionNamingIt(t *testing.T) {
+	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(proto, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: proto})
+			threePRs(t, h)
+
+			// #2 (a question) and #3 (a failing check) need attention: #2 first (the scan found both
+			// at once, in id order); each action names its pull request.
+			first := h.nextAll("ready", "", nil)
+			require.Equal(t, "acme/widgets#2", first.PR, "%+v", first)
+			assert.Equal(t, first.PR, first.MonitorID, "the action names its monitor")
+			assert.Contains(t, first.Next, `monitor_id="all"`, "the loop goes on with all")
+			second := h.nextAll("ready", "", nil)
+			require.Contains(t, []string{"acme/widgets#2", "acme/widgets#3"}, second.PR)
+			assert.NotEqual(t, first.PR, second.PR, "a ready serves the other PR, not the one already handed out")
+
+			// Get the question again; the answer, sent with all, goes to the pull request of the last
+			// action handed out.
+			q := second
+			if q.Action != "ask_user" {
+				q = h.nextAll("ready", "", nil)
+			}
+			require.Equal(t, "ask_user", q.Action, "%+v", q)
+			require.Equal(t, "acme/widgets#2", q.PR)
+			task := h.nextAll("user_chose", "rebase", nil)
+			require.Equal(t, "execute", task.Action, task.Message)
+			assert.Equal(t, "rebase", task.Task)
+			assert.Equal(t, "acme/widgets#2", task.PR)
+
+			// The next ready serves #3's task before #2's new one is handed again.
+			next := h.nextAll("ready", "", nil)
+			assert.Equal(t, "acme/widgets#3", next.PR, "%+v", next)
+			assert.Equal(t, "execute", next.Action)
+
+			// #2's task answered with its own monitor_id: the call goes on with #2 only while there
+			// is something to do at once, then sends the agent back to all.
+			raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#2", "event": "push_completed"})
+			require.Empty(t, errText)
+			var back ActionOutput
+			require.NoError(t, json.Unmarshal(raw, &back))
+			if back.Action == "polling" {
+				assert.Equal(t, "all", back.MonitorID)
+				assert.Contains(t, back.Message, "needs nothing more now")
+			} else {
+				assert.Equal(t, "acme/widgets#2", back.PR, "%+v", back)
+			}
+
+			// #1 needs nothing: it is never handed out.
+			for _, m := range h.srv.all() {
+				if m.id == "acme/widgets#1" {
+					assert.Equal(t, "polling", string(m.pending().Kind))
+				}
+			}
+		})
+	}
+}
+
+func TestNextStepAllWaitsUntilAPRNeedsAttention(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 20 * time.Second }})
+	for n := 1; n <= 3; n++ {
+		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, githubfake.OpenPR{Title: "quiet"}))
+	}
+	require.Len(t, h.startAll(nil).Started, 3)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: 2}, githubfake.MergeConflict{})
+	}()
+	act := h.nextAll("ready", "", nil)
+	assert.Equal(t, "ask_user", act.Action, act.Message)
+	assert.Equal(t, "acme/widgets#2", act.PR)
+}
+
+func TestNextStepAllReturnsPollingByItsDeadline(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2025-11-25", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+	require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: 1}, githubfake.OpenPR{Title: "quiet"}))
+	h.startAll(nil)
+	act := h.nextAll("ready", "", nil)
+	assert.Equal(t, "polling", act.Action)
+	assert.Equal(t, "all", act.MonitorID)
+	assert.Contains(t, act.Message, "Still watching 1 pull requests")
+	assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, act.Next)
+}
+
+func TestStoppingOnePRLeavesTheOthersToNextStepAll(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	threePRs(t, h)
+	_, errText := h.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#2"})
+	require.Empty(t, errText)
+	act := h.nextAll("ready", "", nil)
+	assert.Equal(t, "acme/widgets#3", act.PR, "%+v", act)
+	w := h.srv.watching()
+	require.NotNil(t, w)
+	assert.Equal(t, 2, w.Stats().PRs, "the stopped PR is no longer watched")
+}
+
+func TestNextStepAllWithNothingMonitoredSaysSo(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	act := h.nextAll("ready", "", nil)
+	assert.Equal(t, "stop", act.Action)
+	assert.Contains(t, act.Message, "pr_monitor_start_all")
+}
+
+func TestAnAnswerWithAllBeforeAnyActionIsRefused(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	threePRs(t, h)
+	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "user_chose", "choice": "rebase"})
+	assert.Contains(t, errText, "monitor_id the action named")
+}
+
+// TestStatusAndStopAnswerWhileCallsBlock: more next_step calls than the server lets wait at once
+// block on quiet pull requests; the calls past the bound return polling at once, and status and
+// stop answer while the others block.
+func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
+	const workers = 8
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.Workers = workers
+		c.MaxBlock = 4 * time.Second
+	}})
+	const prs = 10
+	for n := 1; n <= prs; n++ {
+		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, githubfake.OpenPR{Title: "quiet"}))
+	}
+	require.Len(t, h.startAll(nil).Started, prs)
+	var wg sync.WaitGroup
+	results := make(chan ActionOutput, prs)
+	for n := 1; n <= prs; n++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#" + strconv.Itoa(n), "event": "ready"})
+			if errText == "" {
+				var out ActionOutput
+				_ = json.Unmarshal(raw, &out)
+				results <- out
+			}
+		}()
+	}
+	require.Eventually(t, func() bool { return len(h.srv.waiting.ch) == waiters(workers) }, 3*time.Second, 5*time.Millisecond,
+		"as many calls block as the bound lets")
+
+	_, errText := h.call("pr_monitor_status", map[string]any{})
+	require.Empty(t, errText, "status answers while calls block")
+	_, errText = h.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#1"})
+	require.Empty(t, errText, "stop answers while calls block")
+
+	wg.Wait()
+	close(results)
+	crowded := 0
+	for out := range results {
+		if out.Action == "polling" && assert.NotEmpty(t, out.Message) && strings.Contains(out.Message, "already waiting") {
+			crowded++
+		}
+	}
+	assert.Equal(t, prs-waiters(workers), crowded, "the calls past the bound returned at once, saying why")
+}
+
+func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
+	clock := newShiftedClock(thursdayNight)
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, 500*time.Millisecond
+	}})
+	threePRs(t, h)
+	act := h.nextAll("ready", "", nil)
+	assert.Equal(t, "acme/widgets#3", act.PR, "the failing check's task goes on in quiet hours: %+v", act)
+	assert.Equal(t, "execute", act.Action)
+	for range 2 {
+		act = h.nextAll("ready", "", nil)
+		assert.NotEqual(t, "ask_user", act.Action, "no question in quiet hours: %+v", act)
+		assert.NotEqual(t, "acme/widgets#2", act.PR)
+	}
+	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "investigation_complete",
+		"data": map[string]any{"findings": "f", "suggested_fix": "s", "issue_type": "code"}})
+	require.Empty(t, errText)
+	act = h.nextAll("ready", "", nil)
+	assert.Equal(t, "polling", act.Action, "only questions wait now: %+v", act)
+	assert.Equal(t, "2026-11-27T08:00:00Z", act.QuietUntil)
+	assert.Contains(t, act.Message, "Quiet hours until")
+}

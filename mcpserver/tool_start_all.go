@@ -1,0 +1,115 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// maxStartAll bounds how many monitors one pr_monitor_start_all starts (the searches read at
+// most three pages of 100).
+const maxStartAll = 300
+
+func (s *Server) startAllTool() (server.ServerTool, error) {
+	output, err := outputSchema[StartAllOutput](
+		briefList("properties/started", "[{monitor_id, pr, title, resumed}]"),
+		briefList("properties/skipped", "[{pr, title, reason}]"),
+	)
+	if err != nil {
+		return server.ServerTool{}, err
+	}
+	tool := mcp.NewTool("pr_monitor_start_all",
+		mcp.WithDescription("Start (or resume) a monitor for each of your open pull requests; then loop on "+
+			"pr_monitor_next_step with monitor_id=all."),
+		mcp.WithInputSchema[StartAllInput](),
+		output,
+		mcp.WithTitleAnnotation("Monitor all my pull requests"),
+		mcp.WithReadOnlyHintAnnotation(false),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(true),
+	)
+	return server.ServerTool{Tool: tool, Handler: s.handleStartAll}, nil
+}
+
+func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in StartAllInput
+	if err := req.BindArguments(&in); err != nil {
+		return toolError("bad arguments: " + err.Error()), nil
+	}
+	gh, err := s.github(ctx)
+	if err != nil {
+		return toolError(githubCause(err)), nil
+	}
+	found, err := gh.OpenPRs(ctx, ghclient.OpenPRsQuery{Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
+	if err != nil {
+		return toolError(githubCause(err)), nil
+	}
+	out := StartAllOutput{Started: []StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
+	for _, pr := range found.PRs {
+		title := title(pr.Title, false)
+		if why := skipReason(pr, in); why != "" {
+			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: why})
+			continue
+		}
+		if len(out.Started) == maxStartAll {
+			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: fmt.Sprintf("over %d monitors at once", maxStartAll)})
+			continue
+		}
+		m, resumed, err := s.attach(pr.Ref)
+		if err != nil {
+			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: oneLine(err)})
+			continue
+		}
+		s.watchMonitor(m)
+		m.mu.Lock()
+		m.handed = "" // as pr_monitor_start: the agent's ready gets a task in progress back
+		m.mu.Unlock()
+		out.Started = append(out.Started, StartedPR{MonitorID: m.id, PR: pr.Ref.String(), Title: title, Resumed: resumed})
+	}
+	out.Message = fmt.Sprintf("Monitoring %d open pull request(s) of %s; %d skipped.", len(out.Started), found.Viewer, len(out.Skipped))
+	if found.Truncated {
+		out.Message += fmt.Sprintf(" A search matched more than %d: only the first %d of it were read.", ghclient.SearchPage, ghclient.SearchPage)
+	}
+	if len(out.Started) == 0 {
+		out.Next = ""
+	}
+	return structured(boundStartAll(out, maxPayload)), nil
+}
+
+// skipReason says why a found pull request is not monitored ("" to monitor it).
+func skipReason(pr ghclient.FoundPR, in StartAllInput) string {
+	switch {
+	case pr.IsDraft && !in.IncludeDrafts:
+		return "draft (include_drafts to monitor it)"
+	case prstatus.IsDependencyBot(pr.Author.Login) && !in.IncludeDependencyBots:
+		return "dependency update by " + clipText(pr.Author.Login, 40) + " (include_dependency_bots to monitor it)"
+	}
+	return ""
+}
+
+// boundStartAll keeps the result within budget bytes: skipped pull requests go first, then
+// started ones, from the end; Omitted counts them.
+func boundStartAll(out StartAllOutput, budget int) StartAllOutput {
+	size := jsonSize(out)
+	for size > budget && (len(out.Skipped) > 0 || len(out.Started) > 0) {
+		if n := len(out.Skipped); n > 0 {
+			size -= jsonSize(out.Skipped[n-1]) + len(",")
+			out.Skipped = out.Skipped[:n-1]
+		} else {
+			n := len(out.Started)
+			size -= jsonSize(out.Started[n-1]) + len(",")
+			out.Started = out.Started[:n-1]
+		}
+		out.Omitted++
+		if size <= budget+64 { // the estimate ignores the omitted count's own digits: measure
+			size = jsonSize(out)
+		}
+	}
+	return out
+}

@@ -1,0 +1,138 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+// openViewerPRs opens, for the viewer "dev": two ordinary pull requests, a draft, a Dependabot
+// update, one of alice's assigned to dev and one of alice's awaiting dev's review.
+func openViewerPRs(t *testing.T, h *harness) {
+	t.Helper()
+	dev := githubfake.User("dev")
+	alice := githubfake.User("alice")
+	for _, pr := range []struct {
+		n      int
+		events []githubfake.Event
+	}{
+		{1, []githubfake.Event{githubfake.OpenPR{Title: "first"}}},
+		{2, []githubfake.Event{githubfake.OpenPR{Title: "second"}, githubfake.MergeConflict{}}},
+		{3, []githubfake.Event{githubfake.OpenPR{Title: "wip", Draft: true}}},
+		{4, []githubfake.Event{githubfake.OpenPR{Author: githubfake.Bot("dependabot"), Title: "Bump x"}, githubfake.Assign{Assignees: []githubfake.Actor{dev}}}},
+		{5, []githubfake.Event{githubfake.OpenPR{Author: alice, Title: "assigned"}, githubfake.Assign{Assignees: []githubfake.Actor{dev}}}},
+		{6, []githubfake.Event{githubfake.OpenPR{Author: alice, Title: "review"}, githubfake.ReviewRequested{Reviewers: []githubfake.Actor{dev}}}},
+	} {
+		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: pr.n}, pr.events...))
+	}
+}
+
+func (h *harness) startAll(args map[string]any) StartAllOutput {
+	h.t.Helper()
+	raw, errText := h.call("pr_monitor_start_all", args)
+	require.Empty(h.t, errText)
+	var out StartAllOutput
+	require.NoError(h.t, json.Unmarshal(raw, &out))
+	return out
+}
+
+func startedPRs(out StartAllOutput) []string {
+	var prs []string
+	for _, s := range out.Started {
+		prs = append(prs, s.PR)
+	}
+	return prs
+}
+
+func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
+	tests := []struct {
+		name        string
+		args        map[string]any
+		wantStarted []string
+		wantSkipped map[string]string
+	}{
+		{
+			name:        "by default: the viewer's own, no drafts, no dependency bots",
+			args:        map[string]any{},
+			wantStarted: []string{"acme/widgets#2", "acme/widgets#1"},
+			wantSkipped: map[string]string{"acme/widgets#3": "draft"},
+		},
+		{
+			name:        "with assigned: the bot's update is found and skipped",
+			args:        map[string]any{"include_assigned": true},
+			wantStarted: []string{"acme/widgets#2", "acme/widgets#1", "acme/widgets#5"},
+			wantSkipped: map[string]string{"acme/widgets#3": "draft", "acme/widgets#4": "dependency update by dependabot[bot]"},
+		},
+		{
+			name: "everything asked for",
+			args: map[string]any{"include_assigned": true, "include_review_requested": true, "include_drafts": true, "include_dependency_bots": true},
+			wantStarted: []string{
+				"acme/widgets#3", "acme/widgets#2", "acme/widgets#1", "acme/widgets#6", "acme/widgets#5", "acme/widgets#4",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: "2025-11-25"})
+			openViewerPRs(t, h)
+			h.fake.ResetRecording()
+			out := h.startAll(tt.args)
+			assert.ElementsMatch(t, tt.wantStarted, startedPRs(out))
+			skipped := map[string]string{}
+			for _, s := range out.Skipped {
+				skipped[s.PR] = s.Reason
+			}
+			for pr, why := range tt.wantSkipped {
+				assert.Contains(t, skipped[pr], why, pr)
+			}
+			assert.Len(t, skipped, len(tt.wantSkipped))
+			searches := 0
+			for _, r := range h.fake.Requests() {
+				if strings.Contains(r.Document, "search(") {
+					searches++
+				}
+			}
+			assert.Equal(t, 1, searches, "one search request")
+			w := h.srv.watching()
+			require.NotNil(t, w)
+			assert.Equal(t, len(tt.wantStarted), w.Stats().PRs, "every monitor is watched; the watcher takes the first snapshots")
+			assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, out.Next)
+			for _, pr := range tt.wantStarted {
+				_, saved, err := h.state.Peek(monitorID(pr))
+				require.NoError(t, err)
+				assert.True(t, saved, "%s is a saved monitor like any other", pr)
+			}
+		})
+	}
+}
+
+func TestStartAllTwiceResumesTheSameMonitors(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2025-11-25"})
+	openViewerPRs(t, h)
+	first := h.startAll(nil)
+	second := h.startAll(nil)
+	require.Len(t, second.Started, len(first.Started))
+	for _, s := range second.Started {
+		assert.True(t, s.Resumed, s.PR)
+	}
+	assert.Len(t, h.srv.all(), len(first.Started))
+}
+
+func TestStartAllResultStaysBounded(t *testing.T) {
+	out := StartAllOutput{Started: []StartedPR{}}
+	for i := range 300 {
+		out.Started = append(out.Started, StartedPR{MonitorID: fmt.Sprintf("acme/widgets#%d", i), PR: fmt.Sprintf("acme/widgets#%d", i),
+			Title: title(fmt.Sprintf("A rather long title for pull request number %d of the widgets repository, to fill the result", i), false)})
+		out.Skipped = append(out.Skipped, SkippedPR{PR: fmt.Sprintf("acme/gears#%d", i), Reason: "draft (include_drafts to monitor it)"})
+	}
+	got := boundStartAll(out, maxPayload)
+	assert.LessOrEqual(t, jsonSize(got), maxPayload)
+	assert.Equal(t, 600, len(got.Started)+len(got.Skipped)+got.Omitted)
+	assert.Empty(t, got.Skipped, "skipped pull requests go first")
+}
