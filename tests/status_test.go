@@ -59,6 +59,9 @@ func dirState(t *testing.T, dir string) map[string]string {
 	require.NoError(t, err)
 	out := map[string]string{}
 	for _, e := range entries {
+		if e.Name() == "spend.json" || e.Name() == "watched.json" {
+			continue // the running server's watcher saves these on its own clock
+		}
 		info, err := e.Info()
 		require.NoError(t, err)
 		out[e.Name()] = fmt.Sprintf("%d %v", info.Size(), info.ModTime().UnixNano())
