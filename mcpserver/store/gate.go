@@ -2,10 +2,7 @@ package store
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -93,21 +90,8 @@ func (g *GateStore) SaveGate(holds map[string]ghclient.Hold) error {
 
 func (g *GateStore) read() (gateRecord, error) {
 	var rec gateRecord
-	data, err := os.ReadFile(filepath.Join(g.s.dir, gateFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
-	}
-	if err != nil {
-		return rec, fmt.Errorf("store: read rate-limit holds: %w", err)
-	}
-	if len(data) > maxRecordBytes {
-		return gateRecord{}, fmt.Errorf("store: %s is larger than any this store writes", gateFile)
-	}
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return gateRecord{}, fmt.Errorf("store: read rate-limit holds: %w", err)
-	}
-	if rec.Schema != GateSchema {
-		return gateRecord{}, fmt.Errorf("store: %s has schema %d; this build reads %d", gateFile, rec.Schema, GateSchema)
+	if err := readVersioned(g.s.dir, gateFile, GateSchema, &rec); err != nil {
+		return gateRecord{}, err
 	}
 	return rec, nil
 }
@@ -124,3 +108,5 @@ func current(holds map[string]ghclient.Hold, now time.Time) map[string]ghclient.
 }
 
 var _ ghclient.GateStore = (*GateStore)(nil)
+
+func (r gateRecord) schema() int { return r.Schema }

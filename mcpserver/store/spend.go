@@ -2,10 +2,7 @@ package store
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -89,21 +86,10 @@ func ReadSpend(dir string) (map[string]Spend, error) {
 
 func readSpend(dir string) (spendRecord, error) {
 	var rec spendRecord
-	data, err := os.ReadFile(filepath.Join(dir, spendFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
-	}
-	if err != nil {
-		return rec, fmt.Errorf("store: read spend: %w", err)
-	}
-	if len(data) > maxRecordBytes {
-		return spendRecord{}, fmt.Errorf("store: %s is larger than any this store writes", spendFile)
-	}
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return spendRecord{}, fmt.Errorf("store: read spend: %w", err)
-	}
-	if rec.Schema != SpendSchema {
-		return spendRecord{}, fmt.Errorf("store: %s has schema %d; this build reads %d", spendFile, rec.Schema, SpendSchema)
+	if err := readVersioned(dir, spendFile, SpendSchema, &rec); err != nil {
+		return spendRecord{}, err
 	}
 	return rec, nil
 }
+
+func (r spendRecord) schema() int { return r.Schema }

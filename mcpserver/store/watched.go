@@ -3,10 +3,7 @@ package store
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -156,21 +153,8 @@ func bound(prs map[string]watchedPR, now time.Time) map[string]watchedPR {
 
 func readWatched(dir string) (watchedRecord, error) {
 	var rec watchedRecord
-	data, err := os.ReadFile(filepath.Join(dir, watchedFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
-	}
-	if err != nil {
-		return rec, fmt.Errorf("store: read %s: %w", watchedFile, err)
-	}
-	if len(data) > maxRecordBytes {
-		return watchedRecord{}, fmt.Errorf("store: %s is larger than any this store writes", watchedFile)
-	}
-	if err := json.Unmarshal(data, &rec); err != nil {
-		return watchedRecord{}, fmt.Errorf("store: read %s: %w", watchedFile, err)
-	}
-	if rec.Schema != WatchedSchema {
-		return watchedRecord{}, fmt.Errorf("store: %s has schema %d; this build reads %d", watchedFile, rec.Schema, WatchedSchema)
+	if err := readVersioned(dir, watchedFile, WatchedSchema, &rec); err != nil {
+		return watchedRecord{}, err
 	}
 	return rec, nil
 }
@@ -208,3 +192,5 @@ func utc(t time.Time) time.Time {
 	}
 	return t.UTC().Round(0)
 }
+
+func (r watchedRecord) schema() int { return r.Schema }
