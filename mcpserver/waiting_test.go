@@ -168,6 +168,6 @@ func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
 		for _, p := range h.progress {
 			found = found || strings.Contains(p, "GitHub unreachable")
 		}
-		assert.True(t, found, "progress says GitHub is unreachable (%d notes)", len(h.progress))
+		assert.True(t, found, "progress says GitHub is unreachable (%d notes): %q", len(h.progress), h.progress[:min(len(h.progress), 5)])
 	})
 }
