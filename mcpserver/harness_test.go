@@ -121,31 +121,11 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	return h
 }
 
-// fastWatch is a watcher that looks every few milliseconds: it knows from its saved spend that the
-// fake's limit is far above GitHub's (as a restarted server knows the token's), so its budget
-// allows its shortest cycle from the first look.
+// fastWatch is a watcher that looks every few milliseconds: the fake's limit, far above GitHub's,
+// which it reads from the first response, lets its budget allow its shortest cycle.
 func fastWatch() watch.Config {
 	return watch.Config{MinCycle: 5 * time.Millisecond, MaxCycle: 20 * time.Millisecond, Jitter: -1,
-		HotRefresh: 50 * time.Millisecond, HotWindow: time.Second, Spend: &savedSpend{sp: watch.Spend{Limit: 1 << 30, Remaining: 1 << 30}}}
-}
-
-// savedSpend is a watcher's spend kept in memory.
-type savedSpend struct {
-	mu sync.Mutex
-	sp watch.Spend
-}
-
-func (s *savedSpend) LoadSpend() (watch.Spend, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sp, true, nil
-}
-
-func (s *savedSpend) SaveSpend(sp watch.Spend) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sp = sp
-	return nil
+		HotRefresh: 50 * time.Millisecond, HotWindow: time.Second}
 }
 
 // call invokes a tool and returns its structured result as JSON, or the error text.

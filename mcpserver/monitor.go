@@ -45,6 +45,9 @@ type monitor struct {
 	// dirtyAt is when the monitor last had news GitHub may not show yet: an agent's report (a
 	// push), the server's own GitHub work. A snapshot taken before it does not answer PollNow.
 	dirtyAt time.Time
+	// savedAt is when the record a resumed monitor was restored from was saved; zero when the
+	// monitor was not resumed, or once its first poll compared it with the watcher's last read.
+	savedAt time.Time
 	// waitingSince is when the action the monitor waits on began waiting on the agent or the
 	// user (zero while it only polls); servedAt is when monitor_id=all last handed it out.
 	// endUnseen: the machine ended the monitor (merged, closed) and no call has said so yet.
@@ -269,8 +272,30 @@ func (m *monitor) see(u watch.Update) bool {
 		return false
 	}
 	m.seen = u.Seq
-	// A poke's snapshot is sent after the poke, whatever time the watcher stamps it with.
-	return !u.At.Before(m.pokedAt) || u.Cause == watch.CausePoke
+	// The watcher stamps an update when its request went, on the server's clock: a poke's
+	// snapshot is never stamped before the poke.
+	return !u.At.Before(m.pokedAt)
+}
+
+// catchUp pokes the watcher on a resumed monitor's first poll when the watcher read the pull
+// request (before the restart too: Watcher.LastRead) after the monitor's record was saved: that
+// read's update was published while no call took it, and a restarted watcher, whose saved
+// fingerprint is that read's, sees nothing move until a safety refresh.
+func (m *monitor) catchUp(w *watch.Watcher, now time.Time) {
+	m.mu.Lock()
+	saved := m.savedAt
+	m.savedAt = time.Time{}
+	m.mu.Unlock()
+	if saved.IsZero() {
+		return
+	}
+	if read, ok := w.LastRead(m.ref); !ok || !read.After(saved) {
+		return
+	}
+	m.mu.Lock()
+	m.pokedStep, m.pokedAt = m.steps, now
+	m.mu.Unlock()
+	w.Poke(m.ref)
 }
 
 // poke asks the watcher for a fresh snapshot, once per machine step that asked to poll now, unless

@@ -52,6 +52,8 @@ func wait(ctx context.Context, d time.Duration, deadline time.Time) bool {
 // for one until the call's deadline. The watcher reads GitHub whether or not a call waits; a poll
 // costs no request of its own. When the machine asks to poll now (after the agent's or the
 // server's own work on GitHub), the watcher is poked and only a snapshot taken after that counts.
+// A resumed monitor's first poll pokes too when the watcher read the pull request after the
+// monitor's record was saved (monitor.catchUp): that read's update reached no call.
 //
 // A GitHub failure that waiting cannot heal ends the call with an error and leaves the monitor
 // untouched; a transient one is reported as progress and waited out; a rate limit is waited out
@@ -73,6 +75,7 @@ func (d *driver) poll(act statemachine.Action) (statemachine.Action, *mcp.CallTo
 		return act, toolError(err.Error()), nil
 	}
 	w.Add(d.mon.ref)
+	d.mon.catchUp(w, d.s.cfg.Now())
 	if act.PollNow {
 		d.mon.poke(w, d.s.cfg.Now())
 	}

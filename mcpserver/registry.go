@@ -59,7 +59,7 @@ func (s *Server) restore(id string, saved store.Record, release func()) *monitor
 		return nil
 	}
 	return &monitor{id: id, ref: saved.Ref, created: saved.CreatedAt, state: s.cfg.State, log: s.cfg.Logger, release: release,
-		m: machine, ended: saved.Stopped}
+		m: machine, ended: saved.Stopped, savedAt: saved.UpdatedAt}
 }
 
 // register makes m the live monitor of its id and saves it. s.mu is held.

@@ -136,8 +136,11 @@ func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
 // TestGitHubFailuresReachTheWaitingCall: the watcher reads GitHub for the waiting call, and what
 // it meets reaches the call as before: a refused token ends it with a tool error, an outage is
 // reported as progress while the call goes on waiting.
+//
+// Not parallel: mcp-go's stdio server keeps one session for the whole process
+// (stdioSessionInstance), so while two harnesses serve at once every progress notification goes
+// to the client that started last, and this test counts its notes.
 func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
-	t.Parallel() // the outage waits out the client's retries: beside the other tests
 	t.Run("a revoked token is a tool error", func(t *testing.T) {
 		h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})

@@ -74,6 +74,9 @@ type Snapshot struct {
 	MergeStateStatus string    `json:"merge_state_status"`
 	// ReviewDecision is empty when GitHub returns null (no required-review rule on the base branch).
 	ReviewDecision string `json:"review_decision,omitempty"`
+	// UpdatedAt is GitHub's updatedAt of the pull request, on GitHub's clock (UTC): the watcher
+	// compares a later fingerprint's with it, never with its own clock.
+	UpdatedAt time.Time `json:"updated_at,omitzero"`
 
 	// LatestOpinionatedReviews is GitHub's latest opinionated review per reviewer.
 	LatestOpinionatedReviews []Review `json:"latest_opinionated_reviews"`

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"os/exec"
 	"strings"
 	"sync"
@@ -15,9 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
-	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
-	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -81,32 +78,20 @@ func newWorld(t *testing.T, prof profile, opts ...githubfake.Option) *world {
 	}
 	w := &world{t: t, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, stateDir: t.TempDir(), prof: prof,
 		user: func(question) string { return "" }, model: func(*sdk.CreateMessageParams) string { return "" }}
-	// A rate limit far above GitHub's, which the server's watcher knows from its saved spend (as a
-	// restarted server knows the token's): its budget then lets it look every few milliseconds.
-	// GitHub's clock runs with the server's (Advance still moves it ahead): a restarted server's
-	// watcher tells a change made after pr_monitor_start's snapshot by its updatedAt.
+	// A rate limit far above GitHub's: the server's watcher reads it from the first response, and
+	// its budget then lets it look every few milliseconds. GitHub's clock is the fake's own (it
+	// moves only with Advance), not the server's: the watcher compares GitHub's times only with
+	// GitHub's.
 	opts = append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(token), githubfake.WithMergeHook(w.onMerge),
-		githubfake.WithRateLimit(fakeLimit), githubfake.WithClock(time.Now)}, opts...)
+		githubfake.WithRateLimit(fakeLimit)}, opts...)
 	w.fake = githubfake.MustNew(opts...)
 	w.fake.Start()
 	t.Cleanup(w.fake.Close)
-	w.seedSpend()
 	return w
 }
 
 // fakeLimit is the fake GitHub's hourly points.
 const fakeLimit = 1 << 30
-
-// seedSpend saves, in the state directory, the watcher's spend as a server that had read the
-// fake's rate limit before would have left it.
-func (w *world) seedSpend() {
-	w.t.Helper()
-	ep, err := ghclient.ResolveEndpoints(func(string) string { return "" }, w.fake.URL())
-	require.NoError(w.t, err)
-	st, err := store.Open(w.stateDir, slog.New(slog.DiscardHandler))
-	require.NoError(w.t, err)
-	require.NoError(w.t, st.Spend(ep.REST).SaveSpend(store.Spend{Limit: fakeLimit, Remaining: fakeLimit}))
-}
 
 // onMerge fails the test on any merge the user did not choose.
 func (w *world) onMerge(m githubfake.Merge) {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -60,10 +59,10 @@ func startDemo(ctx context.Context, e env, t *transcript) (*demoSession, error) 
 		Connect: func(context.Context) (mcpserver.GitHub, error) {
 			return ghclient.New(ghclient.Config{RESTURL: d.base, Token: ghclient.NewToken(demoToken), Version: version, Retry: oneShotRetry(), Sleep: e.Sleep})
 		},
-		// The watcher looks as often as the story needs: it starts knowing the simulated limit, as a
-		// restarted server knows the token's from its saved spend.
+		// The watcher looks as often as the story needs: the simulated limit, which it reads from
+		// the first response, lets its budget allow the shortest cycle.
 		Watch: prwatch.Config{MinCycle: 10 * time.Millisecond, MaxCycle: 50 * time.Millisecond, Jitter: -1,
-			HotRefresh: 50 * time.Millisecond, HotWindow: time.Second, Spend: &demoSpend{}},
+			HotRefresh: 50 * time.Millisecond, HotWindow: time.Second},
 		MaxBlock:      400 * time.Millisecond,
 		ProgressEvery: time.Hour,
 		Logger:        slog.New(slog.DiscardHandler),
@@ -244,26 +243,4 @@ func (s demoSampler) CreateMessage(_ context.Context, req mcp.CreateMessageReque
 	text, said := demoModel(req)
 	s.d.t.line("model", "the host's model, asked by the server: %s", said)
 	return &mcp.CreateMessageResult{SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(text)}, Model: "demo"}, nil
-}
-
-// demoSpend is the demo watcher's spend, in memory; it starts at the simulated GitHub's limit.
-type demoSpend struct {
-	mu sync.Mutex
-	sp *prwatch.Spend
-}
-
-func (s *demoSpend) LoadSpend() (prwatch.Spend, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sp == nil {
-		return prwatch.Spend{Limit: demoRateLimit, Remaining: demoRateLimit}, true, nil
-	}
-	return *s.sp, true, nil
-}
-
-func (s *demoSpend) SaveSpend(sp prwatch.Spend) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sp = &sp
-	return nil
 }

@@ -45,6 +45,7 @@ type pullRequestNode struct {
 	Mergeable        string     `graphql:"mergeable"`
 	MergeStateStatus string     `graphql:"mergeStateStatus"`
 	ReviewDecision   *string    `graphql:"reviewDecision"`
+	UpdatedAt        time.Time  `graphql:"updatedAt"`
 
 	LatestOpinionatedReviews *struct {
 		Nodes []*reviewNode `graphql:"nodes"`

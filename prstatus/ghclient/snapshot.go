@@ -93,6 +93,7 @@ func (c *Client) snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sn
 		Mergeable:        prstatus.Mergeable(pr.Mergeable),
 		MergeStateStatus: pr.MergeStateStatus,
 		ReviewDecision:   deref(pr.ReviewDecision),
+		UpdatedAt:        pr.UpdatedAt.UTC(),
 		ReviewRequests:   in.toReviewRequests(pr),
 		Threads:          in.toThreads(threads),
 		Commits:          in.toCommits(commits),

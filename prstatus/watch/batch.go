@@ -82,7 +82,8 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 	if room > 0 {
 		nb = max(1, (len(cold)+room-1)/room)
 	}
-	w.nextFP = now.Add(w.gov.interval(now, nb, len(hot) > 0, catchUp) + w.jitter())
+	w.fpPace = fpPace{at: now, nb: nb, hot: len(hot) > 0, catchUp: catchUp, jitter: w.jitter()}
+	w.nextFP = now.Add(w.gov.interval(now, nb, w.fpPace.hot, catchUp) + w.fpPace.jitter)
 	if len(batch) == 0 {
 		return nil
 	}
@@ -102,7 +103,7 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 	switch {
 	case err == nil:
 		w.gov.charge(now, max(b.RateLimit.Cost, 1))
-		w.gov.observe(b.RateLimit)
+		w.observeLocked(b.RateLimit)
 		w.gov.noteBatch(b.RateLimit.Cost)
 	case errors.As(err, &rl) && rl.HeldBack:
 		// Not sent: the gate held it.
@@ -162,13 +163,19 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 }
 
 // contradicts reports whether a fingerprint says something the update's snapshot does not: a
-// change between the snapshot and the first fingerprint.
+// change between the snapshot and the first fingerprint. updatedAt is compared with the
+// snapshot's own, both on GitHub's clock: the watcher's clock may differ from GitHub's. Only a
+// snapshot without one (a Source that does not read it) is compared with the update's time.
 func contradicts(fp ghclient.Fingerprint, u Update) bool {
 	s := u.Snapshot
 	if s == nil {
 		return true
 	}
-	return fp.Missing || fp.UpdatedAt.After(u.At) || fp.HeadOID != s.HeadOID || fp.State != string(s.State) ||
+	updated := fp.UpdatedAt.After(u.At)
+	if !s.UpdatedAt.IsZero() {
+		updated = fp.UpdatedAt.After(s.UpdatedAt)
+	}
+	return fp.Missing || updated || fp.HeadOID != s.HeadOID || fp.State != string(s.State) ||
 		fp.IsDraft != s.IsDraft || fp.Mergeable != string(s.Mergeable) ||
 		fp.MergeStateStatus != s.MergeStateStatus || fp.ReviewDecision != s.ReviewDecision
 }

@@ -41,6 +41,14 @@
 // pull requests whose fingerprint moved while it was down; the others wait for a poke, their
 // safety refresh (counted from the saved read), or a change. See docs/watcher.md.
 //
+// # Clocks
+//
+// The watcher never compares GitHub's times with its own: the first fingerprint after a snapshot
+// is compared with the snapshot's updatedAt (prstatus.Snapshot.UpdatedAt). Update.At is on the
+// watcher's clock, stamped when the snapshot's request went, so a poke's update is never stamped
+// before the poke. Until a response carries GitHub's rateLimit the watcher assumes DefaultLimit;
+// the first that does re-paces the next batch.
+//
 // Time is injected (Config.Now, Config.After, Config.Rand): tests and the load test drive the
 // watcher with a fake clock.
 package watch

@@ -83,12 +83,15 @@ func (g *governor) charge(now time.Time, points int) {
 	g.requests++
 }
 
-// observe takes GitHub's rateLimit from a response.
-func (g *governor) observe(rl prstatus.RateLimit) {
+// observe takes GitHub's rateLimit from a response. It reports whether the hourly limit differs
+// from the one the pace was computed with (DefaultLimit before GitHub said).
+func (g *governor) observe(rl prstatus.RateLimit) bool {
 	if rl.Limit <= 0 {
-		return
+		return false
 	}
+	moved := rl.Limit != g.limit
 	g.limit, g.remaining, g.resetAt, g.known = rl.Limit, rl.Remaining, rl.ResetAt, true
+	return moved
 }
 
 func (g *governor) noteSnapshot(cost int) {

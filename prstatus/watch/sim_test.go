@@ -80,11 +80,12 @@ func (c *countingSource) counts() (batches, snapshots, points int) {
 	return c.batches, c.snapshots, c.points
 }
 
-// newSim makes a fake GitHub, a client on its clock and a watcher (cfg's Connect, Now and Rand
-// are set here; Rand is 0.5, so the jitter is half of Jitter every time).
-func newSim(tb testing.TB, cfg Config) *sim {
+// newSim makes a fake GitHub (with opts), a client on its clock and a watcher (cfg's Connect and
+// Rand are set here, and Now unless cfg has one; Rand is 0.5, so the jitter is half of Jitter
+// every time).
+func newSim(tb testing.TB, cfg Config, opts ...githubfake.Option) *sim {
 	tb.Helper()
-	f := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken("t"))
+	f := githubfake.MustNew(append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken("t")}, opts...)...)
 	c, err := ghclient.New(ghclient.Config{
 		RESTURL: "https://api.github.invalid", Transport: f.HTTPClient().Transport, Token: ghclient.NewToken("t"),
 		Now: f.Now, Sleep: func(ctx context.Context, d time.Duration) error { f.Advance(d); return ctx.Err() },
@@ -93,7 +94,9 @@ func newSim(tb testing.TB, cfg Config) *sim {
 	require.NoError(tb, err)
 	src := &countingSource{Source: c, now: f.Now}
 	cfg.Connect = func(context.Context) (Source, error) { return src, nil }
-	cfg.Now = f.Now
+	if cfg.Now == nil {
+		cfg.Now = f.Now
+	}
 	cfg.Rand = func() float64 { return 0.5 }
 	w, err := New(cfg)
 	require.NoError(tb, err)

@@ -134,6 +134,9 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			w.mu.Lock()
 			w.inFlight++
 			w.mu.Unlock()
+			// The update is stamped when its request goes: a poke's snapshot is never stamped
+			// before the poke, though the tick that sends it may have begun before.
+			sent := w.cfg.Now()
 			s, err := src.Snapshot(ctx, j.ref)
 			w.mu.Lock()
 			w.inFlight--
@@ -142,7 +145,7 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			switch {
 			case err == nil:
 				w.gov.charge(now, max(s.RateLimit.Cost, 1))
-				w.gov.observe(s.RateLimit)
+				w.observeLocked(s.RateLimit)
 				w.gov.noteSnapshot(s.RateLimit.Cost)
 			case errors.As(err, &rl) && rl.HeldBack:
 			default:
@@ -151,7 +154,7 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			if e, ok := w.prs[j.ref]; ok {
 				e.busy = false
 				if err == nil {
-					w.noteReadLocked(e, j.fp, j.hasFP && !j.fp.Missing, now)
+					w.noteReadLocked(e, j.fp, j.hasFP && !j.fp.Missing, sent)
 				}
 			}
 			w.mu.Unlock()
@@ -162,7 +165,7 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 				err = fmt.Errorf("watch: read %s: %w", j.ref, err)
 			}
 			force := j.cause == CausePoke || j.cause == CauseFirst
-			w.publishResult(j.ref, s, err, now, j.cause, force)
+			w.publishResult(j.ref, s, err, sent, j.cause, force)
 		})
 	}
 	wg.Wait()

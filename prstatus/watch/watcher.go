@@ -22,7 +22,9 @@ type Update struct {
 	Seq uint64
 	// Snapshot is the full snapshot; nil when Err is set.
 	Snapshot *prstatus.Snapshot
-	// At is when the snapshot was taken (or the error happened), on the watcher's clock.
+	// At is when the request of the snapshot was sent (or the error happened; for a published
+	// snapshot, when it was handed in), on the watcher's clock (Config.Now). An update caused by
+	// a Poke was requested after the Poke: its At is not before the Poke's time on that clock.
 	At time.Time
 	// Err is the last error reading this pull request (ghclient's typed errors, wrapped).
 	Err error
@@ -83,6 +85,7 @@ type Watcher struct {
 	gov          governor
 	lastCold     prstatus.PRRef // the last pull request of the rotation looked at
 	nextFP       time.Time      // when the next fingerprint batch may go
+	fpPace       fpPace         // how nextFP was computed, to compute it again with GitHub's limit
 	nextRefresh  time.Time      // when the next refresh snapshot may go
 	nextChanged  time.Time      // when the next paced snapshot of a moved pull request may go
 	nextFollowUp time.Time      // when the next follow-up snapshot may go
@@ -92,6 +95,27 @@ type Watcher struct {
 
 	saved     map[prstatus.PRRef]Seen // what a watcher saved before a restart, not handed in yet
 	seenDirty bool                    // a full read since what was seen was last saved
+}
+
+// fpPace is what the last pick of a fingerprint batch computed nextFP from.
+type fpPace struct {
+	at           time.Time // when the batch was picked (zero: none yet)
+	nb           int
+	hot, catchUp bool
+	jitter       time.Duration
+}
+
+// observeLocked takes GitHub's rateLimit from a response (the watcher's own, or a snapshot
+// someone else took). When the hourly limit is not the one the next batch was paced with (the
+// first response of a watcher that assumed DefaultLimit), the next batch is paced again from
+// when the last was picked: a token with a far higher limit gets its short cycle from the first
+// cycle on, one with a lower limit slows down at once.
+func (w *Watcher) observeLocked(rl prstatus.RateLimit) {
+	if !w.gov.observe(rl) || w.fpPace.at.IsZero() {
+		return
+	}
+	p := w.fpPace
+	w.nextFP = p.at.Add(w.gov.interval(p.at, p.nb, p.hot, p.catchUp) + p.jitter)
 }
 
 // entry is the watcher's state of one pull request.
@@ -202,8 +226,10 @@ func (w *Watcher) Publish(ref prstatus.PRRef, s *prstatus.Snapshot) {
 		e.want = ""
 	}
 	e.good = s
+	w.observeLocked(s.RateLimit)
 	w.publishLocked(ref, e, Update{Snapshot: s, At: now, Cause: CausePublished})
 	w.mu.Unlock()
+	w.wake() // the pace may have changed with the limit the snapshot carries
 }
 
 // Latest returns the newest Update of ref; ok is false when there is none yet.
@@ -343,6 +369,7 @@ func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err er
 func sameSnapshot(a, b *prstatus.Snapshot) bool {
 	x, y := *a, *b
 	x.RateLimit, y.RateLimit = prstatus.RateLimit{}, prstatus.RateLimit{}
+	x.UpdatedAt, y.UpdatedAt = time.Time{}, time.Time{}
 	return reflect.DeepEqual(x, y)
 }
 
