@@ -84,19 +84,7 @@ func (m *monitor) begin(parent context.Context) (context.Context, func()) {
 			m.active = nil
 		}
 	}
-	ctx, cancel := context.WithCancel(parent)
-	c := &call{cancel: cancel, done: make(chan struct{})}
-	m.active = c
-	m.callMu.Unlock()
-	return ctx, func() {
-		cancel()
-		m.callMu.Lock()
-		if m.active == c {
-			m.active = nil
-		}
-		m.callMu.Unlock()
-		close(c.done)
-	}
+	return m.activateLocked(parent)
 }
 
 // cancelActive stops whatever call drives the monitor (pr_monitor_stop, shutdown).
@@ -323,6 +311,20 @@ func (m *monitor) tryBegin(parent context.Context) (context.Context, func(), boo
 		m.callMu.Unlock()
 		return nil, nil, false
 	}
+	ctx, done := m.activateLocked(parent)
+	return ctx, done, true
+}
+
+// endSeen records that a call told the agent the monitor ended.
+func (m *monitor) endSeen() {
+	m.mu.Lock()
+	m.endUnseen = false
+	m.mu.Unlock()
+}
+
+// activateLocked makes a new call the one driving the monitor; callMu is held and is released.
+// The returned func ends the call.
+func (m *monitor) activateLocked(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	c := &call{cancel: cancel, done: make(chan struct{})}
 	m.active = c
@@ -335,12 +337,5 @@ func (m *monitor) tryBegin(parent context.Context) (context.Context, func(), boo
 		}
 		m.callMu.Unlock()
 		close(c.done)
-	}, true
-}
-
-// endSeen records that a call told the agent the monitor ended.
-func (m *monitor) endSeen() {
-	m.mu.Lock()
-	m.endUnseen = false
-	m.mu.Unlock()
+	}
 }
