@@ -49,7 +49,7 @@ func (s *step) enterCI(f *prstatus.Facts, att prstatus.Attention) (Action, bool,
 		}
 	}
 	return s.server(ServerRequest{Kind: ServerFetchCILogs, Checks: actions,
-		Describe: fmt.Sprintf("fetch the log tails of %d failing job(s)", len(actions))}), true, nil
+		Describe: "fetch the log tails of " + count(len(actions), "failing job", "failing jobs")}), true, nil
 }
 
 func (s *step) askCancelled() (Action, error) {
@@ -59,7 +59,7 @@ func (s *step) askCancelled() (Action, error) {
 		values = append(values, elicitation.RerunFailed)
 	}
 	values = append(values, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
-	text := fmt.Sprintf("%d check(s) were cancelled on %s:\n%s", len(ci.Cancelled), short(ci.Head), s.checkList(ci.Cancelled))
+	text := fmt.Sprintf("%s cancelled on %s:\n%s", count(len(ci.Cancelled), "check was", "checks were"), short(ci.Head), s.checkList(ci.Cancelled))
 	return s.ask(elicitation.QCICancelled, text, values, &TaskContext{CancelledChecks: checkContexts(ci.Cancelled)})
 }
 
@@ -92,7 +92,7 @@ func (s *step) askResults() (Action, error) {
 		values = append(values, elicitation.RerunFailed, elicitation.RerunAll)
 	}
 	values = append(values, elicitation.HandleMyself, elicitation.Stop)
-	text := fmt.Sprintf("CI failed on %s in %d check(s):\n%s", short(ci.Head), len(ci.Failed), s.checkList(ci.Failed))
+	text := fmt.Sprintf("CI failed on %s in %s:\n%s", short(ci.Head), count(len(ci.Failed), "check", "checks"), s.checkList(ci.Failed))
 	if ci.Findings != "" {
 		text += "\nFindings: " + clip(ci.Findings, maxAnalysis)
 	}
@@ -141,7 +141,7 @@ func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
 	case row == TPRMerged || row == TPRClosed:
 		return s.ended(row), true, nil
 	case row == TCIRerunWaits:
-		return s.polling(fmt.Sprintf("Re-run deferred: %d check(s) still in flight.", f.CI.Pending), false), true, nil
+		return s.polling(fmt.Sprintf("Re-run deferred: %s still in flight.", count(f.CI.Pending, "check", "checks")), false), true, nil
 	case row == TCIRerunDropped:
 		s.clearFlow()
 		return Action{}, false, nil // carry on with the poll as usual
@@ -152,7 +152,7 @@ func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
 	if kind == ServerRerunAll {
 		what = "re-run"
 	}
-	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Checks: rerun, Describe: fmt.Sprintf("%s %d workflow run(s)", what, len(runs))}), true, nil
+	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Checks: rerun, Describe: what + " " + count(len(runs), "workflow run", "workflow runs")}), true, nil
 }
 
 // rerunnable are the failing or cancelled Actions checks of f and their workflow runs, sorted.
@@ -272,7 +272,7 @@ func (s *step) checkList(cs []prstatus.CheckFact) string {
 			ext = append(ext, strconv.Itoa(i+1))
 		}
 	}
-	text := quote(lines...) + s.more(len(cs)-maxListed, "check(s)")
+	text := quote(lines...) + s.more(len(cs)-maxListed, "checks")
 	if len(ext) > 0 {
 		if len(ext) > maxListed {
 			ext = append(ext[:maxListed:maxListed], fmt.Sprintf("%d more", len(ext)-maxListed))

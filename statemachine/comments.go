@@ -198,7 +198,7 @@ func (s *step) threadList(idx []int) string {
 	for _, i := range idx[:min(len(idx), maxListed)] {
 		lines = append(lines, fmt.Sprintf("%d. %s", i+1, quotedThread(ts[i], ts[i].Comment, maxListExcerpt)))
 	}
-	return quote(lines...) + s.more(len(idx)-maxListed, "comment(s)")
+	return quote(lines...) + s.more(len(idx)-maxListed, "comments")
 }
 
 // more says how many items a list left out and where to see them, or nothing.
@@ -215,7 +215,7 @@ func (s *step) more(n int, what string) string {
 
 func (s *step) askRemaining(summary string) (Action, error) {
 	n := len(s.unhandled())
-	return s.ask(elicitation.QCommentsRemaining, fmt.Sprintf("%s %d more comment(s) remain.", summary, n),
+	return s.ask(elicitation.QCommentsRemaining, fmt.Sprintf("%s %s remain.", summary, count(n, "more comment", "more comments")),
 		[]elicitation.Value{elicitation.Continue, elicitation.Done, elicitation.Stop}, nil)
 }
 

@@ -163,7 +163,7 @@ func TestUntrustedTextInTasksAndMessagesIsFenced(t *testing.T) {
 	act = d.choose(elicitation.HandleMyself)
 	act = d.poll(p)
 	assert.Equal(t, ActionPolling, act.Kind)
-	assert.Equal(t, "1 check(s) were cancelled", act.Message)
+	assert.Equal(t, "1 check was cancelled", act.Message)
 
 	// A conflict the user handles: the polling message names no branch.
 	d = start(t)

@@ -190,13 +190,13 @@ func Reason(att prstatus.Attention) string {
 	case prstatus.AttentionMergeConflict:
 		return "the branch conflicts with its base branch and must be rebased or merged"
 	case prstatus.AttentionNewComments:
-		return fmt.Sprintf("%d unresolved thread(s) need action (from %s)", len(att.ThreadIDs), someNames(att.Reviewers))
+		return fmt.Sprintf("%s need action (from %s)", count(len(att.ThreadIDs), "unresolved thread", "unresolved threads"), someNames(att.Reviewers))
 	case prstatus.AttentionReviewerReplied:
-		return fmt.Sprintf("a reviewer wrote again after our answer in %d thread(s)", len(att.ThreadIDs))
+		return "a reviewer wrote again after our answer in " + count(len(att.ThreadIDs), "thread", "threads")
 	case prstatus.AttentionCIFailed:
-		return fmt.Sprintf("%d check(s) failed", len(att.Checks))
+		return count(len(att.Checks), "check", "checks") + " failed"
 	case prstatus.AttentionCICancelled:
-		return fmt.Sprintf("%d check(s) were cancelled", len(att.Checks))
+		return count(len(att.Checks), "check was", "checks were") + " cancelled"
 	}
 	return att.Reason
 }

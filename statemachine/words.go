@@ -1,5 +1,7 @@
 package statemachine
 
+import "strconv"
+
 // Words renders a task for a person to read: "applying the recommendation", not
 // "apply_recommendation". The name itself stays the protocol's value.
 func (t TaskName) Words() string {
@@ -46,4 +48,12 @@ func (e Event) Words() string {
 		return "that the task is complete"
 	}
 	return "an event"
+}
+
+// count says "1 check" or "3 checks": a number with the words that agree with it.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -260,7 +260,7 @@ func TestHugePullRequestKeepsEveryActionUnder16KB(t *testing.T) {
 		w.start()
 		act := w.next("ready", "", nil)
 		require.Equal(t, "comments_multi", string(act.Question.ID))
-		require.Contains(t, act.Question.Text, "…and 4990 more comment(s)")
+		require.Contains(t, act.Question.Text, "…and 4990 more comments")
 		require.LessOrEqual(t, len(act.Question.Choices), 10)
 		w.call("pr_monitor_status", map[string]any{})
 		act = w.next("user_chose", "address_specific", nil)
