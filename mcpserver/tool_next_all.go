@@ -1,10 +1,8 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -237,85 +235,6 @@ func (d *driver) runOnce() (*mcp.CallToolResult, error) {
 	return d.loop(d.mon.pendingPoll())
 }
 
-// firstWaiting is the monitor whose action has waited longest on the agent, nil when none waits.
-// An action already handed out (and not answered since) counts only with handed, and then after
-// every one not handed out yet: a ready with monitor_id=all asks for the next thing to do, and no
-// pull request starves another.
-func (s *Server) firstWaiting(ms []*monitor, handed bool) *monitor {
-	type cand struct {
-		m             *monitor
-		handed        int
-		since, served time.Time
-	}
-	var cs []cand
-	quiet := !s.quietUntil().IsZero()
-	for _, m := range ms {
-		m.mu.Lock()
-		waiting := !m.waitingSince.IsZero() && (!m.ended || m.endUnseen)
-		if quiet && waiting && m.m.Pending().Kind == statemachine.ActionAskUser {
-			waiting = false // quiet hours: questions wait, tasks go on
-		}
-		c := cand{m: m, since: m.waitingSince, served: m.servedAt}
-		if !m.servedAt.IsZero() && m.servedStep == m.steps {
-			c.handed = 1
-		}
-		m.mu.Unlock()
-		if waiting && (handed || c.handed == 0) {
-			cs = append(cs, c)
-		}
-	}
-	if len(cs) == 0 {
-		return nil
-	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		if c := cmp.Compare(a.handed, b.handed); c != 0 {
-			return c
-		}
-		if a.handed == 1 { // handed out before: round robin, least recently served first
-			return cmp.Or(a.served.Compare(b.served), cmp.Compare(a.m.id, b.m.id))
-		}
-		return cmp.Or(a.since.Compare(b.since), cmp.Compare(a.m.id, b.m.id))
-	})
-	return cs[0].m
-}
-
-// served records that monitor_id=all handed out m's action.
-func (s *Server) served(m *monitor) {
-	s.every.handedOut(m.id)
-	m.mu.Lock()
-	m.servedAt, m.servedStep = s.cfg.Now(), m.steps
-	m.mu.Unlock()
-}
-
-// hasNews says whether a scan should drive m: it starts, has GitHub work, was asked to poll now,
-// or the watcher has a snapshot it has not seen.
-func (m *monitor) hasNews(w watcherView) bool {
-	m.mu.Lock()
-	idle := m.m.Position().Node.State() == statemachine.StateIdle
-	act := m.m.Pending()
-	seen, fresh := m.seen, m.fresh != nil
-	m.mu.Unlock()
-	if idle || fresh || act.Kind == statemachine.ActionServer || act.PollNow {
-		return true
-	}
-	if act.Kind != statemachine.ActionPolling {
-		return false
-	}
-	u, ok := w.Latest(m.ref)
-	return ok && u.Seq > seen
-}
-
-// pendingPoll is the pending action, with PollNow kept while a start snapshot is unused.
-func (m *monitor) pendingPoll() statemachine.Action {
-	act := m.pending()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if act.Kind == statemachine.ActionPolling && m.fresh != nil {
-		act.PollNow = true
-	}
-	return act
-}
-
 // allOutput is an action handed out by monitor_id=all: it names its pull request, and the call
 // to make next goes on with all.
 func allOutput(out ActionOutput) ActionOutput {
@@ -378,75 +297,4 @@ func (s *Server) allSummary() string {
 		m.mu.Unlock()
 	}
 	return fmt.Sprintf("watching %d pull requests · %d waiting on you", live, waiting)
-}
-
-// handleNextAllCall is pr_monitor_next_step(monitor_id="all"), including the retry of a call that
-// put an input request to the client (the 2026-07-28 era): the sealed state names the monitor.
-func (s *Server) handleNextAllCall(ctx context.Context, req mcp.CallToolRequest, in NextStepInput) (*mcp.CallToolResult, error) {
-	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 {
-		return s.handleNextAll(ctx, req, in)
-	}
-	st, err := s.seal.open(req.Params.RequestState)
-	if err != nil {
-		return toolError(err.Error()), nil
-	}
-	m, ok, err := s.lookup(st.Monitor)
-	if err != nil || !ok {
-		return toolError(fmt.Sprintf("%v: its monitor cannot be resumed", ErrBadRequestState)), nil
-	}
-	callCtx, done := s.every.begin(ctx)
-	defer done()
-	deadline, _ := s.callDeadline(ctx, req)
-	beat := s.allHeartbeat(callCtx, req)
-	if beat != nil {
-		defer beat.close()
-	}
-	mctx, mdone := m.begin(callCtx)
-	d := s.newOnceDriver(mctx, m, req, st.Rounds, deadline, beat, true)
-	res, err := d.resume(st)
-	d.close()
-	mdone()
-	if err != nil || !d.idle {
-		s.served(m)
-		return res, err
-	}
-	return s.waitAll(callCtx, req, deadline, beat)
-}
-
-// servedByAll reports whether monitor_id=all handed out an action of this monitor.
-func (m *monitor) servedByAll() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return !m.servedAt.IsZero()
-}
-
-// answerFromAll takes the answer to an action monitor_id=all handed out, sent with the action's
-// own monitor_id: it goes on with that pull request while there is something to do at once (GitHub
-// work, the next task or question), and returns instead of waiting on it alone, so the agent goes
-// back to waiting on all of them.
-func (s *Server) answerFromAll(ctx context.Context, req mcp.CallToolRequest, m *monitor, input statemachine.Input) (*mcp.CallToolResult, error) {
-	callCtx, done := m.begin(ctx)
-	defer done()
-	deadline, _ := s.callDeadline(ctx, req)
-	d := s.newOnceDriver(callCtx, m, req, 0, deadline, nil, true)
-	res, err := d.run(input)
-	d.close()
-	if err != nil || !d.idle {
-		s.served(m)
-		return res, err
-	}
-	return s.allResult(fmt.Sprintf("Taken; %s needs nothing more now. Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to wait on every pull request.", m.ref), nil), nil
-}
-
-// noteWaiting starts the wait of a monitor that waits on the agent or the user without a start
-// time: one resumed from the state directory (a restarted server hands its action out again).
-func (m *monitor) noteWaiting(now time.Time) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.waitingSince.IsZero() || m.ended {
-		return
-	}
-	if k := m.m.Pending().Kind; k != statemachine.ActionPolling && k != statemachine.ActionServer {
-		m.waitingSince = now
-	}
 }
