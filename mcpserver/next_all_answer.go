@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -66,4 +68,55 @@ func (s *Server) answerFromAll(ctx context.Context, req mcp.CallToolRequest, m *
 		return res, err
 	}
 	return s.allResult(fmt.Sprintf("Taken; %s needs nothing more now. Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to wait on every pull request.", m.ref), nil), nil
+}
+
+// answerTarget is the monitor an answer sent with monitor_id=all goes to: the one of the last
+// action handed out; when this process handed none out (it restarted since, say), the one monitor
+// whose open action the answer fits, read from the saved positions (a question offering the
+// choice, at the seq given; a task expecting the event). Several or none that fit is an error
+// naming them: the agent sends the answer with the monitor_id its action named.
+func (s *Server) answerTarget(input statemachine.Input) (*monitor, error) {
+	if id := s.every.lastID(); id != "" {
+		m, ok, err := s.lookup(id)
+		if err != nil || !ok {
+			return nil, fmt.Errorf("monitor %q (the last action handed out for all) cannot be resumed", id)
+		}
+		return m, nil
+	}
+	ms, _ := s.everyMonitor()
+	var fits, offers []*monitor
+	for _, m := range ms {
+		if m.isEnded() {
+			continue
+		}
+		act := m.pending()
+		switch {
+		case input.Event == statemachine.EventUserChose && act.Kind == statemachine.ActionAskUser && act.Question != nil &&
+			(input.QuestionSeq == 0 || input.QuestionSeq == act.Question.Seq):
+			fits = append(fits, m)
+			if act.Question.Offers(input.Choice) {
+				offers = append(offers, m)
+			}
+		case input.Event != statemachine.EventUserChose && act.Kind == statemachine.ActionExecute && slices.Contains(act.ExpectedEvents, input.Event):
+			fits = append(fits, m)
+		}
+	}
+	if len(offers) == 1 {
+		return offers[0], nil
+	}
+	if len(fits) == 1 {
+		return fits[0], nil
+	}
+	what := string(input.Event)
+	if len(fits) == 0 {
+		return nil, fmt.Errorf("monitor_id=all routes %s to the pull request whose open action it answers, and none has one it fits: "+
+			"send it with the monitor_id the action named", what)
+	}
+	ids := make([]string, 0, len(fits))
+	for _, m := range fits {
+		ids = append(ids, m.id)
+	}
+	slices.Sort(ids)
+	return nil, fmt.Errorf("monitor_id=all cannot tell which pull request %s answers (%d open actions fit it: %s): "+
+		"send it with the monitor_id the action named", what, len(fits), strings.Join(ids, ", "))
 }

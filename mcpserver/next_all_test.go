@@ -243,3 +243,41 @@ func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
 	assert.Equal(t, "2026-11-27T08:00:00Z", act.QuietUntil)
 	assert.Contains(t, act.Message, "Quiet hours until")
 }
+
+// TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers: a server that handed out no
+// action for all in this process (it restarted) routes an answer sent with all by the saved
+// positions: a choice to the one open question offering it, a task's event to the one task
+// expecting it; the answer lands there and nowhere else.
+func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	threePRs(t, h)
+	got := map[string]ActionOutput{}
+	for range 2 {
+		a := h.nextAll("ready", "", nil)
+		got[a.Action] = a
+	}
+	require.Contains(t, got, "ask_user")
+	require.Contains(t, got, "execute")
+	require.Equal(t, "acme/widgets#2", got["ask_user"].PR)
+	task := got["execute"]
+	require.Equal(t, "acme/widgets#3", task.PR)
+	require.NotEmpty(t, task.ExpectedEvents)
+
+	h.srv.every.handedOut("") // what a restarted process remembers of the actions handed out
+	answered := h.nextAll("user_chose", "rebase", nil)
+	assert.Equal(t, "acme/widgets#2", answered.PR, "%+v", answered)
+	assert.Equal(t, "rebase", answered.Task)
+
+	h.srv.every.handedOut("")
+	ev := task.ExpectedEvents[0]
+	var data map[string]any
+	if ev == "investigation_complete" {
+		data = map[string]any{"findings": "the test times out", "suggested_fix": "raise the timeout"}
+	}
+	done := h.nextAll(ev, "", data)
+	assert.NotEqual(t, "acme/widgets#2", done.PR, "the event went to #3's task, not #2's: %+v", done)
+
+	h.srv.every.handedOut("")
+	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "user_chose", "choice": "merge_now"})
+	assert.Contains(t, errText, "choice not offered", "a choice no open question offers is refused, not applied")
+}

@@ -20,7 +20,8 @@ import (
 // id); an action handed out and still open comes back only when nothing new came by the call's
 // deadline (least recently handed out first), so no pull request starves another. Answers
 // (user_chose, a task's completion event) sent with monitor_id=all go to the pull request of the
-// last action this server handed out for "all" (each action names it in monitor_id and pr); an
+// last action this server handed out for "all" (each action names it in monitor_id and pr), or,
+// when this process handed none out, to the one monitor whose saved open action the answer fits; an
 // answer may also name that monitor_id: it goes on with that pull request while there is something
 // to do at once, then sends the agent back to all.
 type allMonitors struct {
@@ -81,14 +82,9 @@ func (s *Server) handleNextAll(ctx context.Context, req mcp.CallToolRequest, in 
 		defer beat.close()
 	}
 	if !(input.Kind == statemachine.InputEvent && input.Event == statemachine.EventReady) {
-		id := s.every.lastID()
-		if id == "" {
-			return toolError(fmt.Sprintf("monitor_id=all routes %s to the pull request of the last action it handed out, and none was: "+
-				"send it with the monitor_id the action named", in.Event)), nil
-		}
-		m, ok, err := s.lookup(id)
-		if err != nil || !ok {
-			return toolError(fmt.Sprintf("monitor %q (the last action handed out for all) cannot be resumed", id)), nil
+		m, err := s.answerTarget(input)
+		if err != nil {
+			return toolError(err.Error()), nil
 		}
 		mctx, mdone := m.begin(callCtx)
 		d := s.newOnceDriver(mctx, m, req, 0, deadline, beat, true)
