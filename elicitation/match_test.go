@@ -1,6 +1,7 @@
 package elicitation
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,4 +88,41 @@ func TestWordsForLaterMatchSnooze(t *testing.T) {
 	}
 	_, ok := Match("wait", q)
 	assert.True(t, ok, "wait stays wait for approver")
+}
+
+// TestOrdinalsReachEveryChoiceAndNoneBeyond: a number picks a choice from the first to the last,
+// never one past either end, and "last" means nothing when there is no choice.
+func TestOrdinalsReachEveryChoiceAndNoneBeyond(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want int
+		ok   bool
+	}{
+		{"1", 3, 1, true},
+		{"#3", 3, 3, true},
+		{"option 3", 3, 3, true},
+		{"the third one", 3, 3, true},
+		{"4", 3, 0, false},
+		{"0", 3, 0, false},
+		{"last", 3, 3, true},
+		{"last", 0, 0, false},
+		{"1", 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s of %d", tt.in, tt.n), func(t *testing.T) {
+			got, ok := ordinal(tt.in, tt.n)
+			assert.Equal(t, tt.ok, ok)
+			if tt.ok {
+				assert.Equal(t, tt.want, got)
+			}
+		})
+	}
+}
+
+func TestAQuestionOffersOnlyItsOwnChoices(t *testing.T) {
+	q := Question{Choices: []Choice{{Value: Rebase, Label: "Rebase"}, {Value: Stop, Label: "Stop"}}}
+	assert.True(t, q.Offers(Rebase))
+	assert.True(t, q.Offers(Stop))
+	assert.False(t, q.Offers(Snooze))
 }
