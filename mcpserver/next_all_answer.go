@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -33,13 +34,7 @@ func (s *Server) handleNextAllCall(ctx context.Context, req mcp.CallToolRequest,
 	if beat != nil {
 		defer beat.close()
 	}
-	mctx, mdone := m.begin(callCtx)
-	d := s.newOnceDriver(mctx, m, req, st.Rounds, deadline, beat, true)
-	res, err := d.resume(st)
-	d.close()
-	mdone()
-	if err != nil || !d.idle {
-		s.served(m)
+	if res, handled, err := s.driveOnce(callCtx, m, req, st.Rounds, deadline, beat, func(d *driver) (*mcp.CallToolResult, error) { return d.resume(st) }); handled {
 		return res, err
 	}
 	return s.waitAll(callCtx, req, deadline, beat)
@@ -119,4 +114,20 @@ func (s *Server) answerTarget(input statemachine.Input) (*monitor, error) {
 	slices.Sort(ids)
 	return nil, fmt.Errorf("monitor_id=all cannot tell which pull request %s answers (%d open actions fit it: %s): "+
 		"send it with the monitor_id the action named", what, len(fits), strings.Join(ids, ", "))
+}
+
+// driveOnce drives m by step (a run or a resume) inside a monitor_id=all call. handled is false
+// when m had nothing for the agent at once: the call goes on to wait on every monitor.
+func (s *Server) driveOnce(ctx context.Context, m *monitor, req mcp.CallToolRequest, rounds int, deadline time.Time, beat *heartbeat,
+	step func(*driver) (*mcp.CallToolResult, error)) (res *mcp.CallToolResult, handled bool, err error) {
+	mctx, mdone := m.begin(ctx)
+	d := s.newOnceDriver(mctx, m, req, rounds, deadline, beat, true)
+	res, err = step(d)
+	d.close()
+	mdone()
+	if err != nil || !d.idle {
+		s.served(m)
+		return res, true, err
+	}
+	return nil, false, nil
 }

@@ -86,13 +86,7 @@ func (s *Server) handleNextAll(ctx context.Context, req mcp.CallToolRequest, in 
 		if err != nil {
 			return toolError(err.Error()), nil
 		}
-		mctx, mdone := m.begin(callCtx)
-		d := s.newOnceDriver(mctx, m, req, 0, deadline, beat, true)
-		res, err := d.run(input)
-		d.close()
-		mdone()
-		if err != nil || !d.idle {
-			s.served(m)
+		if res, handled, err := s.driveOnce(callCtx, m, req, 0, deadline, beat, func(d *driver) (*mcp.CallToolResult, error) { return d.run(input) }); handled {
 			return res, err
 		}
 	}
