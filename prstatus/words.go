@@ -5,33 +5,44 @@ import "strings"
 // Words renders an attention kind for a person to read: "merge conflict", not "merge_conflict".
 // The kind itself stays the machine's value (JSON, keys, logs).
 func (k AttentionKind) Words() string {
+	w, _ := k.words()
+	return w
+}
+
+// Known reports whether k is one of the attention kinds this build knows.
+func (k AttentionKind) Known() bool {
+	_, ok := k.words()
+	return ok
+}
+
+func (k AttentionKind) words() (string, bool) {
 	switch k {
 	case AttentionMerged:
-		return "merged"
+		return "merged", true
 	case AttentionClosed:
-		return "closed without merging"
+		return "closed without merging", true
 	case AttentionChangesRequested:
-		return "changes requested"
+		return "changes requested", true
 	case AttentionNewComments:
-		return "new review comments"
+		return "new review comments", true
 	case AttentionReviewerReplied:
-		return "a reviewer replied"
+		return "a reviewer replied", true
 	case AttentionMergeConflict:
-		return "merge conflict"
+		return "merge conflict", true
 	case AttentionCIFailed:
-		return "checks failed"
+		return "checks failed", true
 	case AttentionCICancelled:
-		return "checks cancelled"
+		return "checks cancelled", true
 	case AttentionCIPending:
-		return "checks running"
+		return "checks running", true
 	case AttentionReadyToMerge:
-		return "ready to merge"
+		return "ready to merge", true
 	case AttentionStaleApproval:
-		return "approval on an older commit"
+		return "approval on an older commit", true
 	case AttentionNone, "":
-		return "nothing to do yet"
+		return "nothing to do yet", true
 	}
-	return "something new"
+	return "something new", false
 }
 
 // Words renders the checks' counts: "2 checks passed, 1 failed, 1 running" ("no checks" when

@@ -45,9 +45,9 @@ func TestStatusTellsWhatEachSavedMonitorWaitsFor(t *testing.T) {
 		waitingSince time.Duration // before testNow
 	}{
 		{where: atWatchingCI, phase: phaseWatching, state: "watching", waitingFor: "CI to finish",
-			lastEvent: "checked GitHub: CI running → watching", waitingSince: 119 * time.Minute},
+			lastEvent: "checked GitHub: checks running → watching", waitingSince: 119 * time.Minute},
 		{where: atQuestion, phase: phaseAsking, state: "conflict: asking to rebase", waitingFor: "your answer: ", question: true,
-			lastEvent: "checked GitHub: a merge conflict → conflict: asking to rebase", waitingSince: 117 * time.Minute},
+			lastEvent: "checked GitHub: merge conflict → conflict: asking to rebase", waitingSince: 117 * time.Minute},
 		{where: atSnoozed, phase: phaseAsking, state: "conflict: asking to rebase", waitingFor: "your answer (snoozed until ", question: true,
 			lastEvent: "you chose ask me again in 1 hour", waitingSince: 117 * time.Minute},
 		{where: atTask, phase: phaseAgent, state: "conflict: agent rebasing", waitingFor: "the agent to rebase the branch", task: "rebase",
@@ -291,7 +291,7 @@ func jsonKeys(v any) []string {
 // know, is shown as it is, without control characters.
 func TestEventsAreToldInWords(t *testing.T) {
 	tests := []struct{ summary, want string }{
-		{"poll: ci_pending → polling at polling", "checked GitHub: CI running → watching"},
+		{"poll: ci_pending → polling at polling", "checked GitHub: checks running → watching"},
 		{"poll: new_comments → ask_user at comments_multi", "checked GitHub: new review comments → comments: asking how to proceed"},
 		{"user_chose address_all → ask_user at comments_address_all", "you chose address all comments, one by one → comments: asking about the next thread"},
 		{"comment_addressed → server at comments_posting_reply", "agent addressed a comment → comments: posting a reply"},

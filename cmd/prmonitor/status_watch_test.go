@@ -123,7 +123,7 @@ func TestTheLiveViewShowsAMonitorAddedWhileItRunsAndQuitsOnQ(t *testing.T) {
 	d.add(pr(7), atQuestion)
 	h := startWatch(t, d.dir, false, 120, 30)
 	screen := h.waitFor(t, "acme/widgets#7", "conflict: asking to rebase", "RECENT EVENTS",
-		"acme/widgets#7  checked GitHub: a merge conflict → conflict: asking to rebase", "q quit")
+		"acme/widgets#7  checked GitHub: merge conflict → conflict: asking to rebase", "q quit")
 	assert.NotContains(t, screen, "acme/widgets#8")
 
 	d.add(pr(8), atTask)

@@ -130,22 +130,6 @@ func describeServer(k statemachine.ServerActionKind) string {
 	return strings.ReplaceAll(string(k), "_", " ")
 }
 
-// attentionWords says what a poll found.
-var attentionWords = map[prstatus.AttentionKind]string{
-	prstatus.AttentionMerged:           "merged",
-	prstatus.AttentionClosed:           "closed",
-	prstatus.AttentionChangesRequested: "changes requested",
-	prstatus.AttentionNewComments:      "new review comments",
-	prstatus.AttentionReviewerReplied:  "a reviewer replied",
-	prstatus.AttentionMergeConflict:    "a merge conflict",
-	prstatus.AttentionCIFailed:         "CI failed",
-	prstatus.AttentionCICancelled:      "CI cancelled",
-	prstatus.AttentionCIPending:        "CI running",
-	prstatus.AttentionReadyToMerge:     "ready to merge",
-	prstatus.AttentionStaleApproval:    "approval on an older commit",
-	prstatus.AttentionNone:             "nothing new",
-}
-
 // eventWords says what the agent reported.
 var eventWords = map[statemachine.Event]string{
 	statemachine.EventReady:                 "agent ready",
@@ -197,7 +181,7 @@ func describeEvent(summary string) string {
 // describeInput tells the first part of a step's summary.
 func describeInput(what string) string {
 	if kind, ok := pollAttention(what); ok {
-		return "checked GitHub: " + attentionWords[kind]
+		return "checked GitHub: " + kind.Words()
 	}
 	head, rest, _ := strings.Cut(what, " ")
 	if w, ok := eventWords[statemachine.Event(head)]; ok {
@@ -226,6 +210,5 @@ func pollAttention(what string) (prstatus.AttentionKind, bool) {
 		return "", false
 	}
 	kind := prstatus.AttentionKind(k)
-	_, known := attentionWords[kind]
-	return kind, known
+	return kind, kind.Known()
 }
