@@ -275,7 +275,8 @@ func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.
 		data = map[string]any{"findings": "the test times out", "suggested_fix": "raise the timeout"}
 	}
 	done := h.nextAll(ev, "", data)
-	assert.NotEqual(t, "acme/widgets#2", done.PR, "the event went to #3's task, not #2's: %+v", done)
+	require.Equal(t, "acme/widgets#3", done.PR, "the event went to #3's task: %+v", done)
+	require.Equal(t, "ask_user", done.Action, "#3's investigation is taken: its question follows")
 
 	h.srv.every.handedOut("")
 	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "user_chose", "choice": "merge_now"})
