@@ -73,7 +73,6 @@ func TestCancelledRequestGetsNoResponseAndTheMonitorStaysIntact(t *testing.T) {
 		Connect: func(context.Context) (GitHub, error) {
 			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken)})
 		},
-		Poll:     PollPolicy{Busy: 20 * time.Millisecond, Quiet: 20 * time.Millisecond, Other: 20 * time.Millisecond, MaxBackoff: 50 * time.Millisecond},
 		MaxBlock: 1500 * time.Millisecond,
 	})
 	require.NoError(t, err)

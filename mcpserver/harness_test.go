@@ -61,7 +61,6 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test"})
 		},
 		State:         h.state,
-		Poll:          PollPolicy{Busy: 5 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond},
 		Watch:         fastWatch(),
 		MaxBlock:      3 * time.Second,
 		ProgressEvery: 2 * time.Millisecond,

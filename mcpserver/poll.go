@@ -13,24 +13,6 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// PollPolicy is kept for configuration compatibility: the server's watcher (prstatus/watch) now
-// decides when each pull request is read. Busy, when set, is the watcher's shortest cycle unless
-// Config.Watch sets one.
-type PollPolicy struct {
-	Busy  time.Duration // checks running, mergeability being computed
-	Quiet time.Duration // waiting on people (reviews, replies)
-	Other time.Duration // anything else
-	// MaxBackoff bounds the wait after repeated GitHub failures.
-	MaxBackoff time.Duration
-	// LowRateLimit: below this many GraphQL points left, wait for the reset.
-	LowRateLimit int
-}
-
-// DefaultPollPolicy is what users get.
-func DefaultPollPolicy() PollPolicy {
-	return PollPolicy{Busy: 30 * time.Second, Quiet: 2 * time.Minute, Other: time.Minute, MaxBackoff: 5 * time.Minute, LowRateLimit: 200}
-}
-
 // wait sleeps for d, or until the deadline if that comes first; it returns false when ctx ends or
 // the deadline passes first. Progress goes out on the heartbeat's own clock meanwhile.
 func wait(ctx context.Context, d time.Duration, deadline time.Time) bool {

@@ -37,7 +37,6 @@ func newRefusingClient(t *testing.T) *refusingClient {
 			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test"})
 		},
 		State:    h.state,
-		Poll:     PollPolicy{Busy: 5 * time.Millisecond, Quiet: 10 * time.Millisecond, Other: 5 * time.Millisecond, MaxBackoff: 20 * time.Millisecond},
 		MaxBlock: 300 * time.Millisecond,
 	})
 	require.NoError(t, err)

@@ -24,7 +24,6 @@ type Config struct {
 	// State persists monitors; nil keeps them in memory only.
 	State   Persister
 	Machine statemachine.Config
-	Poll    PollPolicy
 	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
 	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
 	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
@@ -68,9 +67,6 @@ func (c *Config) defaults() error {
 	}
 	if c.Machine == (statemachine.Config{}) {
 		c.Machine = statemachine.DefaultConfig()
-	}
-	if c.Poll == (PollPolicy{}) {
-		c.Poll = DefaultPollPolicy()
 	}
 	if c.HostBounds == nil {
 		c.HostBounds = HostBounds()

@@ -116,13 +116,13 @@ func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
 	assert.Contains(t, h.progress[len(h.progress)-1], "GitHub rate limit")
 }
 
-// TestProgressGoesOutOnItsOwnClockWhateverThePollInterval: with a poll interval shorter than the
-// progress period, progress still goes out every period of a blocked call.
+// TestProgressGoesOutOnItsOwnClockWhateverThePollInterval: with the harness's watcher looking far
+// more often than the progress period (milliseconds), progress still goes out every period of a
+// blocked call.
 func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
 		c.MaxBlock = 1200 * time.Millisecond
 		c.ProgressEvery = 150 * time.Millisecond
-		c.Poll.Busy = 60 * time.Millisecond // under the progress period, as 2 s is under 5 s
 	}})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
