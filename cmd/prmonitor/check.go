@@ -12,7 +12,7 @@ import (
 
 var checkCommand = command{
 	name:     "check",
-	synopsis: "check [--json] [--github-url URL] OWNER/REPO#N|PR-URL",
+	synopsis: "check [--json] [--github-url URL] [--verbose] OWNER/REPO#N|PR-URL",
 	about: `Fetch the pull request once, derive what it needs now (the same decision the MCP server
 makes) and print the facts with the reason for each. Nothing on GitHub is changed.
 

@@ -25,13 +25,8 @@ client. It takes a few seconds.`,
 // runDemo is `prmonitor demo`.
 func runDemo(ctx context.Context, args []string, e env) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	rest, code, ok := parseFlags(fs, demoCommand, args, e)
-	if !ok {
+	if code, ok := parseNoArguments(fs, demoCommand, args, e); !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		fmt.Fprintf(e.Stderr, "prmonitor demo: takes no arguments, got %q\n", oneLine(rest[0]))
-		return exitUsage
 	}
 	out := bufio.NewWriter(e.Stdout)
 	err := playDemo(ctx, e, out)

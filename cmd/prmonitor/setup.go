@@ -17,7 +17,8 @@ import (
 
 var setupCommand = command{
 	name:     "setup",
-	synopsis: "setup [flags] HOST",
+	synopsis: "setup [--workspace DIR] [--command COMMAND] [--dry-run] HOST",
+	more:     []string{"setup [--workspace DIR] [--dry-run] --uninstall HOST"},
 	about: `Register prmonitor in an agent host and install the instructions that teach the agent its loop.
 HOST is claude-code, copilot-cli, vscode, cursor, or all (each of them found on this machine).
 

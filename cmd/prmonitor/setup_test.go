@@ -322,7 +322,7 @@ func TestSetupUsageErrors(t *testing.T) {
 		{[]string{"all", "--workspace", home}, "--workspace sets up a project's files for vscode, cursor or claude-code"},
 		{[]string{"copilot-cli", "--workspace", home}, "--workspace sets up a project's files"},
 		{[]string{"vscode", "--workspace", file}, "not a directory"},
-		{[]string{"vscode", "--bogus"}, "flag provided but not defined"},
+		{[]string{"vscode", "--bogus"}, "unknown flag --bogus"},
 	}
 	for _, tc := range tests {
 		res := runSetupIn(t, "linux", home, tc.args...)
@@ -351,8 +351,8 @@ func TestSetupRefusesABinaryGoRunWillDelete(t *testing.T) {
 func TestSetupIsACommand(t *testing.T) {
 	res := runCLI(t, &testEnv{}, "setup", "--help")
 	assert.Equal(t, exitOK, res.code)
-	assert.Contains(t, res.stdout, "usage: prmonitor setup [flags] HOST")
+	assert.Contains(t, res.stdout, "usage: prmonitor setup [--workspace DIR] [--command COMMAND] [--dry-run] HOST")
 	assert.Contains(t, res.stdout, "-dry-run")
 	res = runCLI(t, &testEnv{}, "help")
-	assert.Contains(t, res.stdout, "setup HOST")
+	assert.Contains(t, res.stdout, "prmonitor setup [--workspace DIR] [--dry-run] --uninstall HOST")
 }

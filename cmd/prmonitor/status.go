@@ -19,7 +19,8 @@ import (
 
 var statusCommand = command{
 	name:     "status",
-	synopsis: "status [--json | --watch] [--state-dir DIR] [--limit N]",
+	synopsis: "status [--state-dir DIR] [--limit N]",
+	more:     []string{"status --json [--state-dir DIR]", "status --watch [--state-dir DIR]"},
 	about: "List the monitors saved in the state directory, whether or not a server runs: each PR, where its monitor is,\n" +
 		"the question or task it waits on, its last event and since when, and the budget each watcher spends of its\n" +
 		"token's points. It only reads: it takes no lock and writes nothing, so a running server is never disturbed.\n" +
