@@ -61,7 +61,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 
 	snap, err := readStatus(store.NewReader(dir, statusEvents), e.Now())
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(statusError(dir, err).Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
 	if *asJSON {
@@ -73,7 +73,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 		}
 		return exitOK
 	}
-	writeStatus(e.Stdout, snap.report, terminalWidth(e.Stdout, defaultStatusWidth), *limit)
+	writeStatus(e.Stdout, snap, terminalWidth(e.Stdout, defaultStatusWidth), *limit)
 	return exitOK
 }
 
@@ -89,19 +89,13 @@ func statusDir(flagDir string, e env) (string, error) {
 	return d, nil
 }
 
-// statusError says plainly what went wrong reading dir.
-func statusError(dir string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no state directory at %s: no monitor was ever saved there (prmonitor serve creates it; --state-dir reads another)", dir)
-	}
-	return err
-}
-
 // statusSnapshot is one read of the state directory: the report, and the newest events of every
 // monitor (for the live view).
 type statusSnapshot struct {
 	report statusReport
 	recent []recentEvent
+	// missing: the directory does not exist yet (no server has saved a monitor there).
+	missing bool
 }
 
 // recentEvent is one event of one monitor's log.
@@ -110,14 +104,18 @@ type recentEvent struct {
 	statusEvent
 }
 
-// readStatus reads the state directory once.
+// readStatus reads the state directory once. A directory that does not exist yet is an empty
+// one: no server has saved anything there.
 func readStatus(r *store.Reader, now time.Time) (statusSnapshot, error) {
 	saved, err := r.Read()
+	if errors.Is(err, fs.ErrNotExist) {
+		return statusSnapshot{report: emptyStatus(r.Dir(), now), missing: true}, nil
+	}
 	if err != nil {
 		return statusSnapshot{}, err
 	}
 	spend, spendErr := store.ReadSpend(r.Dir())
-	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now)}
+	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now, runningHolder(r.Dir()))}
 	for _, s := range saved {
 		if s.Problem != "" {
 			continue
@@ -130,6 +128,18 @@ func readStatus(r *store.Reader, now time.Time) (statusSnapshot, error) {
 		}
 	}
 	return snap, nil
+}
+
+// runningHolder is the process that holds a monitor's files in dir, when it still runs: the pid
+// its claim recorded (mcpserver/store), checked against the processes of this machine, since a
+// server that was killed leaves its pid behind.
+func runningHolder(dir string) func(name string) int {
+	return func(name string) int {
+		if pid := store.Holder(dir, name); processRuns(pid) {
+			return pid
+		}
+		return 0
+	}
 }
 
 // terminalWidth is w's width when it is a terminal, else fallback.
