@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -153,17 +152,11 @@ func (t *textTable) list(indent int, label string, rows [][]string) {
 		}
 		return
 	}
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, cells := range rows {
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	_ = tw.Flush() // writes to memory
-	for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+	for i, line := range alignColumns(rows, "  ") {
 		if i > 0 {
 			label = ""
 		}
-		t.row(indent, label, strings.TrimRight(line, " "))
+		t.row(indent, label, line)
 	}
 }
 

@@ -58,3 +58,29 @@ func wrapWidth(s string, n int) []string {
 	}
 	return out
 }
+
+// alignColumns lines rows of cells up by column, in terminal cells (wide characters take two),
+// with gap between the columns; trailing spaces are trimmed.
+func alignColumns(rows [][]string, gap string) []string {
+	var widths []int
+	for _, cells := range rows {
+		for j, c := range cells {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], displayWidth(c))
+		}
+	}
+	out := make([]string, len(rows))
+	for i, cells := range rows {
+		var b strings.Builder
+		for j, c := range cells {
+			if j > 0 {
+				b.WriteString(gap)
+			}
+			b.WriteString(padWidth(c, widths[j]))
+		}
+		out[i] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
