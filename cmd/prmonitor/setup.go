@@ -23,7 +23,7 @@ var setupCommand = command{
 HOST is claude-code, copilot-cli, vscode, cursor, or all (each of them found on this machine).
 
 Only prmonitor's own entry is written: other servers, settings and comments stay as they are. A file
-that changes is first copied beside itself (NAME.prmonitor-TIME.bak); a second run changes nothing.
+that holds anything of yours is first copied to NAME.prmonitor.bak, once (one backup per file); a second run changes nothing, and --uninstall also removes the files and empty folders setup made.
 No token is written anywhere: the server reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' when it starts.
 The host runs this binary (its absolute path) with 'serve' unless --command names another.`,
 }
@@ -85,6 +85,11 @@ func setupMain(args []string, e env, sys setupSystem) int {
 			if info, err = os.Stat(dir); err == nil && !info.IsDir() {
 				err = errors.New("not a directory")
 			}
+		}
+		if err == nil {
+			// The folder named is the user's choice, link or not; what is inside it is the
+			// project's, where no link is followed (noLinks).
+			dir, err = filepath.EvalSymlinks(dir)
 		}
 		if err != nil {
 			return fail(exitUsage, "--workspace %s: %v", *workspace, err)
@@ -197,6 +202,16 @@ func installed(f hostFiles) bool {
 // planHost works out the changes to one host's files.
 func planHost(h host, f hostFiles, o setupOptions) (hostPlan, error) {
 	p := hostPlan{host: h, files: f}
+	if o.loc.workspace != "" {
+		for _, path := range []string{f.config, f.guide} {
+			if path == "" {
+				continue
+			}
+			if err := noLinks(o.loc.workspace, path); err != nil {
+				return p, err
+			}
+		}
+	}
 	if c, err := planConfig(h, f, o); err != nil {
 		return p, err
 	} else if c != nil {
@@ -212,18 +227,32 @@ func planHost(h host, f hostFiles, o setupOptions) (hostPlan, error) {
 		return p, err
 	}
 	noun := guideNoun(f.format)
+	guide := fileChange{path: f.guide, object: "the " + noun, workspace: o.loc.workspace}
 	switch want := renderGuide(f.format); {
 	case o.uninstall && have == nil:
 	case o.uninstall && !strings.Contains(string(have), guideMarker):
 		p.notes = append(p.notes, fmt.Sprintf("left %s in place: setup did not write it", f.guide))
 	case o.uninstall:
-		p.changes = append(p.changes, fileChange{path: f.guide, before: have, what: "removed the " + noun})
+		guide.before, guide.verb, guide.prune = have, "remove", f.root
+		switch old, err := readFile(backupPath(f.guide)); {
+		case err != nil:
+			return p, err
+		case old == nil:
+		case strings.Contains(string(old), guideMarker): // an older version of setup's own
+			guide.dropBackup = true
+		default: // the file setup had replaced: it comes back
+			guide.after, guide.dropBackup = old, true
+			guide.object += ", and put back the file it had replaced"
+		}
+		p.changes = append(p.changes, guide)
 	case string(have) == want:
 		p.unchanged = append(p.unchanged, f.guide)
 	case have == nil:
-		p.changes = append(p.changes, fileChange{path: f.guide, after: []byte(want), what: "installed the " + noun})
-	default:
-		p.changes = append(p.changes, fileChange{path: f.guide, before: have, after: []byte(want), what: "updated the " + noun})
+		guide.after, guide.verb = []byte(want), "install"
+		p.changes = append(p.changes, guide)
+	default: // an older version, or a file of the same name setup did not write: kept in the backup
+		guide.before, guide.after, guide.verb, guide.backup = have, []byte(want), "update", true
+		p.changes = append(p.changes, guide)
 	}
 	return p, nil
 }
@@ -244,7 +273,8 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 	}
 	path := append(slices.Clone(f.servers), serverName)
 	entryName := fmt.Sprintf("%s.%s", strings.Join(f.servers, "."), serverName)
-	var what string
+	change := &fileChange{path: f.config, before: before, object: fmt.Sprintf("the MCP server %q", serverName),
+		backup: holdsTheUsers(before, path), workspace: o.loc.workspace}
 	if o.uninstall {
 		removed, err := doc.remove(path...)
 		if err != nil {
@@ -253,8 +283,14 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 		if !removed {
 			return nil, nil
 		}
-		what = fmt.Sprintf("removed the MCP server %q", serverName)
-	} else {
+		change.verb, change.after = "remove", doc.bytes()
+		if doc.holdsNothingBut(f.servers...) { // a file setup made: it goes, and so do the folders it made
+			change.after, change.prune = nil, f.root
+			change.object += " and its file (nothing else is in it)"
+		}
+		return change, nil
+	}
+	{
 		have, err := doc.get(path...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.config, err)
@@ -264,7 +300,7 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 		switch have.(type) {
 		case nil:
 			changed, err = doc.set(entry, path...)
-			what = fmt.Sprintf("registered the MCP server %q", serverName)
+			change.verb = "register"
 		case map[string]any: // update only the keys prmonitor sets; the user's own ("env", "timeout") stay
 			fields, err := entryFields(entry)
 			if err != nil {
@@ -277,7 +313,7 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 				}
 				changed = changed || c
 			}
-			what = fmt.Sprintf("updated the MCP server %q", serverName)
+			change.verb = "update"
 		default:
 			return nil, fmt.Errorf("%s: %s is not a JSON object; remove or fix it, then run setup again", f.config, entryName)
 		}
@@ -288,7 +324,24 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 			return nil, nil
 		}
 	}
-	return &fileChange{path: f.config, before: before, after: doc.bytes(), what: what}, nil
+	change.after = doc.bytes()
+	return change, nil
+}
+
+// holdsTheUsers tells whether a configuration file holds anything but prmonitor's entry (at path):
+// only then is it backed up, so that a file setup made leaves no backup behind.
+func holdsTheUsers(data []byte, path []string) bool {
+	if data == nil {
+		return false
+	}
+	doc, err := parseJSONDoc(data)
+	if err != nil {
+		return true
+	}
+	if _, err := doc.remove(path...); err != nil {
+		return true
+	}
+	return !doc.holdsNothingBut(path[:len(path)-1]...)
 }
 
 type keyValue struct {
@@ -331,34 +384,51 @@ func guideNoun(f guideFormat) string {
 	return "agent instructions"
 }
 
-// printDryRun shows every change as a unified diff.
+// printDryRun shows every change as a unified diff, said in the conditional: nothing is written.
 func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
 	changed := false
 	for _, p := range plans {
+		gone := map[string]bool{}
 		for _, c := range p.changes {
 			d, err := c.diff()
 			if err != nil {
 				fmt.Fprintf(errw, "prmonitor setup: %s: %s\n", c.path, oneLine(err.Error()))
 				return exitFailure
 			}
-			fmt.Fprintf(w, "# %s: %s\n%s", p.host.name, c.what, d)
+			fmt.Fprintf(w, "# %s: %s\n%s", p.host.name, c.would(), d)
 			if !strings.HasSuffix(d, "\n") {
 				fmt.Fprintln(w)
 			}
+			if c.after == nil {
+				gone[c.path] = true
+				if c.dropBackup {
+					if _, err := os.Stat(backupPath(c.path)); err == nil {
+						gone[backupPath(c.path)] = true
+						fmt.Fprintf(w, "# %s: would remove its backup %s\n", p.host.name, backupPath(c.path))
+					}
+				}
+			}
 			changed = true
+		}
+		for _, c := range p.changes {
+			if c.after == nil {
+				for _, dir := range wouldPrune(filepath.Dir(c.path), c.prune, gone) {
+					fmt.Fprintf(w, "# %s: would remove the folder %s, left empty\n", p.host.name, dir)
+				}
+			}
 		}
 		for _, u := range p.unchanged {
 			fmt.Fprintf(w, "# %s: %s is already set up\n", p.host.name, u)
 		}
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(w, "# skipped %s\n", s)
+		fmt.Fprintf(w, "# would skip %s\n", s)
 	}
 	if !changed {
 		fmt.Fprintln(w, "dry run: nothing would change")
 		return exitOK
 	}
-	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, each file that changes is first backed up beside itself)")
+	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, a file that holds anything of yours is first copied to NAME.prmonitor.bak, once)")
 	return exitOK
 }
 
@@ -379,15 +449,18 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 	fmt.Fprintf(w, "%s:\n", title)
 	var backups []string
 	for _, c := range p.changes {
-		backup, err := c.apply(e.Now())
+		done, err := c.apply()
 		if err != nil {
 			fmt.Fprintf(e.Stderr, "prmonitor setup: %s: %s\n", p.host.name, oneLine(err.Error()))
 			return false
 		}
-		fmt.Fprintf(w, "  %s: %s\n", c.what, c.path)
-		if backup != "" {
-			fmt.Fprintf(w, "    the file as it was: %s\n", backup)
-			backups = append(backups, backup)
+		fmt.Fprintf(w, "  %s: %s\n", c.done(), c.path)
+		if done.backup != "" {
+			fmt.Fprintf(w, "    the file as it was before setup first changed it: %s\n", done.backup)
+			backups = append(backups, done.backup)
+		}
+		for _, dir := range done.removed {
+			fmt.Fprintf(w, "  removed the folder, left empty: %s\n", dir)
 		}
 	}
 	for _, u := range p.unchanged {

@@ -104,11 +104,11 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 				// Every line of the old file is still there, in order: setup only added lines.
 				assertOnlyAdded(t, before, string(after))
 
-				backups, _ := filepath.Glob(files.config + ".prmonitor-*.bak")
-				require.Len(t, backups, 1, res.stdout)
+				backups, _ := filepath.Glob(files.config + ".prmonitor*.bak")
+				require.Equal(t, []string{files.config + ".prmonitor.bak"}, backups, res.stdout)
 				b, _ := os.ReadFile(backups[0])
 				assert.Equal(t, before, string(b), "the backup is the file as it was")
-				assert.Contains(t, res.stdout, "the file as it was: "+backups[0])
+				assert.Contains(t, res.stdout, "the file as it was before setup first changed it: "+backups[0])
 				info, _ := os.Stat(files.config)
 				assert.Equal(t, fs.FileMode(0o600), info.Mode().Perm(), "the file keeps its permissions")
 
@@ -143,6 +143,14 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 				res = runSetupIn(t, goos, home, h.name, "--uninstall")
 				require.Equal(t, exitOK, res.code, res.stderr)
 				assert.Contains(t, res.stdout, "nothing to remove")
+				var baks []string
+				for p := range snapshot(t, home) {
+					if strings.HasSuffix(p, ".bak") {
+						baks = append(baks, p)
+					}
+				}
+				assert.Equal(t, []string{strings.TrimPrefix(files.config, home) + ".prmonitor.bak"}, baks,
+					"one backup per file: the configuration as it was before setup")
 			})
 		}
 	}
