@@ -116,12 +116,15 @@ func serverCommand(flagValue string, executable func() (string, error)) (string,
 	if err != nil {
 		return "", fmt.Errorf("cannot tell where this binary is (%v): pass --command", err)
 	}
-	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+	if builtByGoRun(exe) {
 		return "", fmt.Errorf("this prmonitor was built by 'go run' in a temporary folder (%s) that will be gone: "+
 			"install it (go install ./cmd/prmonitor) and run its setup, or pass --command", exe)
 	}
 	return exe, nil
 }
+
+// builtByGoRun tells a binary `go run` built in a temporary folder, gone once it exits.
+func builtByGoRun(exe string) bool { return strings.Contains(filepath.ToSlash(exe), "/go-build") }
 
 // hostPlan is what setup does for one host.
 type hostPlan struct {
