@@ -120,8 +120,9 @@ func tokenSource(getenv func(string) string, askedGH bool, host string) string {
 }
 
 // loggingTransport logs every HTTP exchange with GitHub, for --verbose: the method, the URL without
-// its query (a signed log link carries a secret there), the status, GitHub's remaining rate limit
-// and the time taken. It logs no header and no body.
+// its query (a signed log link carries a secret there), the status, the time taken, and what
+// GitHub's headers say of the rate limit left, the permissions an endpoint accepts and single
+// sign-on. It logs no other header and no body.
 type loggingTransport struct {
 	next http.RoundTripper
 	log  *slog.Logger
@@ -143,8 +144,14 @@ func (t loggingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	attrs = append(attrs, "status", resp.StatusCode)
-	if left := resp.Header.Get("X-RateLimit-Remaining"); left != "" {
-		attrs = append(attrs, "rate_remaining", left)
+	for _, h := range []struct{ name, header string }{
+		{"rate_remaining", "X-RateLimit-Remaining"},
+		{"accepted_permissions", "X-Accepted-GitHub-Permissions"}, // what a 403 would have needed
+		{"sso", "X-GitHub-SSO"},                                   // an organization's single sign-on asks for the token to be authorized
+	} {
+		if v := resp.Header.Get(h.header); v != "" {
+			attrs = append(attrs, h.name, v)
+		}
 	}
 	t.log.DebugContext(r.Context(), "GitHub request", attrs...)
 	return resp, nil

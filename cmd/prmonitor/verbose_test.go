@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -39,4 +41,28 @@ func TestCheckVerboseSaysWhatItDidOnSuccess(t *testing.T) {
 	assert.Contains(t, res.stderr, `token_from="gh auth token --hostname `+strings.TrimPrefix(g.url, "http://")+`"`)
 	assert.NotContains(t, res.stderr, testToken)
 	assert.Equal(t, strings.Count(res.stderr, "GitHub request"), strings.Count(res.stderr, "status="), "each request logged once, with its answer")
+}
+
+// refusingGitHub answers every request with a 403 that names the permissions the endpoint
+// accepts and an organization's single sign-on, as GitHub does.
+type refusingGitHub struct{}
+
+func (refusingGitHub) RoundTrip(r *http.Request) (*http.Response, error) {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Accepted-GitHub-Permissions", "pull_requests=read; contents=read")
+	h.Set("X-GitHub-SSO", "required; url=https://github.com/orgs/octo/sso?authorization_request=abc")
+	return &http.Response{StatusCode: http.StatusForbidden, Header: h, Request: r,
+		Body: io.NopCloser(strings.NewReader(`{"message": "Resource protected by organization SAML enforcement."}`))}, nil
+}
+
+// A refused token: --verbose shows what GitHub says it would have needed.
+func TestCheckVerboseShowsWhatARefusedRequestNeeded(t *testing.T) {
+	res := runCLIWith(t, withToken(), refusingGitHub{}, "check", "--verbose", "--github-url", "https://ghe.example.com/api/v3", testRef.String())
+	assert.Equal(t, exitAuth, res.code)
+	assert.Contains(t, res.stderr, `accepted_permissions="pull_requests=read; contents=read"`)
+	assert.Contains(t, res.stderr, `sso="required; url=https://github.com/orgs/octo/sso?authorization_request=abc"`)
+	assert.Contains(t, res.stderr, "GitHub refused access (403)")
+	assert.Contains(t, res.stderr, "SAML enforcement")
+	assert.NotContains(t, res.stderr, testToken)
 }
