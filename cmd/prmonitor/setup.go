@@ -23,7 +23,9 @@ var setupCommand = command{
 HOST is claude-code, copilot-cli, vscode, cursor, or all (each of them found on this machine).
 
 Only prmonitor's own entry is written: other servers, settings and comments stay as they are. A file
-that holds anything of yours is first copied to NAME.prmonitor.bak, once (one backup per file); a second run changes nothing, and --uninstall also removes the files and empty folders setup made.
+that holds anything of yours is first copied to NAME.prmonitor.bak, once (one backup per file). A
+second run changes nothing; --uninstall takes out what setup put in, files and empty folders it made
+included. In a workspace no symbolic link is followed.
 No token is written anywhere: the server reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' when it starts.
 The host runs this binary (its absolute path) with 'serve' unless --command names another.`,
 }
@@ -58,8 +60,8 @@ func setupMain(args []string, e env, sys setupSystem) int {
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
 	workspace := fs.String("workspace", "", "set up the project in `DIR` (vscode: .vscode/mcp.json; cursor: .cursor/mcp.json; claude-code: .mcp.json) instead of your user configuration")
 	command := fs.String("command", "", "the `COMMAND` hosts run with 'serve' after it (default: this binary's absolute path)")
-	dryRun := fs.Bool("dry-run", false, "print each change as a unified diff and write nothing")
-	uninstall := fs.Bool("uninstall", false, "remove what setup added: prmonitor's server entry and the instructions file it installed")
+	dryRun := fs.Bool("dry-run", false, "print what would change, as unified diffs, and write nothing")
+	uninstall := fs.Bool("uninstall", false, "take out what setup put in: prmonitor's server entry, the instructions file, and the files and empty folders setup made")
 	rest, code, ok := parseFlags(fs, setupCommand, args, e)
 	if !ok {
 		return code

@@ -21,11 +21,12 @@ var statusCommand = command{
 	name:     "status",
 	synopsis: "status [--state-dir DIR] [--limit N]",
 	more:     []string{"status --json [--state-dir DIR]", "status --watch [--state-dir DIR]"},
-	about: "List the monitors saved in the state directory, whether or not a server runs: each PR, where its monitor is,\n" +
-		"the question or task it waits on, its last event and since when, and the budget each watcher spends of its\n" +
-		"token's points. It only reads: it takes no lock and writes nothing, so a running server is never disturbed.\n" +
-		"--json prints the same as one JSON document (schema in docs/status.md); --watch keeps a live view open in the\n" +
-		"terminal, following the state directory every second (q quits).",
+	about: "List the monitors saved in the state directory, and say whether a server runs them: each PR, where its\n" +
+		"monitor is, the question or task it waits on, its last event and since when, and the budget each watcher\n" +
+		"spends of its token's points. It only reads: it takes no lock and writes nothing, so a running server is never\n" +
+		"disturbed; before any server ran it prints an empty result. --json prints the same as one JSON document\n" +
+		"(schema in docs/status.md); --watch keeps a live view open in the terminal, following the state directory\n" +
+		"every second (arrows move, Enter shows a monitor whole, ? lists the keys, q quits).",
 }
 
 // runStatus prints the saved monitors, as a table, as JSON, or as a live view.
@@ -33,7 +34,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "the state directory to read (`DIR`; default: the user's state directory, as serve uses)")
 	asJSON := fs.Bool("json", false, "print one JSON document (schema in docs/status.md)")
-	watch := fs.Bool("watch", false, "keep a live view open in the terminal (q quits)")
+	watch := fs.Bool("watch", false, "keep a live view open in the terminal (? lists its keys, q quits)")
 	limit := fs.Int("limit", 50, "show at most `N` monitors in the table (0: all; --json always lists all)")
 	rest, code, ok := parseFlags(fs, statusCommand, args, e)
 	if !ok {
