@@ -43,7 +43,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	t.row(0, "review decision", orNone(deref(r.ReviewDecision), "none (no required reviews)"))
 
 	t.blank()
-	t.row(0, "attention", string(r.Attention.Kind))
+	t.row(0, "attention", attentionWords(r.Attention.Kind))
 	t.row(1, "reason", oneLine(r.Attention.Reason))
 
 	t.blank()
@@ -115,7 +115,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	var also [][]string
 	for _, a := range r.Attentions {
 		if a.Kind != r.Attention.Kind {
-			also = append(also, []string{string(a.Kind), oneLine(a.Reason)})
+			also = append(also, []string{attentionWords(a.Kind), oneLine(a.Reason)})
 		}
 	}
 	if len(also) > 0 {
@@ -131,6 +131,10 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	_, err := w.Write(t.buf.Bytes())
 	return err
 }
+
+// attentionWords is an attention in words, with the code --json carries: "merge conflict
+// (merge_conflict)".
+func attentionWords(k prstatus.AttentionKind) string { return k.Words() + " (" + string(k) + ")" }
 
 // textTable writes "label  value" rows with the values aligned, and lists whose columns are
 // aligned under their first row.
