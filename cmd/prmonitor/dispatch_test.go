@@ -132,7 +132,7 @@ func TestDispatchBadInput(t *testing.T) {
 		{name: "a pull request, not a repository", te: withToken(), args: []string{"octo/widgets#7"}, wantCode: exitUsage, wantErr: "want OWNER/REPO"},
 		{name: "a malformed owner", te: withToken(), args: []string{"octo./widgets"}, wantCode: exitUsage, wantErr: "invalid owner or repository name"},
 		{name: "no slash", te: withToken(), args: []string{"widgets"}, wantCode: exitUsage, wantErr: "want OWNER/REPO"},
-		{name: "unknown flag", te: withToken(), args: []string{"--bogus", "octo/widgets"}, wantCode: exitUsage, wantErr: "flag provided but not defined: -bogus"},
+		{name: "unknown flag", te: withToken(), args: []string{"--bogus", "octo/widgets"}, wantCode: exitUsage, wantErr: "unknown flag --bogus"},
 		{name: "a --config that does not exist", te: withToken(), args: []string{"--config", filepath.Join(dir, "nope.yaml"), "octo/widgets"},
 			wantCode: exitUsage, wantErr: "invalid dispatch configuration: open "},
 		{name: "a --config that is not YAML", te: withToken(), args: []string{"--config", badYAML, "octo/widgets"}, wantCode: exitUsage, wantErr: "bad.yaml: invalid dispatch configuration: yaml"},

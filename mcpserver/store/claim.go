@@ -164,6 +164,12 @@ func writePID(lockPath string, pid int) error {
 	return errors.Join(err, f.Close())
 }
 
+// Holder is the process id recorded in the lock file of the monitor whose files are called name
+// (Saved.Name) in dir, 0 when none is (released, never claimed, unreadable). It takes no lock and
+// writes nothing, as a Reader. A process that died without releasing leaves its pid behind: the
+// caller checks that it still runs.
+func Holder(dir, name string) int { return readPID(pathsFor(dir, name).lock) }
+
 // readPID returns the pid recorded in a lock file, or 0.
 func readPID(lockPath string) int {
 	f, err := os.Open(lockPath)
