@@ -155,6 +155,8 @@ func TestDispatchBadInput(t *testing.T) {
 		{name: "token refused (401)", te: &testEnv{vars: map[string]string{"GITHUB_TOKEN": "ghp_WRONGTOKEN9876543210zyxwvu"}}, args: []string{"octo/widgets"}, wantCode: exitAuth, wantErr: "GitHub rejected the token (401)"},
 		{name: "no such repository", te: withToken(), args: []string{"nobody/nothing"}, wantCode: exitNotFound, wantErr: "not found on GitHub"},
 		{name: "GitHub unreachable", te: withToken(), args: []string{"--github-url", down, "octo/widgets"}, wantCode: exitUnreachable, wantErr: "connection refused"},
+		{name: "the token never goes over plain http off loopback", te: withToken(), args: []string{"--github-url", "http://ghe.example.com/api/v3", "octo/widgets"},
+			wantCode: exitUsage, wantErr: "must use https (plain http is allowed only on a loopback host)"},
 		{name: "GitHub down (503)", te: withToken(), args: []string{"octo/widgets"},
 			fault: &githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: 503}, wantCode: exitUnreachable, wantErr: "GitHub is unavailable: HTTP 503"},
 		{name: "rate limited for an hour", te: withToken(), args: []string{"octo/widgets"},

@@ -11,7 +11,7 @@ import (
 // TestCostOfFiftyOpenPullRequests measures a run over 50 open pull requests against the fake,
 // which computes each request's points with GitHub's published formula. Every pull request is
 // reviewed by a bot and carries two unresolved threads, one without a reply, so that rule 9 needs
-// the threads' replies too: the costliest read. Issue 13 allows at most 4 GraphQL requests.
+// the threads' replies too: the costliest read. docs/dispatch.md allows at most 4 GraphQL requests.
 func TestCostOfFiftyOpenPullRequests(t *testing.T) {
 	w := newWorld(t)
 	for n := 1; n <= 50; n++ {

@@ -1,6 +1,6 @@
 package runner_test
 
-// The safety invariants S1-S9 of issue 13 at run time, against the fake. Their static halves
+// The safety invariants S1-S9 (docs/dispatch.md) at run time, against the fake. Their static halves
 // are in package dispatch (safety_test.go).
 
 import (
