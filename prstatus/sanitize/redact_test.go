@@ -135,3 +135,20 @@ func FuzzRedactSpaced(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkClean is the ingestion step on a 64 KB job log with no token in it (the usual case)
+// and with the token wrapped across its lines.
+func BenchmarkClean(b *testing.B) {
+	r := NewRedactor(secret)
+	log := strings.Repeat("2026-03-02T12:00:00Z ok   github.com/acme/widgets/pkg  0.123s\n", 1000)
+	wrapped := log + secret[:20] + "\n" + secret[20:] + "\n"
+	for name, text := range map[string]string{"no token": log, "a wrapped token": wrapped} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				_ = r.Clean(text)
+			}
+		})
+	}
+}
