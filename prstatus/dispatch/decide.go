@@ -84,7 +84,7 @@ func (d *decider) decidePR(repo RepoRef, p *PR) {
 		d.decide(n, DecisionSkip, RuleSkip, note+"a draft")
 		return
 	case anyLogin(d.cfg.SkipAuthors, p.Author.Login):
-		d.decide(n, DecisionSkip, RuleSkip, note+"by "+p.Author.Login+", one of skip_authors")
+		d.decide(n, DecisionSkip, RuleSkip, note+"by "+who(p.Author.Login)+", one of skip_authors")
 		return
 	}
 	d.left = true
