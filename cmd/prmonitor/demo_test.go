@@ -36,7 +36,7 @@ func TestDemoTellsTheWholeStory(t *testing.T) {
 		"the host's model, asked by the server",
 		"user    chooses \"Resolve the thread (the reviewer's reply settles it)\"",
 		"bob approves",
-		"is ready: approved by bob",
+		"is ready: approved by 1 reviewer",
 		"user    chooses \"Merge the pull request\"",
 		"the server merged the pull request (the user chose to)",
 		"server  merged: octo-org/poller#42 merged as",

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -122,9 +119,9 @@ func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("open the state directory: %w", err)
 	}
-	key, err := sealKey(filepath.Join(st.Dir(), "seal.key"))
+	key, err := st.Secret("seal.key", 32)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, fmt.Errorf("the seal key: %w", err)
 	}
 	gate := ghclient.NewGate(st.Gate(api), e.Now, logger)
 	return mcpserver.NewStoreState(st, api, e.Now), key, gate, st, nil
@@ -144,20 +141,4 @@ func watcherConfig(budget float64, spend prwatch.SpendStore, seen prwatch.SeenSt
 		cfg.Jitter = cfg.MinCycle
 	}
 	return cfg
-}
-
-// sealKey reads the 32-byte key, creating it on first use.
-func sealKey(path string) ([]byte, error) {
-	key, err := os.ReadFile(path)
-	if err == nil && len(key) == 32 {
-		return key, nil
-	}
-	key = make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, fmt.Errorf("make the seal key: %w", err)
-	}
-	if err := os.WriteFile(path, key, 0o600); err != nil {
-		return nil, fmt.Errorf("write the seal key: %w", err)
-	}
-	return key, nil
 }

@@ -135,6 +135,17 @@ func (d *stateDir) add(ref prstatus.PRRef, where string, edits ...func(*prstatus
 	require.Equal(t, statemachine.ActionExecute, step("user_chose rebase", statemachine.ChoiceInput(elicitation.Rebase)).Kind)
 }
 
+// setQuestionText rewrites the text of ref's saved pending question, as a long question would read.
+func (d *stateDir) setQuestionText(ref prstatus.PRRef, text string) {
+	d.t.Helper()
+	rec, ok, err := d.st.Load(ref.String())
+	require.NoError(d.t, err)
+	require.True(d.t, ok)
+	require.NotNil(d.t, rec.Position.Question)
+	rec.Position.Question.Text = text
+	require.NoError(d.t, d.st.Save(ref.String(), rec))
+}
+
 // logKind is the kind mcpserver logs a step under (its logKind).
 func logKind(what string) store.EventKind {
 	switch {

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
-	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // press sends one named key (tea's names: "down", "enter", "esc", "pgdown") or typed text.
@@ -75,9 +74,10 @@ func TestTheLiveViewMovesWithTheKeysAndScrollsToEveryMonitor(t *testing.T) {
 func TestEnterShowsTheMonitorWithTheWholeQuestion(t *testing.T) {
 	d := newStateDir(t)
 	d.add(pr(2), atWatchingCI)
-	longBranch := "feature/" + strings.Repeat("retry-the-upload-when-the-network-drops-", 2) + "end"
-	longBase := "release/" + strings.Repeat("the-long-term-support-line-", 3) + "v2"
-	d.add(pr(7), atQuestion, func(s *prstatus.Snapshot) { s.HeadRef, s.BaseRef = longBranch, longBase })
+	d.add(pr(7), atQuestion)
+	// Questions name no branch (GitHub's names are data, docs/security.md); a long one (the merge
+	// re-ask lists every change it saw) is written into the saved question.
+	d.setQuestionText(pr(7), "acme/widgets#7 changed since you chose to merge: "+strings.Repeat("a new commit was pushed, a check failed, a reviewer asked for changes; ", 3)+"merge anyway?")
 	r := statusJSON(t, d.dir)
 	i := slices.IndexFunc(r.Monitors, func(m statusMonitor) bool { return m.PR == "acme/widgets#7" })
 	require.GreaterOrEqual(t, i, 0)
@@ -130,7 +130,7 @@ func TestTheWaitingQuestionComesFirst(t *testing.T) {
 	banner := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "Waiting for your answer") })
 	heading := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "PR ") })
 	assert.Less(t, banner, heading, "the question before the table:\n%s", screen)
-	assert.Contains(t, lines[banner+1], "retries conflicts with main", "and the question itself")
+	assert.Contains(t, lines[banner+1], "acme/widgets#4 conflicts with its base branch", "and the question itself")
 	h.quits(t, func() { h.press("q") })
 }
 

@@ -41,7 +41,9 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 		return pr.State != PRStateOpen, nil
 	case "isDraft":
 		return pr.IsDraft, nil
-	case "locked", "isCrossRepository", "isInMergeQueue", "isMergeQueueEnabled", "maintainerCanModify",
+	case "isCrossRepository":
+		return pr.CrossRepository, nil
+	case "locked", "isInMergeQueue", "isMergeQueueEnabled", "maintainerCanModify",
 		"createdViaEmail", "includesCreatedEdit", "viewerCanMergeAsAdmin":
 		return false, nil
 	case "viewerCanUpdate", "viewerCanClose", "viewerCanReopen", "viewerCanUpdateBranch", "viewerCanEnableAutoMerge":

@@ -115,6 +115,8 @@ type Repository struct {
 	Issues map[int]*Issue
 	// Labels are the repository's labels, by lowercase name.
 	Labels map[string]*Label
+	// Files are files on the default branch, by path (see PutFile).
+	Files map[string]string
 
 	ownerID string
 }
@@ -167,6 +169,8 @@ type PullRequest struct {
 	MergedAt       time.Time
 	MergedBy       Actor
 	MergeCommitOID string
+	// CrossRepository marks a pull request from a fork (see FromFork).
+	CrossRepository bool
 
 	// Conversation is what the pull request shares with issues: labels, assignees, comments.
 	Conversation

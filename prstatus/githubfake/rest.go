@@ -16,6 +16,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("GET /user", f.restGetUser)
 	m.HandleFunc("GET /rate_limit", f.restRateLimit)
 
+	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", f.restGetContents)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}", f.restGetPull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", f.restPatchPull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{number}", f.restPatchIssue)
