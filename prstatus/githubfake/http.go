@@ -22,7 +22,7 @@ func (f *Fake) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	rec.At = f.clock.now()
 	f.settleLocked()
-	f.mu.Unlock()
+	f.unlock()
 
 	switch {
 	case strings.HasPrefix(r.URL.Path, logPathPrefix):

@@ -84,6 +84,9 @@ type Merge struct {
 	Merged bool
 	// Refusal is why GitHub refused it (HTTP 405/409 message), when it did.
 	Refusal string
+	// Through is "" for a merge someone asked for, ThroughAutoMerge or ThroughMergeQueue for one
+	// GitHub did by itself.
+	Through string
 }
 
 // record appends to the request log. The log has its own lock: a request is recorded when its
