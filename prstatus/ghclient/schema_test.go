@@ -186,6 +186,29 @@ var documentsPrmonitorCanSend = []sendable{
 		wantDocs: 1,
 		maxCost:  1,
 	},
+	{
+		name:  "auto-merge: the pull request read, enabled, then disabled",
+		setup: waitingPR,
+		send: func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+			if _, err := c.EnableAutoMerge(ctx, ref, ghclient.AutoMergeRequest{Method: "squash", ExpectedHeadSHA: f.PR(githubfake.Ref(ref)).HeadOID()}); err != nil {
+				return err
+			}
+			_, err := c.DisableAutoMerge(ctx, ref)
+			return err
+		},
+		wantDocs: 4,
+		maxCost:  1,
+	},
+	{
+		name:  "merge queue: the pull request read and enqueued",
+		setup: []githubfake.Event{githubfake.OpenPR{Title: "t"}, githubfake.AddRuleset{MergeQueue: true}},
+		send: func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+			_, err := c.Enqueue(ctx, ref, f.PR(githubfake.Ref(ref)).HeadOID())
+			return err
+		},
+		wantDocs: 2,
+		maxCost:  1,
+	},
 }
 
 func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
@@ -208,8 +231,9 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 		})
 	}
 	// The snapshot query and the three page queries; the head, thread and merge-state queries, the
-	// fingerprint batch, the open pull requests search and the resolve mutation.
-	assert.Len(t, distinct, 10)
+	// fingerprint batch, the open pull requests search and the resolve mutation; the merge-later
+	// state query and its three mutations.
+	assert.Len(t, distinct, 14)
 }
 
 // TestEveryDocumentCostsWhatGitHubsFormulaSays computes the point cost of every document the
