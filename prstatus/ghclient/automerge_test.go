@@ -95,7 +95,9 @@ func TestEnableAutoMerge(t *testing.T) {
 		{name: "the answer was lost but it landed: not sent again", setup: waitingPR, faults: []githubfake.Fault{lost}, mutations: 1, done: true, result: ghclient.LaterResult{Recovered: true}},
 	}, "enablePullRequestAutoMerge", func(ctx context.Context, c *ghclient.Client, head string) (ghclient.LaterResult, error) {
 		return c.EnableAutoMerge(ctx, ref, ghclient.AutoMergeRequest{Method: "squash", ExpectedHeadSHA: head})
-	}, func(pr *githubfake.PullRequest) bool { return pr.AutoMerge != nil && pr.State == githubfake.PRStateOpen })
+	}, func(pr *githubfake.PullRequest) bool {
+		return pr.AutoMerge != nil && pr.State == githubfake.PRStateOpen
+	})
 }
 
 func TestDisableAutoMerge(t *testing.T) {
