@@ -40,8 +40,10 @@ type Request struct {
 	// Body is a REST request's body.
 	Body string
 	// Auth is true when the request carried an Authorization header (a log download must not).
-	Auth   bool
-	Status int // 0 when the connection was dropped or the client went away
+	Auth bool
+	// APIVersion is the X-GitHub-Api-Version the request named ("" when none).
+	APIVersion string
+	Status     int // 0 when the connection was dropped or the client went away
 	// Fault describes the injected fault that answered the request, if one did.
 	Fault string
 }
