@@ -119,6 +119,26 @@ func requiredChecks(s *Snapshot) []string {
 	return sortedUnique(names)
 }
 
+// MissingRequiredChecks names the checks the base branch requires that have not reported on the
+// head at all, sorted. The watcher reads the check counts of such a pull request in every look:
+// a required check reporting success on a green rollup moves nothing else.
+func MissingRequiredChecks(s *Snapshot) []string {
+	if s == nil {
+		return nil
+	}
+	reported := map[string]bool{}
+	for _, c := range s.Checks {
+		reported[c.Name] = true
+	}
+	var out []string
+	for _, name := range requiredChecks(s) {
+		if !reported[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // deriveChecks counts the head commit's checks (the latest run of each), lists the ones that are
 // not green, and names the required checks that have not reported on the head at all.
 func deriveChecks(s *Snapshot) CIFacts {
