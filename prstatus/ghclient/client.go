@@ -46,6 +46,9 @@ type Config struct {
 	// RESTAPIVersion is the REST API version every REST request names (X-GitHub-Api-Version).
 	// Empty means RESTAPIVersionFor the REST URL.
 	RESTAPIVersion string
+	// WritePace paces the writes (pace.go). Nil means GitHubWritePace, but none for a GitHub on
+	// the loopback interface (the simulated GitHub of the demo and the tests).
+	WritePace *WritePace
 }
 
 // REST API versions prmonitor knows. It reads nothing 2026-03-10 removed (merge_commit_sha,
@@ -146,6 +149,10 @@ func New(cfg Config) (*Client, error) {
 	}
 	if t.apiVersion == "" {
 		t.apiVersion = RESTAPIVersionFor(ep.REST)
+	}
+	t.pace = writePaceFor(ep.REST)
+	if cfg.WritePace != nil {
+		t.pace = *cfg.WritePace
 	}
 	if t.now == nil {
 		t.now = time.Now

@@ -150,16 +150,19 @@ type FingerprintRequest struct {
 	Threads bool
 }
 
-// Fingerprint fragments: the plain fields every look reads (the base tip, not baseRefOid, which
-// lags it), then each with the connections asked for.
+// Fingerprint fragments: fp, the plain fields every look reads (the base tip, not baseRefOid,
+// which lags it); fpC, fp and the check counts; fpT, fp and the threads' resolved states; fpCT,
+// both.
 const (
-	fingerprintPlain = `updatedAt headRefOid baseRef{target{oid}} state isDraft mergeable mergeStateStatus ` +
-		`reviewDecision totalCommentsCount statusCheckRollup{state`
-	fingerprintCounts  = ` contexts(first:1){checkRunCountsByState{state count} statusContextCountsByState{state count}}`
-	fingerprintThreads = ` reviewThreads(first:100){nodes{isResolved}}`
+	fragmentPlain = `fragment fp on PullRequest{updatedAt headRefOid baseRef{target{oid}} state isDraft mergeable ` +
+		`mergeStateStatus reviewDecision totalCommentsCount statusCheckRollup{state}}`
+	fragmentChecks = `fragment fpC on PullRequest{...fp statusCheckRollup{contexts(first:1){` +
+		`checkRunCountsByState{state count} statusContextCountsByState{state count}}}}`
+	fragmentThreads = `fragment fpT on PullRequest{...fp reviewThreads(first:100){nodes{isResolved}}}`
+	fragmentBoth    = `fragment fpCT on PullRequest{...fpC ...fpT}`
 )
 
-// fragments names each combination of connections, and builds its fragment.
+// fragmentName is the fragment a look with these connections spreads.
 func fragmentName(checks, threads bool) string {
 	switch {
 	case checks && threads:
@@ -172,16 +175,21 @@ func fragmentName(checks, threads bool) string {
 	return "fp"
 }
 
-func fragment(checks, threads bool) string {
-	body := fingerprintPlain
-	if checks {
-		body += fingerprintCounts
+// fragments are the fragment definitions a batch needs: those its looks spread and those they
+// spread in turn (GitHub refuses an unused one).
+func fragments(used map[[2]bool]bool) string {
+	both := used[[2]bool{true, true}]
+	out := fragmentPlain
+	if both || used[[2]bool{true, false}] {
+		out += fragmentChecks
 	}
-	body += "}"
-	if threads {
-		body += fingerprintThreads
+	if both || used[[2]bool{false, true}] {
+		out += fragmentThreads
 	}
-	return "fragment " + fragmentName(checks, threads) + " on PullRequest{" + body + "}"
+	if both {
+		out += fragmentBoth
+	}
+	return out
 }
 
 // Fingerprints reads the fingerprints of up to MaxFingerprintBatch pull requests in one GraphQL
@@ -282,14 +290,7 @@ func fingerprintDocument(reqs []FingerprintRequest) (string, map[string]any, []p
 		}
 		sel.WriteString("}")
 	}
-	doc := "query(" + params.String() + "){rateLimit{cost remaining limit resetAt}" + sel.String() + "}"
-	for _, checks := range []bool{false, true} {
-		for _, threads := range []bool{false, true} {
-			if used[[2]bool{checks, threads}] {
-				doc += fragment(checks, threads)
-			}
-		}
-	}
+	doc := "query(" + params.String() + "){rateLimit{cost remaining limit resetAt}" + sel.String() + "}" + fragments(used)
 	return doc, vars, aliases
 }
 

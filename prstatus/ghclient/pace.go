@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
 
 // Writes are paced per token, across every client and monitor that shares its Gate, as GitHub
-// asks of integrations (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api
+// asks of integrations (Config.WritePace; a GitHub on the loopback interface, the simulated one
+// of the demo and the tests, is not paced unless configured) (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api
 // and its secondary rate limits): at least a second between two writes (a mutation, a POST, PATCH,
 // PUT or DELETE), and content-creating requests (comments, replies, reviews, issues, pull
 // requests) kept under 80 a minute and 500 an hour, with a margin for the user's own use of the
@@ -19,7 +22,7 @@ import (
 // wait longer than the retry policy's patience, or than its context allows, is not sent: it fails
 // with a *RateLimitError with HeldBack set, and the Gate's WritePacing says until when.
 
-// Pacing limits.
+// Pacing limits on GitHub.
 const (
 	// WriteGap is the least time between two writes of a token.
 	WriteGap = time.Second
@@ -27,6 +30,36 @@ const (
 	ContentPerMinute = 75
 	ContentPerHour   = 480
 )
+
+// WritePace is how writes are paced: Gap between two writes, and at most PerMinute and PerHour
+// content-creating writes (0: no bound).
+type WritePace struct {
+	Gap                time.Duration
+	PerMinute, PerHour int
+}
+
+// GitHubWritePace is the pace GitHub asks for (the constants above).
+func GitHubWritePace() WritePace {
+	return WritePace{Gap: WriteGap, PerMinute: ContentPerMinute, PerHour: ContentPerHour}
+}
+
+// writePaceFor is the pace of a client of the REST root rest: GitHub's, but for a GitHub on the
+// loopback interface (the simulated GitHub of the demo and the tests, which has no secondary
+// limits), which is not paced unless configured.
+func writePaceFor(rest string) WritePace {
+	u, err := url.Parse(rest)
+	if err != nil {
+		return GitHubWritePace()
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return WritePace{}
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return WritePace{}
+	}
+	return GitHubWritePace()
+}
 
 // WritePacing is the state of a token's write pacing.
 type WritePacing struct {
@@ -43,17 +76,18 @@ type WritePacing struct {
 
 // pacer is the Gate's record of the token's writes. The Gate's lock guards it.
 type pacer struct {
-	last     time.Time   // when the last write was allowed to go
-	content  []time.Time // when each content-creating write of the last hour went, oldest first
+	gap      time.Duration // the gap of the last write's pace
+	last     time.Time     // when the last write was allowed to go
+	content  []time.Time   // when each content-creating write of the last hour went, oldest first
 	heldTill time.Time
 	heldWhy  string
 }
 
-// slot is when a write at now may go, and why it waits (empty: no wait).
-func (p *pacer) slot(now time.Time, content bool) (time.Time, string) {
+// slot is when a write at now may go at pace, and why it waits (empty: no wait).
+func (p *pacer) slot(now time.Time, content bool, pace WritePace) (time.Time, string) {
 	at, why := now, ""
-	if next := p.last.Add(WriteGap); next.After(at) {
-		at, why = next, "a second between two writes"
+	if next := p.last.Add(pace.Gap); !p.last.IsZero() && next.After(at) {
+		at, why = next, fmt.Sprintf("%s between two writes", pace.Gap)
 	}
 	if !content {
 		return at, why
@@ -62,9 +96,9 @@ func (p *pacer) slot(now time.Time, content bool) (time.Time, string) {
 		limit  int
 		window time.Duration
 		what   string
-	}{{ContentPerMinute, time.Minute, "a minute"}, {ContentPerHour, time.Hour, "an hour"}} {
+	}{{pace.PerMinute, time.Minute, "a minute"}, {pace.PerHour, time.Hour, "an hour"}} {
 		in := p.within(at, w.window)
-		if len(in) >= w.limit {
+		if w.limit > 0 && len(in) >= w.limit {
 			// The oldest write that keeps the window full leaves it one window after it went.
 			if free := in[len(in)-w.limit].Add(w.window); free.After(at) {
 				at, why = free, fmt.Sprintf("at most %d comments, replies or reviews %s", w.limit, w.what)
@@ -83,9 +117,9 @@ func (p *pacer) within(t time.Time, window time.Duration) []time.Time {
 	return p.content[i:]
 }
 
-// reserve takes the slot at for a write.
-func (p *pacer) reserve(at time.Time, content bool) {
-	p.last = at
+// reserve takes the slot at for a write at a pace with the given gap.
+func (p *pacer) reserve(at time.Time, content bool, gap time.Duration) {
+	p.last, p.gap = at, gap
 	if content {
 		p.content = append(p.content, at)
 		p.content = p.within(at, time.Hour)
@@ -103,7 +137,7 @@ func (g *Gate) WritePacing() WritePacing {
 		ContentLastHour:   len(g.pace.within(now, time.Hour)),
 	}
 	if !g.pace.last.IsZero() {
-		wp.NextWrite = g.pace.last.Add(WriteGap)
+		wp.NextWrite = g.pace.last.Add(g.pace.gap)
 	}
 	if g.pace.heldTill.After(now) {
 		wp.HeldUntil, wp.Reason = g.pace.heldTill, g.pace.heldWhy
@@ -113,24 +147,24 @@ func (g *Gate) WritePacing() WritePacing {
 
 // takeWriteSlot reserves when a write may go, unless it would wait longer than patience: then it
 // reserves nothing, records the hold for WritePacing and reports ok false.
-func (g *Gate) takeWriteSlot(content bool, patience func(time.Duration) bool) (wait time.Duration, why string, ok bool) {
+func (g *Gate) takeWriteSlot(content bool, pace WritePace, patience func(time.Duration) bool) (wait time.Duration, why string, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
-	at, why := g.pace.slot(now, content)
+	at, why := g.pace.slot(now, content, pace)
 	wait = max(at.Sub(now), 0)
 	if !patience(wait) {
 		g.pace.heldTill, g.pace.heldWhy = at, why
 		return wait, why, false
 	}
-	g.pace.reserve(at, content)
+	g.pace.reserve(at, content, pace.Gap)
 	return wait, why, true
 }
 
 // paceWrite waits for the token's next write slot before a write is sent.
 func (t *transport) paceWrite(ctx context.Context, req *http.Request) error {
 	content := marked(ctx, markContent) || contentCreating(req)
-	wait, why, ok := t.gate.takeWriteSlot(content, func(d time.Duration) bool {
+	wait, why, ok := t.gate.takeWriteSlot(content, t.pace, func(d time.Duration) bool {
 		return d <= t.retry.MaxRateLimitWait && fits(ctx, d)
 	})
 	if !ok {

@@ -52,7 +52,7 @@ func TestWritesOfOneTokenAreASecondApartAcrossClients(t *testing.T) {
 	gate := NewGate(nil, clk.Now, nil)
 	h := writesAt(clk, &got, &mu)
 	mk := func() *Client {
-		c, _, _ := testClient(t, h, func(cfg *Config) { cfg.Now, cfg.Sleep, cfg.Gate = clk.Now, clk.sleep, gate })
+		c, _, _ := testClient(t, h, func(cfg *Config) { cfg.Now, cfg.Sleep, cfg.Gate, cfg.WritePace = clk.Now, clk.sleep, gate, paced() })
 		return c
 	}
 	a, b := mk(), mk()
@@ -81,28 +81,28 @@ func TestContentCreationStaysUnderGitHubsLimits(t *testing.T) {
 	now := testNow
 	// A burst of replies a second apart: the first ContentPerMinute go at once after another.
 	for i := range ContentPerMinute {
-		at, why := p.slot(now.Add(time.Duration(i)*WriteGap), true)
+		at, why := p.slot(now.Add(time.Duration(i)*WriteGap), true, GitHubWritePace())
 		assert.Equal(t, now.Add(time.Duration(i)*WriteGap), at, why)
-		p.reserve(at, true)
+		p.reserve(at, true, WriteGap)
 	}
 
 	// The minute is full: the next reply waits for the oldest of it to leave.
 	var q pacer
 	for i := range ContentPerMinute {
-		q.reserve(now.Add(-59*time.Second+time.Duration(i)*100*time.Millisecond), true)
+		q.reserve(now.Add(-59*time.Second+time.Duration(i)*100*time.Millisecond), true, WriteGap)
 	}
-	at, why := q.slot(now, true)
+	at, why := q.slot(now, true, GitHubWritePace())
 	assert.Equal(t, now.Add(time.Second), at, "the oldest reply leaves the minute a second from now")
 	assert.Contains(t, why, "at most 75 comments, replies or reviews a minute")
-	plain, _ := q.slot(now, false)
-	assert.Equal(t, now, plain, "other writes only keep their second")
+	plain, _ := q.slot(now.Add(time.Second), false, GitHubWritePace())
+	assert.Equal(t, now.Add(time.Second), plain, "other writes only keep their second")
 
 	// An hour's worth, spread so that no minute fills: the hourly limit holds.
 	var h pacer
 	for i := range ContentPerHour {
-		h.reserve(now.Add(time.Duration(i)*7*time.Second), true)
+		h.reserve(now.Add(time.Duration(i)*7*time.Second), true, WriteGap)
 	}
-	at, why = h.slot(now.Add(ContentPerHour*7*time.Second), true)
+	at, why = h.slot(now.Add(ContentPerHour*7*time.Second), true, GitHubWritePace())
 	assert.Equal(t, now.Add(time.Hour), at)
 	assert.Contains(t, why, "an hour")
 }
@@ -113,12 +113,12 @@ func TestAWriteThatWouldWaitTooLongIsHeldBackAndStatusCanSayUntilWhen(t *testing
 	var got []time.Time
 	gate := NewGate(nil, clk.Now, nil)
 	c, _, _ := testClient(t, writesAt(clk, &got, &mu), func(cfg *Config) {
-		cfg.Now, cfg.Sleep, cfg.Gate = clk.Now, clk.sleep, gate
+		cfg.Now, cfg.Sleep, cfg.Gate, cfg.WritePace = clk.Now, clk.sleep, gate, paced()
 		cfg.Retry.MaxRateLimitWait = 10 * time.Second
 	})
 	gate.mu.Lock()
 	for range ContentPerMinute {
-		gate.pace.reserve(testNow.Add(-30*time.Second), true)
+		gate.pace.reserve(testNow.Add(-30*time.Second), true, WriteGap)
 	}
 	gate.mu.Unlock()
 	assert.Equal(t, ContentPerMinute, gate.WritePacing().ContentLastMinute)
@@ -203,3 +203,17 @@ func TestARequestLogCountsTheAttemptsThatTimedOut(t *testing.T) {
 type transportFunc func(*http.Request) (*http.Response, error)
 
 func (f transportFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// paced is GitHub's pace, for a test server on the loopback interface (not paced by default).
+func paced() *WritePace {
+	p := GitHubWritePace()
+	return &p
+}
+
+func TestGitHubIsPacedAndASimulatedOneOnTheLoopbackIsNot(t *testing.T) {
+	assert.Equal(t, GitHubWritePace(), writePaceFor("https://api.github.com"))
+	assert.Equal(t, GitHubWritePace(), writePaceFor("https://ghe.acme.example/api/v3"))
+	assert.Equal(t, WritePace{}, writePaceFor("http://127.0.0.1:8080"))
+	assert.Equal(t, WritePace{}, writePaceFor("http://[::1]:8080/api/v3"))
+	assert.Equal(t, WritePace{}, writePaceFor("http://localhost:3000"))
+}

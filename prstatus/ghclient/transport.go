@@ -34,6 +34,8 @@ type transport struct {
 	jitter    func(time.Duration) time.Duration
 	log       *slog.Logger
 	gate      *Gate
+	// pace is how its writes are paced (pace.go).
+	pace WritePace
 	// apiVersion is the REST API version every REST request to GitHub names
 	// (X-GitHub-Api-Version): prmonitor reads nothing that version removed.
 	apiVersion string
