@@ -185,8 +185,10 @@ func shortList(names []string) string {
 // again, whatever matched above it: a reviewer's standing request for changes always blocks, even
 // once a fix has landed and needs_refine is false, until that reviewer approves or is dismissed.
 // Mergeability must be MERGEABLE: UNKNOWN (GitHub has not computed it) decides nothing. CI must be
-// green, which includes every required check having reported on the head and passed. When GitHub
-// reports the merge as BLOCKED anyway, the reason says why, as far as the snapshot shows.
+// green, which includes every required check having reported on the head and passed. While GitHub
+// blocks the merge for a rule the snapshot shows (unresolved conversations, a code owner's
+// review), nobody is asked yet; when it blocks it for a reason the snapshot does not show, the
+// reason says so.
 func readyToMerge(f *Facts) (Attention, bool) {
 	ok := f.State != StateMerged && f.State != StateClosed &&
 		!f.IsDraft &&
@@ -195,7 +197,8 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		len(f.Threads.NeedsAction)+len(f.Threads.ReviewerReplied) == 0 &&
 		len(f.Reviews.ChangesRequestedBy) == 0 &&
 		len(f.Reviews.Approvals) > 0 &&
-		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED")
+		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED") &&
+		!heldByRule(f)
 	if !ok {
 		return Attention{}, false
 	}

@@ -13,8 +13,8 @@ const mergeBlocked = "BLOCKED"
 // a code owner's review. When none of those explains it, the rule is one the token cannot read;
 // if moreover no check has reported on the head, that is most likely a required check that has
 // not started, and the head does not count as green (CIFacts.Unverified). Empty unless the merge
-// state is BLOCKED. It reads the facts derived before it, and the snapshot's threads and requests.
-func blockedBy(f *Facts, s *Snapshot) []string {
+// state is BLOCKED. It reads the facts derived before it.
+func blockedBy(f *Facts) []string {
 	if f.MergeStateStatus != mergeBlocked {
 		return nil
 	}
@@ -31,11 +31,11 @@ func blockedBy(f *Facts, s *Snapshot) []string {
 	if n := len(requiredNotPassed(f)); n > 0 {
 		why = append(why, Plural(n, "required check has", "required checks have")+" not passed")
 	}
-	if n := unresolvedCount(s); f.Rules.ConversationResolution && n > 0 {
+	if n := unresolvedCount(f); f.Rules.ConversationResolution && n > 0 {
 		why = append(why, "every conversation must be resolved first ("+Plural(n, "thread is", "threads are")+" unresolved)")
 	}
-	if f.Rules.CodeOwnerReviews && len(s.CodeOwnerRequests) > 0 {
-		why = append(why, "a code owner must approve (review requested from "+JoinNames(sortedUnique(s.CodeOwnerRequests))+")")
+	if f.Rules.CodeOwnerReviews && len(f.Reviews.CodeOwnerRequests) > 0 {
+		why = append(why, "a code owner must approve (review requested from "+JoinNames(f.Reviews.CodeOwnerRequests)+")")
 	}
 	if len(why) > 0 {
 		return why
@@ -63,12 +63,20 @@ func requiredNotPassed(f *Facts) []string {
 
 // unresolvedCount is how many review threads are unresolved, whoever opened them: GitHub's rule
 // counts every one.
-func unresolvedCount(s *Snapshot) int {
-	n := 0
-	for _, t := range s.Threads {
-		if !t.IsResolved {
-			n++
-		}
+func unresolvedCount(f *Facts) int {
+	t := f.Threads
+	return len(t.NeedsAction) + len(t.ReviewerReplied) + len(t.Waiting) + len(t.FromOthers)
+}
+
+// heldByRule reports whether GitHub blocks the merge for a rule the snapshot shows and a direct
+// merge cannot get past (an administrator's aside): unresolved conversations where the base
+// requires them resolved, or a code owner's review still requested. Then nobody is asked to merge
+// yet; the waiting text says why. A block the snapshot cannot explain does not stop the question:
+// the reason says GitHub may refuse.
+func heldByRule(f *Facts) bool {
+	if f.MergeStateStatus != mergeBlocked {
+		return false
 	}
-	return n
+	return (f.Rules.ConversationResolution && unresolvedCount(f) > 0) ||
+		(f.Rules.CodeOwnerReviews && len(f.Reviews.CodeOwnerRequests) > 0)
 }

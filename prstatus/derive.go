@@ -102,7 +102,7 @@ func DeriveWith(s *Snapshot, now time.Time, opts Options) Facts {
 	}
 
 	if open {
-		f.Blocked = blockedBy(&f, s)
+		f.Blocked = blockedBy(&f)
 	}
 	f.Attentions = deriveAttentions(&f, merged, closed)
 	f.Attention = f.Attentions[0]

@@ -124,6 +124,8 @@ type ReviewFacts struct {
 	StaleApprovals []string `json:"stale_approvals"`
 	// PendingRequests lists reviewers (and teams) with a pending review request.
 	PendingRequests []string `json:"pending_requests,omitempty"`
+	// CodeOwnerRequests are the pending requests GitHub made of code owners.
+	CodeOwnerRequests []string `json:"code_owner_requests,omitempty"`
 	// AwaitingReRequest lists reviewers who requested changes, whose request has been answered by
 	// a substantive commit, none of whose threads still needs action, and who have no pending
 	// review request: the server should ask them to review again. The PR's own side (IsUs) is

@@ -229,7 +229,7 @@ func TestABlockedMergeIsExplainedFromTheSnapshot(t *testing.T) {
 				thread("T1", say{who: "carol", when: "10:05"}, say{who: "dev", when: "10:10"}).
 				with(func(s *Snapshot) { s.Rules.ConversationResolution = true })),
 			want:     []string{"every conversation must be resolved first (1 thread is unresolved)"},
-			wantKind: AttentionReadyToMerge,
+			wantKind: AttentionNone, // not asked while GitHub would refuse
 		},
 		{
 			name: "a code owner's review",
@@ -238,7 +238,7 @@ func TestABlockedMergeIsExplainedFromTheSnapshot(t *testing.T) {
 				s.CodeOwnerRequests = []string{"acme/owners"}
 			})),
 			want:     []string{"a code owner must approve (review requested from acme/owners)"},
-			wantKind: AttentionReadyToMerge,
+			wantKind: AttentionNone,
 		},
 		{
 			name:     "a rule the token cannot read",
@@ -278,4 +278,23 @@ func TestNothingIsBlockedUnlessGitHubSaysSo(t *testing.T) {
 	}).derive()
 	assert.Empty(t, f.Blocked)
 	assert.NotContains(t, f.Attention.Reason, "blocks")
+}
+
+func TestAResolvedConversationLetsTheQuestionCome(t *testing.T) {
+	pr := func(state string, resolved bool) Facts {
+		b := approvedOn(green()).with(func(s *Snapshot) {
+			s.Rules.ConversationResolution = true
+			s.MergeStateStatus = state
+		})
+		talk := []say{{who: "carol", when: "10:05"}, {who: "dev", when: "10:10"}}
+		if resolved {
+			return b.resolvedThread("T1", talk...).derive()
+		}
+		return b.thread("T1", talk...).derive()
+	}
+	waiting := pr("BLOCKED", false)
+	assert.Equal(t, AttentionNone, waiting.Attention.Kind)
+	assert.Contains(t, waiting.Attention.Reason, "GitHub blocks the merge: every conversation must be resolved first (1 thread is unresolved)")
+	ready := pr("CLEAN", true)
+	assert.Equal(t, AttentionReadyToMerge, ready.Attention.Kind, "%s", ready.Attention.Reason)
 }
