@@ -36,6 +36,30 @@ func untilAsked(t *testing.T, w *world, limit time.Duration) (acts []mcpserver.A
 	return acts, "", time.Since(start)
 }
 
+// behaviourProfiles are the two protocol eras, with elicitation and without.
+var behaviourProfiles = []profile{profiles[0], profiles[2]}
+
+// greenApprovedWithBobsThread is a pull request approved by carol, its checks passed, with one
+// thread of bob's, and whatever else the base branch has.
+func greenApprovedWithBobsThread(extra ...githubfake.Event) []githubfake.Event {
+	return append(append([]githubfake.Event{githubfake.OpenPR{Title: "Add retries"}}, extra...),
+		githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"},
+		githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "retry.go", Line: 3, Body: "Is the budget right?"}),
+		githubfake.Approve(carol, "LGTM"))
+}
+
+// launched is a world with the pull request as events make it, the user answering with user,
+// the server running and the monitor started.
+func launched(t *testing.T, prof profile, user func(question) string, events ...githubfake.Event) *world {
+	t.Helper()
+	w := newWorld(t, prof)
+	w.apply(events...)
+	w.user = user
+	w.launch()
+	w.start()
+	return w
+}
+
 // attentionReason is the reason pr_monitor_status gives for the monitor's top attention.
 func attentionReason(t *testing.T, w *world) string {
 	t.Helper()
@@ -57,14 +81,11 @@ func attentionReason(t *testing.T, w *world) string {
 // watcher's thread states catch it, within a cycle or two, and the merge question comes, not at
 // the safety refresh two hours later.
 func TestAThreadTheReviewerResolvesIsSeenAtOnce(t *testing.T) {
-	for _, prof := range []profile{profiles[0], profiles[2]} {
+	for _, prof := range behaviourProfiles {
 		t.Run(prof.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t, prof)
-			w.apply(githubfake.OpenPR{Title: "Add retries"},
-				githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"},
-				githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "retry.go", Line: 3, Body: "Is the budget right?"}),
-				githubfake.Approve(carol, "LGTM"))
+			w.apply(greenApprovedWithBobsThread()...)
 			w.model = func(*sdk.CreateMessageParams) string { return "Reply: the budget is right." }
 			w.user = func(q question) string {
 				if q.ID == "comments_manual" {
@@ -113,19 +134,12 @@ func TestAThreadTheReviewerResolvesIsSeenAtOnce(t *testing.T) {
 // and one thread waits for its reviewer. GitHub blocks the merge: nobody is asked, and the waiting
 // text says why. Once the reviewer resolves it the merge question comes.
 func TestAConversationGitHubWantsResolvedHoldsTheQuestionAndSaysWhy(t *testing.T) {
-	for _, prof := range []profile{profiles[0], profiles[2]} {
+	for _, prof := range behaviourProfiles {
 		t.Run(prof.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t, prof)
-			w.apply(githubfake.OpenPR{Title: "Add retries"},
-				githubfake.ProtectBranch{Rules: &githubfake.BranchRules{ConversationResolution: true}},
-				githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"},
-				githubfake.CommentReview(bob, "", githubfake.NewThread{Path: "retry.go", Line: 3, Body: "Is the budget right?"}),
-				githubfake.ThreadReply{Thread: 0, By: githubfake.User("dev"), Body: "Yes: three attempts, as the issue says."},
-				githubfake.Approve(carol, "LGTM"))
-			w.user = func(question) string { return "handle_myself" }
-			w.launch()
-			w.start()
+			w := launched(t, prof, func(question) string { return "handle_myself" }, append(greenApprovedWithBobsThread(
+				githubfake.ProtectBranch{Rules: &githubfake.BranchRules{ConversationResolution: true}}),
+				githubfake.ThreadReply{Thread: 0, By: githubfake.User("dev"), Body: "Yes: three attempts, as the issue says."})...)
 			for range 3 {
 				act := w.next("ready", "", nil)
 				require.Equal(t, "polling", act.Action, "GitHub blocks the merge: nobody is asked: %+v", act)
@@ -146,16 +160,12 @@ func TestAConversationGitHubWantsResolvedHoldsTheQuestionAndSaysWhy(t *testing.T
 // rollup is null right after a push). That is "waiting for checks to start", with no question;
 // another check passing changes nothing; the question comes once build has reported and passed.
 func TestARequiredCheckThatHasNotStartedIsWaitedFor(t *testing.T) {
-	for _, prof := range []profile{profiles[0], profiles[2]} {
+	for _, prof := range behaviourProfiles {
 		t.Run(prof.name, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t, prof)
-			w.apply(githubfake.OpenPR{Title: "Add retries"},
+			w := launched(t, prof, func(question) string { return "handle_myself" }, githubfake.OpenPR{Title: "Add retries"},
 				githubfake.ProtectBranch{Rules: &githubfake.BranchRules{RequiredChecks: []string{"build"}}},
 				githubfake.Approve(carol, "LGTM"))
-			w.user = func(question) string { return "handle_myself" }
-			w.launch()
-			w.start()
 			act := w.next("ready", "", nil)
 			require.Equal(t, "polling", act.Action, "%+v", act)
 			require.Contains(t, attentionReason(t, w), "waiting for checks to start: 1 required check has not reported")
