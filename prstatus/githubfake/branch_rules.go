@@ -165,8 +165,15 @@ func requiredByBase(pr *PullRequest, name string) bool {
 	if pr == nil {
 		return false
 	}
-	rules, _ := baseRules(pr)
-	return slices.Contains(rules.RequiredChecks, name)
+	if p := pr.Repo.Protections[pr.BaseRef]; p != nil && slices.Contains(p.RequiredChecks, name) {
+		return true
+	}
+	for _, rs := range pr.Repo.Rulesets {
+		if slices.Contains(rs.Branches, pr.BaseRef) && slices.Contains(rs.RequiredChecks, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // requiredNotPassing names the required checks of the head that have not passed, or not
