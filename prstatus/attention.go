@@ -140,8 +140,9 @@ func ciPending(f *Facts) Attention {
 	var reason string
 	switch {
 	case len(f.CI.Missing) > 0:
-		reason = fmt.Sprintf("waiting for checks to start: %s not reported on %s: %s",
-			Plural(len(f.CI.Missing), "required check has", "required checks have"), head, shortList(f.CI.Missing))
+		// The names are in Checks: a check's name is GitHub text, kept out of the sentence.
+		reason = fmt.Sprintf("waiting for checks to start: %s not reported on %s",
+			Plural(len(f.CI.Missing), "required check has", "required checks have"), head)
 	case !f.CI.GraceUntil.IsZero():
 		reason = fmt.Sprintf("waiting for checks to register on %s: it was pushed moments ago and no check has reported yet (until %s)",
 			head, f.CI.GraceUntil.UTC().Format(timeFormat))

@@ -40,7 +40,7 @@ func TestARequiredCheckThatHasNotReportedKeepsThePullRequestFromBeingReady(t *te
 			name:        "an empty rollup with required checks is waiting for checks to start",
 			pr:          approvedOn(aPR().commit("c1", "09:00").with(requires("test", "build"))),
 			wantMissing: []string{"build", "test"},
-			wantReason:  "waiting for checks to start: 2 required checks have not reported on c100000: build and test",
+			wantReason:  "waiting for checks to start: 2 required checks have not reported on c100000",
 		},
 		{
 			name:        "a required status context counts by its context",
