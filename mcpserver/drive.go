@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/effects"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -171,19 +172,16 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	}
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
-	noted := &noting{GitHub: gh}
-	in := execute(ctx, noted, d.mon.ref, req, d.s.cfg.Now(), d.s.cfg.reviewers())
-	if failed(in) && (ctx.Err() != nil || noted.limited() != nil) {
-		why := "the call's time ran out"
-		if rl := noted.limited(); rl != nil {
-			d.waitFor(rl)
-			why = "GitHub asked to wait: " + oneLine(rl)
+	out := effects.Do(ctx, gh, effects.Work{PR: d.mon.ref, Request: req, Now: d.s.cfg.Now(), Reviewers: d.s.cfg.reviewers()})
+	if out.Postponed {
+		if out.RateLimit != nil {
+			d.waitFor(out.RateLimit)
 		}
-		d.mon.state.Log(d.mon.id, "github", req.Describe+" postponed ("+why+")", nil)
+		d.mon.state.Log(d.mon.id, "github", req.Describe+" postponed ("+out.Why()+")", nil)
 		return d.mon.pending(), nil
 	}
-	d.mon.state.Log(d.mon.id, "github", req.Describe, in.Outcome)
-	return d.mon.step(d.s.cfg.Now(), in)
+	d.mon.state.Log(d.mon.id, "github", req.Describe, out.Input.Outcome)
+	return d.mon.step(d.s.cfg.Now(), out.Input)
 }
 
 // refineCategory asks the host's model, when it offers sampling, for the concern category of a
