@@ -23,7 +23,9 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 	h.start()
 	act := h.next("ready", "", nil)
 	require.Equal(t, "ask_user", act.Action)
-	before := h.srv.monitors["acme/widgets#7"].m.Position()
+	live, ok := h.srv.live("acme/widgets#7")
+	require.True(t, ok)
+	before := live.position()
 
 	tests := []struct {
 		name string
@@ -52,7 +54,7 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 			assert.NotContains(t, errText, testToken)
 		})
 	}
-	after := h.srv.monitors["acme/widgets#7"].m.Position()
+	after := live.position()
 	assert.Equal(t, mustJSON(t, before), mustJSON(t, after), "no bad input moves the monitor")
 }
 
@@ -233,11 +235,16 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 	// The server honoured the cancellation: the monitor is free and answers at once.
 	require.Eventually(t, func() bool {
 		m, _ := h.srv.live("acme/widgets#7")
-		m.callMu.Lock()
-		defer m.callMu.Unlock()
-		return m.active == nil
+		return !driven(m)
 	}, 5*time.Second, 10*time.Millisecond, "the blocked call ended on the server too")
 	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
 	act := h.next("ready", "", nil)
 	assert.Equal(t, "ask_user", act.Action)
+}
+
+// driven reports whether a tool call drives m.
+func driven(m *monitor) bool {
+	m.calls.mu.Lock()
+	defer m.calls.mu.Unlock()
+	return m.calls.active != nil
 }

@@ -6,12 +6,14 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
+
+// ToolDispatch names the tool that runs the repository dispatcher once.
+const ToolDispatch = "pr_dispatch"
 
 // DispatchInput is pr_dispatch's input.
 type DispatchInput struct {
@@ -30,7 +32,7 @@ type DispatchOutput struct {
 	PRsOmitted int `json:"prs_omitted,omitempty"`
 }
 
-func (s *Server) dispatchTool() (server.ServerTool, error) {
+func dispatchTool() (mcp.Tool, error) {
 	output, err := outputSchema[DispatchOutput](
 		briefList("properties/spawns", "The workers to start: {type, number, sha, reason, task}; hand task to the worker as it is."),
 		briefList("properties/prs", "Each open pull request's {number, decision, rule, reason}, ascending."),
@@ -39,9 +41,9 @@ func (s *Server) dispatchTool() (server.ServerTool, error) {
 		briefObject("properties/github", "What the run cost: graphql_requests, graphql_points, rest_writes."),
 	)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_dispatch",
+	tool := mcp.NewTool(ToolDispatch,
 		mcp.WithDescription("Run the repository dispatcher once, as `prmonitor dispatch --json OWNER/REPO` does: decide which worker "+
 			"the open pull requests need next (spawns, each with the task for a sub-agent) and which are ready for a human "+
 			"(handoffs). It sets the lock and hand-off labels and assignees unless dry_run; it never merges or closes anything. "+
@@ -54,7 +56,7 @@ func (s *Server) dispatchTool() (server.ServerTool, error) {
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleDispatch}, nil
+	return tool, nil
 }
 
 func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -99,7 +99,7 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, searches, "one search request")
-			w := h.srv.watching()
+			w := h.srv.runningWatcher()
 			require.NotNil(t, w)
 			assert.Equal(t, len(tt.wantStarted), w.Stats().PRs, "every monitor is watched; the watcher takes the first snapshots")
 			assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, out.Next)
@@ -121,7 +121,7 @@ func TestStartAllTwiceResumesTheSameMonitors(t *testing.T) {
 	for _, s := range second.Started {
 		assert.True(t, s.Resumed, s.PR)
 	}
-	assert.Len(t, h.srv.all(), len(first.Started))
+	assert.Len(t, h.srv.monitorsByID(), len(first.Started))
 }
 
 func TestStartAllResultStaysBounded(t *testing.T) {

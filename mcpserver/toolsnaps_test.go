@@ -46,6 +46,26 @@ func TestToolSchemasMatchSnapshots(t *testing.T) {
 	}
 }
 
+// TestToolsAreTheServersDefinitions: Tools gives, without a server, exactly the tools the server
+// lists, so that another front end serving them with its own handlers offers the same contract.
+func TestToolsAreTheServersDefinitions(t *testing.T) {
+	defs, err := Tools()
+	require.NoError(t, err)
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	require.NoError(t, err)
+	served := srv.MCP().ListTools()
+	require.Len(t, defs, len(served))
+	for _, def := range defs {
+		got, ok := served[def.Name]
+		require.True(t, ok, "%s is served", def.Name)
+		want, err := json.Marshal(def)
+		require.NoError(t, err)
+		have, err := json.Marshal(got.Tool)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(want), string(have), def.Name)
+	}
+}
+
 func TestNextStepDataIsAnObjectNotAString(t *testing.T) {
 	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
 	require.NoError(t, err)

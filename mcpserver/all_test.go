@@ -51,12 +51,12 @@ func threePRs(t *testing.T, h *harness) {
 func (h *harness) waitSnapshots(n int) {
 	h.t.Helper()
 	require.Eventually(h.t, func() bool {
-		w := h.srv.watching()
+		w := h.srv.runningWatcher()
 		if w == nil {
 			return false
 		}
 		got := 0
-		for _, m := range h.srv.all() {
+		for _, m := range h.srv.monitorsByID() {
 			if u, ok := w.Latest(m.ref); ok && u.Snapshot != nil {
 				got++
 			}
@@ -113,7 +113,7 @@ func TestNextStepAllHandsOutEachPRThatNeedsAttentionNamingIt(t *testing.T) {
 			}
 
 			// #1 needs nothing: it is never handed out.
-			for _, m := range h.srv.all() {
+			for _, m := range h.srv.monitorsByID() {
 				if m.id == "acme/widgets#1" {
 					assert.Equal(t, "polling", string(m.pending().Kind))
 				}
@@ -155,7 +155,7 @@ func TestStoppingOnePRLeavesTheOthersToNextStepAll(t *testing.T) {
 	require.Empty(t, errText)
 	act := h.nextAll("ready", "", nil)
 	assert.Equal(t, "acme/widgets#3", act.PR, "%+v", act)
-	w := h.srv.watching()
+	w := h.srv.runningWatcher()
 	require.NotNil(t, w)
 	assert.Equal(t, 2, w.Stats().PRs, "the stopped PR is no longer watched")
 }
@@ -263,12 +263,12 @@ func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.
 	require.Equal(t, "acme/widgets#3", task.PR)
 	require.NotEmpty(t, task.ExpectedEvents)
 
-	h.srv.every.handedOut("") // what a restarted process remembers of the actions handed out
+	h.srv.sched.forget() // what a restarted process remembers of the actions handed out
 	answered := h.nextAll("user_chose", "rebase", nil)
 	assert.Equal(t, "acme/widgets#2", answered.PR, "%+v", answered)
 	assert.Equal(t, "rebase", answered.Task)
 
-	h.srv.every.handedOut("")
+	h.srv.sched.forget()
 	ev := task.ExpectedEvents[0]
 	var data map[string]any
 	if ev == "investigation_complete" {
@@ -278,7 +278,7 @@ func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.
 	require.Equal(t, "acme/widgets#3", done.PR, "the event went to #3's task: %+v", done)
 	require.Equal(t, "ask_user", done.Action, "#3's investigation is taken: its question follows")
 
-	h.srv.every.handedOut("")
+	h.srv.sched.forget()
 	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "user_chose", "choice": "merge_now"})
 	assert.Contains(t, errText, "choice not offered", "a choice no open question offers is refused, not applied")
 }
