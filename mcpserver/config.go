@@ -49,6 +49,9 @@ type Config struct {
 	Watch  watch.Config
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Dispatch offers the pr_dispatch tool (prmonitor serve --dispatch); without it the server
+	// lists only the monitor's tools.
+	Dispatch bool
 	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
 	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
 	ReviewBots []string

@@ -15,9 +15,12 @@ import (
 // line each, not field by field: the action's full schema is pr_monitor_next_step's, once. The
 // whole tools/list stays under maxToolsList (TestContractSize measures it over MCP).
 
-// maxToolsList bounds the tools/list result, in bytes of JSON: about 1.7 KiB a tool (six tools
-// since pr_monitor_start_all, next_step's task support and quiet hours).
-const maxToolsList = 10 << 10
+// maxToolsList bounds the tools/list result a server offers by default, in bytes of JSON: the
+// five monitor tools. maxToolsListDispatch bounds it with pr_dispatch too (serve --dispatch).
+const (
+	maxToolsList         = 8 << 10
+	maxToolsListDispatch = 10 << 10
+)
 
 // brief names a part of a schema, by its path of keys ("properties/context"), that is described
 // in one line instead of field by field.

@@ -45,7 +45,7 @@ func toolSchemas(t testing.TB, srv *Server) map[string][2][]byte {
 }
 
 func TestToolSchemasAreJSONSchema2020(t *testing.T) {
-	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, Dispatch: true})
 	require.NoError(t, err)
 	for name, s := range toolSchemas(t, srv) {
 		for i, kind := range []string{"input", "output"} {

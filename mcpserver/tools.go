@@ -7,13 +7,24 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-// Tools returns the tools' definitions as tools/list shows them (names, descriptions, input and
-// output schemas, annotations), in the order they are listed. They need no server: a second front
-// end that serves the same tools with handlers of its own registers these, and the toolsnaps stay
-// the contract of both.
-func Tools() ([]mcp.Tool, error) {
+// ToolOptions says which tools a server offers.
+type ToolOptions struct {
+	// Dispatch offers pr_dispatch, the repository dispatcher (prmonitor serve --dispatch). Off by
+	// default: most agents never dispatch, and every tool's schemas weigh on the agent's context.
+	Dispatch bool
+}
+
+// Tools returns the definitions of the tools o offers as tools/list shows them (names,
+// descriptions, input and output schemas, annotations). They need no server: a second front end
+// that serves the same tools with handlers of its own registers these, and the toolsnaps stay the
+// contract of both.
+func Tools(o ToolOptions) ([]mcp.Tool, error) {
+	builds := []func() (mcp.Tool, error){startTool, startAllTool, nextStepTool, statusTool, stopTool}
+	if o.Dispatch {
+		builds = append(builds, dispatchTool)
+	}
 	var tools []mcp.Tool
-	for _, build := range []func() (mcp.Tool, error){startTool, startAllTool, nextStepTool, statusTool, stopTool, dispatchTool} {
+	for _, build := range builds {
 		t, err := build()
 		if err != nil {
 			return nil, fmt.Errorf("mcpserver: %w", err)
@@ -25,7 +36,7 @@ func Tools() ([]mcp.Tool, error) {
 
 // serverTools are the tools with this server's handlers.
 func (s *Server) serverTools() ([]server.ServerTool, error) {
-	tools, err := Tools()
+	tools, err := Tools(ToolOptions{Dispatch: s.cfg.Dispatch})
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	pollOther := fs.Duration("poll-other", 0, "kept for compatibility: the watcher paces itself (`DURATION`)")
 	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
+	dispatch := fs.Bool("dispatch", false, "also offer the pr_dispatch tool (the repository dispatcher) to agents")
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
@@ -92,6 +93,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Now:           e.Now,
 		Logger:        logger,
 		ReviewBots:    parseReviewBots(*reviewBots),
+		Dispatch:      *dispatch,
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
