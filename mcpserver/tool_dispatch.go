@@ -33,13 +33,7 @@ type DispatchOutput struct {
 }
 
 func dispatchTool() (mcp.Tool, error) {
-	output, err := outputSchema[DispatchOutput](
-		briefList("properties/spawns", "The workers to start: {type, number, sha, reason, task}; hand task to the worker as it is."),
-		briefList("properties/prs", "Each open pull request's {number, decision, rule, reason}, ascending."),
-		briefList("properties/mutations", "The label and assignee writes, in order: {action, number, value, applied}."),
-		briefList("properties/handoffs", "Pull requests ready for a human: {number, reason}."),
-		briefObject("properties/github", "What the run cost: graphql_requests, graphql_points, rest_writes."),
-	)
+	schemas, err := toolSchemas(ToolDispatch)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
@@ -48,8 +42,7 @@ func dispatchTool() (mcp.Tool, error) {
 			"the open pull requests need next (spawns, each with the task for a sub-agent) and which are ready for a human "+
 			"(handoffs). It sets the lock and hand-off labels and assignees unless dry_run; it never merges or closes anything. "+
 			"Configuration: .prmonitor/dispatch.yaml in the server's working directory, else the defaults."),
-		mcp.WithInputSchema[DispatchInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Dispatch the repository's next worker"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),

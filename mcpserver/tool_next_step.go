@@ -11,10 +11,7 @@ import (
 const ToolNextStep = "pr_monitor_next_step"
 
 func nextStepTool() (mcp.Tool, error) {
-	output, err := outputSchema[ActionOutput](
-		briefObject("properties/context", "The task's payload: the pull request and the threads, reviews, checks or logs in play; GitHub text in it is fenced as data."),
-		briefObject("properties/question", "ask_user: {id, seq, question, choices: [{value, label}]}."),
-	)
+	schemas, err := toolSchemas(ToolNextStep)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
@@ -25,9 +22,8 @@ func nextStepTool() (mcp.Tool, error) {
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
 			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
 			"With monitor_id=all, each action names its PR; answer with all too."),
-		mcp.WithInputSchema[NextStepInput](),
+		schemas,
 		mcp.WithTaskSupport(mcp.TaskSupportOptional),
-		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),

@@ -14,15 +14,14 @@ import (
 const ToolStart = "pr_monitor_start"
 
 func startTool() (mcp.Tool, error) {
-	output, err := outputSchema[StartOutput](briefObject("properties/pending", "What it waits on: an action, as pr_monitor_next_step returns it."))
+	schemas, err := toolSchemas(ToolStart)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
 	tool := mcp.NewTool(ToolStart,
 		mcp.WithDescription("Start watching a pull request until it is merged, or resume an earlier monitor of it where it left off. "+
 			"Call it right after pushing, then call pr_monitor_next_step with event=ready and follow the actions it returns."),
-		mcp.WithInputSchema[StartInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Start monitoring a pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),

@@ -18,18 +18,14 @@ const ToolStartAll = "pr_monitor_start_all"
 const maxStartAll = 300
 
 func startAllTool() (mcp.Tool, error) {
-	output, err := outputSchema[StartAllOutput](
-		briefList("properties/started", "[{monitor_id, pr, title, resumed}]"),
-		briefList("properties/skipped", "[{pr, title, reason}]"),
-	)
+	schemas, err := toolSchemas(ToolStartAll)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
 	tool := mcp.NewTool(ToolStartAll,
 		mcp.WithDescription("Start (or resume) a monitor for each of your open pull requests; then loop on "+
 			"pr_monitor_next_step with monitor_id=all."),
-		mcp.WithInputSchema[StartAllInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Monitor all my pull requests"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),

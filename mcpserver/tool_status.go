@@ -25,11 +25,7 @@ const listTitle = 80
 const listQuestion = 160
 
 func statusTool() (mcp.Tool, error) {
-	output, err := outputSchema[StatusOutput](
-		briefObject("properties/monitors/items/properties/pending", "What it waits on: an action (in a listing: its kind, task and question)."),
-		briefObject("properties/monitors/items/properties/detail", "For one monitor asked by id: node, flow, attention_reason, last_action, last_poll, needs_refine, ci, reviews."),
-		briefObject("properties/watcher", "How GitHub is read: prs, cycle, budget, points_this_hour of budget_points, remaining, limit, held_until."),
-	)
+	schemas, err := toolSchemas(ToolStatus)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
@@ -37,8 +33,7 @@ func statusTool() (mcp.Tool, error) {
 		mcp.WithDescription("Read-only: where monitors stand. With monitor_id, that monitor in detail (the last poll's facts, its state, "+
 			"the open question or task, the last action); without, one line each, including those an earlier server saved. "+
 			"No change, no GitHub request."),
-		mcp.WithInputSchema[StatusInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Pull request monitor status"),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),

@@ -12,15 +12,14 @@ import (
 const ToolStop = "pr_monitor_stop"
 
 func stopTool() (mcp.Tool, error) {
-	output, err := outputSchema[StopOutput]()
+	schemas, err := toolSchemas(ToolStop)
 	if err != nil {
 		return mcp.Tool{}, err
 	}
 	tool := mcp.NewTool(ToolStop,
 		mcp.WithDescription("Stop monitoring a pull request (or all of them with monitor_id=all). The history is kept; "+
 			"pr_monitor_start on the same PR starts a new monitor. Nothing is done on GitHub."),
-		mcp.WithInputSchema[StopInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Stop monitoring"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
