@@ -41,6 +41,7 @@ func (m *memSeen) SaveSeen(seen map[prstatus.PRRef]watch.Seen) error {
 // poke brings the change to the resumed monitor before a safety refresh; one whose record is newer
 // than the read needs none.
 func TestAResumedMonitorGetsTheChangeTheWatcherReadJustBeforeARestart(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	tests := []struct {
 		name      string
 		readAfter bool // the watcher's last read came after the monitor's record was saved
@@ -51,7 +52,7 @@ func TestAResumedMonitorGetsTheChangeTheWatcherReadJustBeforeARestart(t *testing
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := func(c *Config) { c.MaxBlock = time.Second }
+			cfg := func(c *Config) { c.MaxBlock = 400 * time.Millisecond }
 			h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: cfg})
 			h.apply(githubfake.OpenPR{Title: "x"})
 			h.start()

@@ -18,6 +18,7 @@ import (
 )
 
 func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()
@@ -88,6 +89,7 @@ func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
 }
 
 func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()
@@ -112,6 +114,7 @@ func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
 }
 
 func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 5 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
@@ -132,6 +135,7 @@ func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
 // no snapshot; a change reaches the call as one snapshot. (Before the watcher, every poll was one
 // snapshot request: this test replaces TestOneGraphQLRequestPerPoll.)
 func TestAWaitingCallSendsNoRequestOfItsOwn(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
 		c.MaxBlock = 400 * time.Millisecond
 		c.Watch.HotRefresh, c.Watch.SafetyRefresh = time.Hour, time.Hour
@@ -174,6 +178,7 @@ func requestKinds(f *githubfake.Fake) (snapshots, fingerprints int) {
 }
 
 func TestStatusStopAndResume(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()
@@ -214,6 +219,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Minute }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()

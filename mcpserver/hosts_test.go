@@ -79,19 +79,19 @@ func TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds(t *testing.T) {
 // claude-code (its row's bound made short for the test) gets polling by that bound while CI runs,
 // and a client no row names gets the default bound.
 func TestACallFromAKnownHostReturnsPollingByItsHostsBound(t *testing.T) {
-	rows := []HostBound{{Host: "Claude Code", Names: []string{"claude-code"}, Bound: 300 * time.Millisecond}}
+	rows := []HostBound{{Host: "Claude Code", Names: []string{"claude-code"}, Bound: 150 * time.Millisecond}}
 	for _, tc := range []struct {
 		client string
 		want   time.Duration
 	}{
-		{"claude-code", 300 * time.Millisecond},
-		{"some-other-agent", 600 * time.Millisecond},
+		{"claude-code", 150 * time.Millisecond},
+		{"some-other-agent", 400 * time.Millisecond},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{protocol: "2025-11-25", client: tc.client, cfg: func(c *Config) {
 				c.MaxBlock = 0
 				c.HostBounds = rows
-				c.DefaultBound = 600 * time.Millisecond
+				c.DefaultBound = 400 * time.Millisecond
 			}})
 			h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 			h.start()

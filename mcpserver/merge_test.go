@@ -13,6 +13,7 @@ import (
 // When the user chooses to merge, the server re-reads the pull request and merges only what the
 // user was shown; a change request submitted after the question was asked comes back to the user.
 func TestTheMergeReReadsThePullRequestAndAsksAgainWhenItChanged(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.Approve(githubfake.User("carol"), "lgtm"))
