@@ -28,9 +28,11 @@ type Server struct {
 	endLife context.CancelFunc
 	wmu     sync.Mutex
 	w       *watch.Watcher
-	waiting *waitSlots
-	sched   *scheduler
-	tasks   *taskCalls
+	// watcherDone is closed when the watcher has stopped and saved.
+	watcherDone chan struct{}
+	waiting     *waitSlots
+	sched       *scheduler
+	tasks       *taskCalls
 }
 
 // New builds the server and registers its tools.
@@ -98,15 +100,17 @@ const maxWorkers = 100
 // server when it returns.
 func (s *Server) Close() { s.shutdown() }
 
-// shutdown stops the watcher and every blocked call and releases every claim; monitors stay saved.
+// shutdown stops the watcher and every blocked call and releases every claim; monitors stay saved,
+// and so does what the watcher spent and saw: it returns once the watcher's last save is done.
 func (s *Server) shutdown() {
 	s.endLife()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, m := range s.monitors {
 		m.stopCall()
 		m.letGo()
 	}
+	s.mu.Unlock()
+	s.awaitWatcher()
 }
 
 // github connects on first use.

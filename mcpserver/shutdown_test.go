@@ -5,12 +5,15 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
 // countingClaims counts how often each claim is given up.
@@ -63,4 +66,51 @@ func TestStoppingAndShuttingDownAtOnceGiveUpTheClaimOnce(t *testing.T) {
 		require.NoError(t, err, "nobody holds the monitor any more")
 		release()
 	}
+}
+
+// spendRecorder keeps the watcher's saves of its spend.
+type spendRecorder struct {
+	mu    sync.Mutex
+	saves []watch.Spend
+}
+
+func (r *spendRecorder) LoadSpend() (watch.Spend, bool, error) { return watch.Spend{}, false, nil }
+
+func (r *spendRecorder) SaveSpend(sp watch.Spend) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.saves = append(r.saves, sp)
+	return nil
+}
+
+func (r *spendRecorder) last() (watch.Spend, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.saves) == 0 {
+		return watch.Spend{}, false
+	}
+	return r.saves[len(r.saves)-1], true
+}
+
+// TestShutdownReturnsOnceTheWatcherSavedWhatItSpent: a short session (fewer looks than the
+// watcher's regular save needs) still saves its spend, before shutdown returns: the process may
+// exit right after.
+func TestShutdownReturnsOnceTheWatcherSavedWhatItSpent(t *testing.T) {
+	spend := &spendRecorder{}
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.Watch.Spend = spend
+		c.Watch.MinCycle, c.Watch.MaxCycle = time.Hour, time.Hour // one look, then none for an hour
+	}})
+	h.apply(githubfake.OpenPR{Title: "x"})
+	h.start()
+	w := h.srv.runningWatcher()
+	require.NotNil(t, w)
+	require.Eventually(t, func() bool { return w.Stats().PointsThisHour > 0 }, 10*time.Second, 5*time.Millisecond, "the watcher looked")
+	_, saved := spend.last()
+	require.False(t, saved, "no regular save yet")
+
+	h.srv.Close()
+	got, saved := spend.last()
+	require.True(t, saved, "saved before Close returned")
+	assert.Equal(t, w.Stats().PointsThisHour, got.Points)
 }

@@ -44,12 +44,34 @@ func (s *Server) ensureWatcher() (*watch.Watcher, error) {
 		return nil, fmt.Errorf("start the watcher: %w", err)
 	}
 	s.w = w
-	go func() {
+	s.watcherDone = make(chan struct{})
+	go func(done chan struct{}) {
+		defer close(done)
 		if err := w.Run(s.life); err != nil && !errors.Is(err, context.Canceled) {
 			s.cfg.Logger.Error("the watcher stopped", "err", err)
 		}
-	}()
+	}(s.watcherDone)
 	return w, nil
+}
+
+// lastSaveWait bounds how long a shutdown waits for the watcher's last save.
+const lastSaveWait = 10 * time.Second
+
+// awaitWatcher waits, once the server's life has ended, until the watcher has stopped and saved
+// what it spent and saw (watch.Watcher.Run saves as it returns): a process that exits right after
+// shutdown keeps its pace for the next start, and leaves no save half-written.
+func (s *Server) awaitWatcher() {
+	s.wmu.Lock()
+	done := s.watcherDone
+	s.wmu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(lastSaveWait):
+		s.cfg.Logger.Warn("the watcher did not stop in time; what it spent since its last save is lost", "waited", lastSaveWait)
+	}
 }
 
 // runningWatcher is the watcher if it runs (nil before the first monitor), never starting it.
