@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -43,7 +43,7 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 		{"data has an unknown field", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready", "data": map[string]any{"replytext": "x"}}, "replytext"},
 		{"malformed PR reference", "pr_monitor_start", map[string]any{"pr": "not a pr"}, "malformed pull request reference"},
 		{"no such PR", "pr_monitor_start", map[string]any{"pr": "acme/widgets#99"}, "404"},
-		{"stop needs an id", "pr_monitor_stop", map[string]any{}, "monitor_id"}, // the schema requires it: mcp-go words the refusal
+		{"stop needs an id", "pr_monitor_stop", map[string]any{}, `missing required field "monitor_id"`}, // the schema requires it
 		{"status of an unknown monitor", "pr_monitor_status", map[string]any{"monitor_id": "x/y#1"}, "unknown monitor"},
 	}
 	for _, tt := range tests {
@@ -71,8 +71,14 @@ func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
 			}
 		}, "rejected the token"},
 		{"no token at all", func(string) Connect {
-			return func(context.Context) (GitHub, error) { return nil, fmt.Errorf("resolve: %w", ghclient.ErrNoToken) }
-		}, "no GitHub token"},
+			return func(ctx context.Context) (GitHub, error) {
+				_, err := ghclient.ResolveToken(ctx, func(string) string { return "" }, "", func(context.Context, string, ...string) ([]byte, error) {
+					return nil, errors.New(`exec: "gh": executable file not found in $PATH`)
+				})
+				return nil, err
+			}
+		}, "no GitHub token found: set GITHUB_TOKEN or GH_TOKEN, or sign in with `gh auth login` (GITHUB_TOKEN and GH_TOKEN are empty; " +
+			"`gh auth token --hostname github.com` failed: exec: \"gh\": executable file not found in $PATH)"},
 		{"no client", func(string) Connect { return func(context.Context) (GitHub, error) { return nil, nil } }, "no GitHub client"},
 	}
 	for _, tt := range tests {
@@ -83,6 +89,9 @@ func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
 			_, errText := h.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
 			assert.Contains(t, errText, tt.want)
 			assert.NotContains(t, errText, testToken)
+			assert.Equal(t, 1, strings.Count(errText, "GitHub token")+strings.Count(errText, "rejected the token")+strings.Count(errText, "no GitHub client"),
+				"the cause is said once: %s", errText)
+			assert.LessOrEqual(t, parenDepth(errText), 1, "no parentheses within parentheses: %s", errText)
 			assert.Empty(t, h.srv.monitors, "no monitor without GitHub")
 		})
 	}
@@ -253,4 +262,19 @@ func driven(m *monitor) bool {
 	m.calls.mu.Lock()
 	defer m.calls.mu.Unlock()
 	return m.calls.active != nil
+}
+
+// parenDepth is how deeply s nests parentheses.
+func parenDepth(s string) int {
+	depth, most := 0, 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+			most = max(most, depth)
+		case ')':
+			depth--
+		}
+	}
+	return most
 }

@@ -61,7 +61,6 @@ func New(cfg Config) (*Server, error) {
 		server.WithInstructions(instructionsText),
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
-		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	}, s.taskOptions()...)...)

@@ -34,7 +34,8 @@ func Tools(o ToolOptions) ([]mcp.Tool, error) {
 	return tools, nil
 }
 
-// serverTools are the tools with this server's handlers.
+// serverTools are the tools with this server's handlers, each behind the check of its arguments
+// (input.go).
 func (s *Server) serverTools() ([]server.ServerTool, error) {
 	tools, err := Tools(ToolOptions{Dispatch: s.cfg.Dispatch})
 	if err != nil {
@@ -50,7 +51,11 @@ func (s *Server) serverTools() ([]server.ServerTool, error) {
 		if !ok {
 			return nil, fmt.Errorf("mcpserver: no handler for %s", t.Name)
 		}
-		out = append(out, server.ServerTool{Tool: t, Handler: h})
+		check, err := newInputCheck(t)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: %w", err)
+		}
+		out = append(out, server.ServerTool{Tool: t, Handler: check.wrap(h)})
 	}
 	return out, nil
 }
