@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -140,8 +141,8 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 		if !slotTaken && !call.inTask { // a task holds no worker of the transport
 			release, ok := a.s.waiting.acquire()
 			if !ok {
-				return a.polling(fmt.Sprintf("Still watching %d pull requests; %d calls are already waiting, the most this server lets wait at once. "+
-					"Call again.", live, a.s.waiting.size()), skipped)
+				return a.polling(fmt.Sprintf("Still watching %s; %s already waiting, the most this server lets wait at once. "+
+					"Call again.", pullRequests(live), prstatus.Plural(a.s.waiting.size(), "call is", "calls are")), skipped)
 			}
 			defer release()
 		}
@@ -156,8 +157,8 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 			if res := a.handOut(call, nextTurn(a.turns(a.s.monitorsByID()), a.quiet(), true)); res != nil {
 				return res
 			}
-			return a.polling(fmt.Sprintf("Still watching %d pull requests; nothing needs you yet. "+
-				"Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to keep waiting.", live), skipped)
+			return a.polling(fmt.Sprintf("Still watching %s; nothing needs you yet. "+
+				"Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to keep waiting.", pullRequests(live)), skipped)
 		}
 	}
 }
@@ -332,5 +333,8 @@ func (a *scheduler) summary() string {
 			}
 		}
 	}
-	return fmt.Sprintf("watching %d pull requests · %d waiting on you", live, waiting)
+	return fmt.Sprintf("watching %s · %d waiting on you", pullRequests(live), waiting)
 }
+
+// pullRequests counts pull requests in words: 1 pull request, 3 pull requests.
+func pullRequests(n int) string { return prstatus.Plural(n, "pull request", "pull requests") }

@@ -149,7 +149,7 @@ func TestNextStepAllReturnsPollingByItsDeadline(t *testing.T) {
 	act := h.nextAll("ready", "", nil)
 	assert.Equal(t, "polling", act.Action)
 	assert.Equal(t, "all", act.MonitorID)
-	assert.Contains(t, act.Message, "Still watching 1 pull requests")
+	assert.Contains(t, act.Message, "Still watching 1 pull request;", "counts read as words")
 	assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, act.Next)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -125,8 +126,9 @@ func (d *driver) holding() bool { return time.Until(d.notBefore) > 0 }
 // stay free for pr_monitor_status and pr_monitor_stop.
 func (d *driver) crowded(act statemachine.Action) outcome {
 	out := d.output(act)
-	out.Message = fmt.Sprintf("Still watching; %d calls are already waiting, the most this server lets wait at once. "+
-		"Call pr_monitor_next_step with event=ready again, or wait on every pull request with one call (monitor_id=all).", d.s.waiting.size())
+	out.Message = fmt.Sprintf("Still watching; %s already waiting, the most this server lets wait at once. "+
+		"Call pr_monitor_next_step with event=ready again, or wait on every pull request with one call (monitor_id=all).",
+		prstatus.Plural(d.s.waiting.size(), "call is", "calls are"))
 	return outcome{kind: deadline, out: out}
 }
 

@@ -20,7 +20,7 @@ func nextStepTool() (mcp.Tool, error) {
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
-			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
+			"polling within 50 s to 4 min (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
 			"With monitor_id=all, each action names its PR; answer with all too."),
 		schemas,
 		mcp.WithTaskSupport(mcp.TaskSupportOptional),

@@ -68,7 +68,8 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 		m.attached(nil, s.cfg.Now(), 0)
 		out.Started = append(out.Started, StartedPR{MonitorID: m.id, PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
-	out.Message = fmt.Sprintf("Monitoring %d open pull request(s) of %s; %d skipped.", len(out.Started), found.Viewer, len(out.Skipped))
+	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", prstatus.Plural(len(out.Started), "open pull request", "open pull requests"),
+		found.Viewer, len(out.Skipped))
 	if found.Truncated {
 		out.Message += fmt.Sprintf(" A search matched more than %d: only the first %d of it were read.", ghclient.SearchPage, ghclient.SearchPage)
 	}

@@ -32,7 +32,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	g.register(fs)
 	stateDir := fs.String("state-dir", "", "where monitors are saved across restarts (`DIR`; default: the user's state directory)")
 	maxBlock := fs.Duration("max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
-		"whatever the host (default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
+		"whatever the host (default: a bound that fits the host the client names, 50s for one we do not know; see docs/hosts.md)")
 	progressEvery := fs.Duration("progress-every", 5*time.Second, "how often a waiting call sends a progress notification (hosts that keep a call alive on progress want it within 15s)")
 	var budget budgetFlag
 	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the watcher may spend: `SHARE` as 25% or 0.25 (default 25%)")
