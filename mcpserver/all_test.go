@@ -236,7 +236,7 @@ func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
 	t.Parallel() // see parallelSafe in harness_test.go
 	clock := newShiftedClock(thursdayNight)
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
-		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, 500*time.Millisecond
+		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, time.Second
 	}})
 	threePRs(t, h)
 	act := h.nextAll("ready", "", nil)
