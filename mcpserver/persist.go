@@ -10,7 +10,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 )
 
-// Persister keeps monitors across restarts: only what GitHub cannot tell the server (DESIGN §8).
+// Persister keeps monitors across restarts: only what GitHub cannot tell the server (docs/architecture.md#where-state-lives).
 // It speaks the store's one record type: what survives a restart for one monitor is a
 // store.Record (its ref, position, stopped flag and creation time; the Persister fills in the
 // rest).

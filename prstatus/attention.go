@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// deriveAttentions lists every attention that matches, in decision order (DESIGN §4). Merged and
+// deriveAttentions lists every attention that matches, in decision order (docs/architecture.md#the-decision-order). Merged and
 // closed end the list on their own; none appears only when nothing else matched. It reads the
 // facts derived before it and never the raw snapshot, so the decision is exactly what `check`
 // prints.

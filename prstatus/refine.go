@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// deriveRefine applies the needs-refine rule (DESIGN §4.1, docs/needs-refine.md): changes are
+// deriveRefine applies the needs-refine rule (docs/needs-refine.md): changes are
 // requested and no commit authored after the newest request exists yet.
 //
 // Author dates, not committer dates: a rebase onto a newer base rewrites every committer date and

@@ -1,6 +1,6 @@
 package tests
 
-// The static half of DESIGN §10's safety invariants:
+// The static half of the safety invariants (docs/architecture.md#safety-invariants):
 //
 //  1. no code path closes a pull request or deletes a branch;
 //  2. a merge happens only through the handler of the user's explicit merge choice: the state

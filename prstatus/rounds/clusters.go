@@ -94,7 +94,7 @@ const (
 )
 
 // Cluster decides whether the new threads form a cluster, with one another or with what
-// prmonitor resolved in the last lookback rounds (DESIGN §9), and if so builds the brief. It is
+// prmonitor resolved in the last lookback rounds (docs/architecture.md#memory-across-review-rounds), and if so builds the brief. It is
 // pure and cheap when nothing clusters: the gate and the overlap check come first, and only the
 // looked-at rounds are ever categorised. lookback ≤ 0 means DefaultLookback. Unknown thread ids
 // are ignored; the order of newThreadIDs does not matter.
