@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // synonyms are plain words users type for a choice. They match only the whole answer (after
@@ -105,7 +107,7 @@ func normalize(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	return text.OneLine(b.String())
 }
 
 func stripFillers(s string) string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Which servers run on a state directory. A server marks the directory while it runs
@@ -66,7 +67,7 @@ func serversSentence(servers []statusServer, now time.Time) string {
 		if n == 0 {
 			return "no monitor yet"
 		}
-		return count(n, "monitor")
+		return text.Count(n, "monitor", "monitors")
 	}
 	switch len(servers) {
 	case 0:

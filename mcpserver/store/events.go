@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // EventKind says what an event is about.
@@ -134,9 +135,7 @@ func encodeEvent(e Event) ([]byte, error) {
 	}
 	if len(b) >= maxEventBytes {
 		e.Data = map[string]string{"omitted": fmt.Sprintf("%d bytes of event, over the %d-byte limit", len(b), maxEventBytes)}
-		if len(e.Summary) > maxSummaryBytes {
-			e.Summary = strings.ToValidUTF8(e.Summary[:maxSummaryBytes], "") + "…"
-		}
+		e.Summary = text.ClipBytes(e.Summary, maxSummaryBytes)
 		if b, err = json.Marshal(e); err != nil {
 			return nil, err
 		}
