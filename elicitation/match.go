@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // synonyms are plain words users type for a choice. They match only the whole answer (after
@@ -107,7 +105,7 @@ func normalize(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	return text.OneLine(b.String())
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 func stripFillers(s string) string {

@@ -1,8 +1,6 @@
 package statemachine
 
-import (
-	"github.com/prmonitor/prmonitor/prstatus/text"
-)
+import "github.com/prmonitor/prmonitor/prstatus/text"
 
 // Words renders a task for a person to read: "applying the recommendation", not
 // "apply_recommendation". The name itself stays the protocol's value.
