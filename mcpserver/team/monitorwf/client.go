@@ -2,9 +2,11 @@ package monitorwf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -64,4 +66,18 @@ func QueryMonitor(ctx context.Context, c client.Client, id string) (Status, erro
 // Stop stops monitor id.
 func Stop(ctx context.Context, c client.Client, id string) error {
 	return c.SignalWorkflow(ctx, id, "", SignalStop, nil)
+}
+
+// Poke signals the monitor of ref if one is running; ok is false when none is (nothing is
+// started: see the webhook package for who may start one).
+func (s Starter) Poke(ctx context.Context, ref prstatus.PRRef, c Change) (bool, error) {
+	err := s.Client.SignalWorkflow(ctx, WorkflowID(ref), "", SignalChanged, c)
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("signal monitor %s: %w", WorkflowID(ref), err)
+	}
+	return true, nil
 }
