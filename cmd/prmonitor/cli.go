@@ -67,6 +67,8 @@ func run(ctx context.Context, args []string, e env) int {
 		return runDemo(ctx, args[1:], e)
 	case "serve":
 		return runServe(ctx, args[1:], e)
+	case "worker":
+		return runWorker(ctx, args[1:], e)
 	case "setup":
 		return runSetup(ctx, args[1:], e)
 	case "status":
@@ -89,6 +91,7 @@ usage: prmonitor <command> [flags]
 
 commands:
   serve                      run the MCP server over stdio
+  worker                     run the team deployment's worker: monitors as Temporal workflows, webhooks in
   setup HOST                 register prmonitor in claude-code, copilot-cli, vscode or cursor (or all)
   check [--json] PR          print what a pull request needs now, and why
   dispatch OWNER/REPO        decide the next worker and the hand-offs over all open pull requests
