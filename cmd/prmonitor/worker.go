@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -33,7 +34,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	namespace := fs.String("namespace", "default", "the Temporal `NAMESPACE`")
 	queue := fs.String("task-queue", monitorwf.DefaultTaskQueue, "the task `QUEUE` of the monitors' workflows and activities")
 	listen := fs.String("webhook-listen", "", "serve POST /webhook (and GET /healthz) on this `ADDR`, e.g. :8080")
-	secretFile := fs.String("webhook-secret-file", "", "the webhook's shared secret, in this `FILE`")
+	secretFile := fs.String("webhook-secret-file", "", "the webhook's shared secret, in this `FILE` (surrounding whitespace is not part of it)")
 	appID := fs.Int64("app-id", 0, "act as this GitHub App (`ID`) instead of GITHUB_TOKEN")
 	appKey := fs.String("app-private-key", "", "the GitHub App's private key, a PEM `FILE`")
 	appInst := fs.Int64("app-installation", 0, "the GitHub App's installation `ID`")
@@ -76,7 +77,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 			fmt.Fprintf(e.Stderr, "prmonitor worker: the webhook secret: %s\n", oneLine(err.Error()))
 			return exitUsage
 		}
-		secret = b
+		secret = bytes.TrimSpace(b) // a file written by echo ends in a newline; GitHub's secret does not
 	}
 	sec := &secrets{}
 	gh, err := workerGitHub(ctx, g, e, sec, logger, *appID, *appInst, *appKey)
