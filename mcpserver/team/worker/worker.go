@@ -5,6 +5,7 @@ package worker
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +29,11 @@ type Config struct {
 	// Temporal is the frontend's HOST:PORT; Namespace and TaskQueue default to "default" and
 	// monitorwf.DefaultTaskQueue.
 	Temporal, Namespace, TaskQueue string
+	// TemporalTLS secures the connection (a client certificate for mTLS, as self-hosted clusters
+	// and Temporal Cloud accept); TemporalAPIKey authenticates with an API key (Temporal Cloud),
+	// which turns TLS on. Both may be empty (a local or sidecar frontend).
+	TemporalTLS    *tls.Config
+	TemporalAPIKey string
 	// GitHub is the client the activities use, resolved per call (a GitHub App's installation
 	// token is renewed before it expires). The token stays in the worker's process.
 	GitHub GitHub
@@ -73,8 +79,12 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.WebhookListen != "" && len(cfg.WebhookSecret) == 0 {
 		return errors.New("--webhook-listen needs --webhook-secret-file")
 	}
-	c, err := client.DialContext(ctx, client.Options{HostPort: cfg.Temporal, Namespace: cfg.Namespace,
-		Logger: sdklog.NewStructuredLogger(cfg.Logger)})
+	opts := client.Options{HostPort: cfg.Temporal, Namespace: cfg.Namespace, Logger: sdklog.NewStructuredLogger(cfg.Logger),
+		ConnectionOptions: client.ConnectionOptions{TLS: cfg.TemporalTLS}}
+	if cfg.TemporalAPIKey != "" {
+		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.TemporalAPIKey)
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("connect to Temporal at %s: %w", cfg.Temporal, err)
 	}
