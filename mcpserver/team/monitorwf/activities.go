@@ -61,13 +61,13 @@ func (a *Activities) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.Perform, activity.RegisterOptions{Name: ActivityPerform})
 }
 
-// ReadSnapshot reads the pull request. The workflow derives the facts, on its own clock.
-func (a *Activities) ReadSnapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Snapshot, error) {
+// ReadSnapshot reads the pull request, packed. The workflow derives the facts, on its own clock.
+func (a *Activities) ReadSnapshot(ctx context.Context, ref prstatus.PRRef) (Packed, error) {
 	s, err := a.Source.Snapshot(ctx, ref)
 	if err != nil {
 		return nil, classify(err)
 	}
-	return s, nil
+	return pack(s)
 }
 
 // Perform does one server action through Effects.

@@ -71,9 +71,13 @@ func (w *monitor) readDue(now time.Time) bool {
 func (w *monitor) read(ctx workflow.Context) {
 	started := workflow.Now(ctx)
 	w.busy = true
-	var snap prstatus.Snapshot
-	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, readOptions()), ActivityReadSnapshot, w.p.Ref).Get(ctx, &snap)
+	var packed Packed
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, readOptions()), ActivityReadSnapshot, w.p.Ref).Get(ctx, &packed)
 	w.busy = false
+	var snap prstatus.Snapshot
+	if err == nil {
+		snap, err = packed.unpack()
+	}
 	now := workflow.Now(ctx)
 	w.lastRead = now
 	if err != nil {
