@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // buildWithin bounds a cold build of the dev server (go.temporal.io/server compiles in about
@@ -17,8 +19,9 @@ const buildWithin = 25 * time.Minute
 
 // Binary returns the dev server's binary: $PRMONITOR_TEMPORAL_DEV when set, else one built from
 // the tools module, cached under the user's cache directory by the hash of tools/go.sum and
-// tools/temporaldev's source. Test binaries of several packages may build at once: each builds to
-// a file of its own and renames it into place, so a reader never sees half a binary.
+// tools/temporaldev's source. Test binaries of several packages may ask at once: a file lock lets
+// one build (to a file of its own, renamed into place: no one sees half a binary) while the others
+// wait and take its result.
 func Binary(t testing.TB) (string, error) {
 	t.Helper()
 	if bin := os.Getenv(EnvBinary); bin != "" {
@@ -47,6 +50,18 @@ func Binary(t testing.TB) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	// One test binary builds; the others (go test ./... runs packages side by side) wait for it
+	// rather than compile the server again each.
+	ctx, cancel := ctxFor(buildWithin)
+	defer cancel()
+	lock := flock.New(filepath.Join(dir, "temporaldev.lock"))
+	if ok, err := lock.TryLockContext(ctx, time.Second); err != nil || !ok {
+		return "", fmt.Errorf("wait for another test's build of the dev server: %v", err)
+	}
+	defer func() { _ = lock.Unlock() }()
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
 	tmp, err := os.CreateTemp(dir, "temporaldev-build-*")
 	if err != nil {
 		return "", err
@@ -54,8 +69,6 @@ func Binary(t testing.TB) (string, error) {
 	_ = tmp.Close()
 	defer os.Remove(tmp.Name())
 	t.Logf("temporaltest: building tools/temporaldev (minutes on a cold cache; set %s to skip)", EnvBinary)
-	ctx, cancel := ctxFor(buildWithin)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "build", "-C", tools, "-o", tmp.Name(), "./temporaldev")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build -C %s ./temporaldev: %w\n%s", tools, err, out)
