@@ -41,8 +41,8 @@ func deriveAttentions(f *Facts, merged, closed bool) []Attention {
 	if f.CI.Cancelled > 0 {
 		out = append(out, ciAttention(AttentionCICancelled, f, f.CI.CancelledChecks, "were cancelled"))
 	}
-	if f.CI.Pending > 0 {
-		out = append(out, ciAttention(AttentionCIPending, f, f.CI.PendingChecks, "are still running"))
+	if f.CI.Pending > 0 || f.CI.NotStarted() {
+		out = append(out, ciPending(f))
 	}
 	if a, ok := readyToMerge(f); ok {
 		out = append(out, a)
@@ -113,10 +113,7 @@ func ciAttention(kind AttentionKind, f *Facts, checks []CheckFact, verb string) 
 		keyIDs[i] = c.keyID()
 	}
 	shown := sortedUnique(names)
-	list := JoinNames(shown)
-	if len(shown) > 5 {
-		list = JoinNames(append(shown[:5:5], fmt.Sprintf("%d more", len(shown)-5)))
-	}
+	list := shortList(shown)
 	return Attention{
 		Kind:   kind,
 		Reason: fmt.Sprintf("%d of %d checks on %s %s: %s", len(checks), f.CI.Total, orDefault(shortOID(f.HeadSHA), "the head"), verb, list),
@@ -125,9 +122,74 @@ func ciAttention(kind AttentionKind, f *Facts, checks []CheckFact, verb string) 
 	}
 }
 
+// ciPending is the attention of checks that run, or that have not started: required checks that
+// have not reported (an empty rollup with required checks is "waiting for checks to start", never
+// a question), the grace after a push for checks to register, or GitHub's block with no check
+// reported.
+func ciPending(f *Facts) Attention {
+	head := orDefault(shortOID(f.HeadSHA), "the head")
+	if f.CI.Pending > 0 {
+		a := ciAttention(AttentionCIPending, f, f.CI.PendingChecks, "are still running")
+		if n := len(f.CI.Missing); n > 0 {
+			a.Reason += fmt.Sprintf("; %s not reported yet", Plural(n, "required check has", "required checks have"))
+			a.Checks = sortedUnique(append(a.Checks, f.CI.Missing...))
+			a.Key = key(AttentionCIPending, f.HeadSHA, append(pendingKeyIDs(f.CI.PendingChecks), expectedKeyIDs(f.CI.Missing)...))
+		}
+		return a
+	}
+	var reason string
+	switch {
+	case len(f.CI.Missing) > 0:
+		// The names are in Checks: a check's name is GitHub text, kept out of the sentence.
+		reason = fmt.Sprintf("waiting for checks to start: %s not reported on %s",
+			Plural(len(f.CI.Missing), "required check has", "required checks have"), head)
+	case !f.CI.GraceUntil.IsZero():
+		reason = fmt.Sprintf("waiting for checks to register on %s: it was pushed moments ago and no check has reported yet (until %s)",
+			head, f.CI.GraceUntil.UTC().Format(timeFormat))
+	default:
+		reason = fmt.Sprintf("waiting for checks to start on %s: none has reported, and GitHub blocks the merge", head)
+	}
+	return Attention{
+		Kind:   AttentionCIPending,
+		Reason: reason,
+		Key:    key(AttentionCIPending, f.HeadSHA, expectedKeyIDs(f.CI.Missing)),
+		Checks: slices.Clone(f.CI.Missing),
+	}
+}
+
+func pendingKeyIDs(checks []CheckFact) []string {
+	out := make([]string, len(checks))
+	for i, c := range checks {
+		out[i] = c.keyID()
+	}
+	return out
+}
+
+func expectedKeyIDs(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "expected:" + n
+	}
+	return out
+}
+
+// shortList names at most five, then counts the rest.
+func shortList(names []string) string {
+	shown := sortedUnique(names)
+	if len(shown) > 5 {
+		return JoinNames(append(shown[:5:5], fmt.Sprintf("%d more", len(shown)-5)))
+	}
+	return JoinNames(shown)
+}
+
 // readyToMerge is the only attention that can lead to a merge, so every condition is checked here
 // again, whatever matched above it: a reviewer's standing request for changes always blocks, even
 // once a fix has landed and needs_refine is false, until that reviewer approves or is dismissed.
+// Mergeability must be MERGEABLE: UNKNOWN (GitHub has not computed it) decides nothing. CI must be
+// green, which includes every required check having reported on the head and passed. While GitHub
+// blocks the merge for a rule the snapshot shows (unresolved conversations, a code owner's
+// review), nobody is asked yet; when it blocks it for a reason the snapshot does not show, the
+// reason says so.
 func readyToMerge(f *Facts) (Attention, bool) {
 	ok := f.State != StateMerged && f.State != StateClosed &&
 		!f.IsDraft &&
@@ -136,7 +198,8 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		len(f.Threads.NeedsAction)+len(f.Threads.ReviewerReplied) == 0 &&
 		len(f.Reviews.ChangesRequestedBy) == 0 &&
 		len(f.Reviews.Approvals) > 0 &&
-		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED")
+		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED") &&
+		!heldByRule(f)
 	if !ok {
 		return Attention{}, false
 	}
@@ -151,6 +214,9 @@ func readyToMerge(f *Facts) (Attention, bool) {
 	}
 	if note := fromOthersNote(f); note != "" {
 		warn = append(warn, note)
+	}
+	if len(f.Blocked) > 0 {
+		warn = append(warn, blockedNote(f))
 	}
 	if len(warn) > 0 {
 		reason += "; but " + strings.Join(warn, ", and ")
@@ -222,10 +288,18 @@ func noneReason(f *Facts) string {
 	if note := fromOthersNote(f); note != "" {
 		why = append(why, note)
 	}
+	if len(f.Blocked) > 0 {
+		why = append(why, blockedNote(f))
+	}
 	if len(why) == 0 {
 		return "nothing needs attention"
 	}
 	return "nothing to do yet: " + strings.Join(why, "; ")
+}
+
+// blockedNote explains GitHub's BLOCKED merge state in one clause.
+func blockedNote(f *Facts) string {
+	return "GitHub blocks the merge: " + strings.Join(f.Blocked, "; ")
 }
 
 // fromOthersNote mentions the feedback of people who cannot review: shown, not acted on.

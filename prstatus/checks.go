@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // checkBucket is where one check lands. Every check lands in exactly one.
@@ -54,8 +55,11 @@ func isStatusContext(c Check) bool {
 	return c.State != "" && c.Status == "" && c.Conclusion == ""
 }
 
-// dedupeChecks keeps one context per (kind, workflow, name): a re-run leaves the old run in the
-// rollup next to the new one, and the newest run (the highest database id) is the one that counts.
+// dedupeChecks keeps one context per (kind, workflow, name): the rollup keeps superseded runs
+// next to their re-runs (a failed run a later run replaced, a queued duplicate that never ran),
+// and only the latest run of a check counts, as on GitHub's checks page and for branch
+// protection. The latest is the highest database id (ids grow with every run); between commit
+// statuses, which have none, the one reported last.
 func dedupeChecks(in []Check) []Check {
 	type key struct {
 		kind           CheckKind
@@ -77,11 +81,13 @@ func dedupeChecks(in []Check) []Check {
 	return out
 }
 
-// compareRuns orders two runs of one check, newest last. Database ids grow with every run; the
-// other fields only make the choice independent of input order when ids tie.
+// compareRuns orders two runs of one check, newest last. Database ids grow with every run, and
+// statuses have their report time; the other fields only make the choice independent of input
+// order when those tie.
 func compareRuns(a, b Check) int {
 	return cmp.Or(
 		cmp.Compare(a.DatabaseID, b.DatabaseID),
+		a.At.Compare(b.At),
 		cmp.Compare(a.WorkflowRunID, b.WorkflowRunID),
 		strings.Compare(a.Status, b.Status),
 		strings.Compare(a.Conclusion, b.Conclusion),
@@ -101,10 +107,44 @@ func compareBool(a, b bool) int {
 	return -1
 }
 
-// deriveChecks counts the head commit's checks and lists the ones that are not green.
-func deriveChecks(in []Check) CIFacts {
-	ci := CIFacts{FailedChecks: []CheckFact{}}
-	for _, c := range dedupeChecks(in) {
+// requiredChecks is every check context the base branch requires: its rules' and those GitHub
+// marks isRequired in the rollup (a ruleset the token cannot read still marks them), sorted.
+func requiredChecks(s *Snapshot) []string {
+	names := slices.Clone(s.Rules.RequiredChecks)
+	for _, c := range s.Checks {
+		if c.IsRequired {
+			names = append(names, c.Name)
+		}
+	}
+	return sortedUnique(names)
+}
+
+// MissingRequiredChecks names the checks the base branch requires that have not reported on the
+// head at all, sorted. The watcher reads the check counts of such a pull request in every look:
+// a required check reporting success on a green rollup moves nothing else.
+func MissingRequiredChecks(s *Snapshot) []string {
+	if s == nil {
+		return nil
+	}
+	reported := map[string]bool{}
+	for _, c := range s.Checks {
+		reported[c.Name] = true
+	}
+	var out []string
+	for _, name := range requiredChecks(s) {
+		if !reported[name] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// deriveChecks counts the head commit's checks (the latest run of each), lists the ones that are
+// not green, and names the required checks that have not reported on the head at all.
+func deriveChecks(s *Snapshot) CIFacts {
+	ci := CIFacts{FailedChecks: []CheckFact{}, Required: requiredChecks(s)}
+	reported := map[string]bool{}
+	for _, c := range dedupeChecks(s.Checks) {
 		bucket, result := bucketOf(c)
 		f := CheckFact{
 			Name:          c.Name,
@@ -113,11 +153,12 @@ func deriveChecks(in []Check) CIFacts {
 			URL:           c.URL,
 			WorkflowRunID: c.WorkflowRunID,
 			Workflow:      c.WorkflowName,
-			Required:      c.IsRequired,
+			Required:      c.IsRequired || slices.Contains(ci.Required, c.Name),
 		}
 		if !isStatusContext(c) {
 			f.JobID = c.DatabaseID
 		}
+		reported[c.Name] = true
 		ci.Total++
 		switch bucket {
 		case bucketPassed:
@@ -133,10 +174,44 @@ func deriveChecks(in []Check) CIFacts {
 			ci.PendingChecks = append(ci.PendingChecks, f)
 		}
 	}
+	for _, name := range ci.Required {
+		if !reported[name] {
+			ci.Missing = append(ci.Missing, name)
+		}
+	}
 	for _, list := range [][]CheckFact{ci.FailedChecks, ci.CancelledChecks, ci.PendingChecks} {
 		slices.SortFunc(list, compareCheckFacts)
 	}
 	return ci
+}
+
+// DefaultChecksGrace is how long after a push an empty rollup, on a base branch that requires no
+// check, is taken for checks that have not registered yet rather than for a head without CI.
+// GitHub Actions registers its check suites within seconds of a push; other CI apps take longer.
+const DefaultChecksGrace = time.Minute
+
+// ChecksGraceEnd is when the grace for checks to register on the head ends (ok false: there is
+// none). It applies to an open pull request whose head has no check at all, on a base branch that
+// requires none, pushed (or opened) less than grace ago. The push time is the newer of the head
+// commit's committed date and the pull request's creation, on GitHub's clocks: a date in the
+// future by more than the grace (a committer's clock far ahead) gets none. The watcher publishes
+// its snapshot again when the grace ends, so that Derive can say the head is green.
+func ChecksGraceEnd(s *Snapshot, now time.Time, grace time.Duration) (time.Time, bool) {
+	if s == nil || grace <= 0 || len(s.Checks) > 0 || len(requiredChecks(s)) > 0 ||
+		s.State == StateMerged || s.State == StateClosed || s.Merged || s.Closed {
+		return time.Time{}, false
+	}
+	pushed := s.CreatedAt
+	for _, c := range s.Commits {
+		if c.OID == s.HeadOID && c.CommittedDate.After(pushed) {
+			pushed = c.CommittedDate
+		}
+	}
+	if pushed.IsZero() || !pushed.Before(now.Add(grace)) {
+		return time.Time{}, false
+	}
+	end := pushed.Add(grace)
+	return end, now.Before(end)
 }
 
 func compareCheckFacts(a, b CheckFact) int {

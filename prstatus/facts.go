@@ -61,6 +61,19 @@ type Facts struct {
 	Mergeable        Mergeable `json:"mergeable"`
 	MergeStateStatus string    `json:"merge_state_status"`
 	ReviewDecision   string    `json:"review_decision,omitempty"`
+	// BaseSHA is the base branch's tip (Snapshot.BaseOID).
+	BaseSHA string `json:"base_sha,omitempty"`
+	// Rules is what the base branch requires, as far as the token can read it.
+	Rules BaseRules `json:"rules,omitzero"`
+	// Blocked explains, in a few words each, why GitHub blocks the merge when its merge state is
+	// BLOCKED: missing approvals, required checks, unresolved conversations, code owners, or a
+	// rule the snapshot does not show. Empty otherwise.
+	Blocked []string `json:"blocked,omitempty"`
+	// AutoMergeAllowed, AutoMerge, MergeQueueRequired and InMergeQueue are the snapshot's.
+	AutoMergeAllowed   bool       `json:"auto_merge_allowed,omitempty"`
+	AutoMerge          *AutoMerge `json:"auto_merge,omitempty"`
+	MergeQueueRequired bool       `json:"merge_queue_required,omitempty"`
+	InMergeQueue       bool       `json:"in_merge_queue,omitempty"`
 
 	Reviews ReviewFacts  `json:"reviews"`
 	Refine  RefineFacts  `json:"refine"`
@@ -111,6 +124,8 @@ type ReviewFacts struct {
 	StaleApprovals []string `json:"stale_approvals"`
 	// PendingRequests lists reviewers (and teams) with a pending review request.
 	PendingRequests []string `json:"pending_requests,omitempty"`
+	// CodeOwnerRequests are the pending requests GitHub made of code owners.
+	CodeOwnerRequests []string `json:"code_owner_requests,omitempty"`
 	// AwaitingReRequest lists reviewers who requested changes, whose request has been answered by
 	// a substantive commit, none of whose threads still needs action, and who have no pending
 	// review request: the server should ask them to review again. The PR's own side (IsUs) is
@@ -194,11 +209,33 @@ type CIFacts struct {
 	FailedChecks    []CheckFact `json:"failed_checks"`
 	CancelledChecks []CheckFact `json:"cancelled_checks"`
 	PendingChecks   []CheckFact `json:"pending_checks"`
+	// Required are the check contexts the base branch requires (its rules, and what GitHub marks
+	// isRequired), sorted.
+	Required []string `json:"required,omitempty"`
+	// Missing are the required checks that have not reported on the head at all ("expected", as
+	// GitHub shows them). They are in no bucket and not in Total: nothing of theirs runs yet.
+	Missing []string `json:"missing,omitempty"`
+	// GraceUntil is set while the head has no check at all, none is required, and it was pushed
+	// so lately that its checks may not have registered yet (Options.ChecksGrace).
+	GraceUntil time.Time `json:"grace_until,omitzero"`
+	// Unverified: no check has reported on the head and GitHub blocks the merge for a reason the
+	// snapshot does not show (a rule the token cannot read): most likely required checks that
+	// have not started.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
-// Green reports whether every check has finished and none failed or was cancelled. A head with no
-// checks at all is green.
-func (c CIFacts) Green() bool { return c.Failed == 0 && c.Cancelled == 0 && c.Pending == 0 }
+// Green reports whether every check has finished and none failed or was cancelled, every required
+// check has reported, and no check is still expected to register. A head with no checks at all,
+// none required, past the grace after its push, is green.
+func (c CIFacts) Green() bool {
+	return c.Failed == 0 && c.Cancelled == 0 && c.Pending == 0 && !c.NotStarted()
+}
+
+// NotStarted reports whether checks are expected on the head that have not reported yet: required
+// ones, or any within the grace after a push, or what GitHub's block suggests.
+func (c CIFacts) NotStarted() bool {
+	return len(c.Missing) > 0 || !c.GraceUntil.IsZero() || c.Unverified
+}
 
 // ThreadStatus is where a review thread stands.
 type ThreadStatus string

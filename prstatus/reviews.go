@@ -111,6 +111,9 @@ func deriveReviews(s *Snapshot, verdicts []ReviewerVerdict) ReviewFacts {
 		}
 	}
 	rf.PendingRequests = sortedUnique(s.ReviewRequests)
+	if reqs := sortedUnique(s.CodeOwnerRequests); len(reqs) > 0 {
+		rf.CodeOwnerRequests = reqs
+	}
 	return rf
 }
 

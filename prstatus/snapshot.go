@@ -12,7 +12,9 @@ const (
 	StateMerged PRState = "MERGED"
 )
 
-// Mergeable is GitHub's MergeableState. UNKNOWN means GitHub is still computing it: re-poll.
+// Mergeable is GitHub's MergeableState. UNKNOWN means GitHub has not computed it yet (it does so
+// lazily, after a push or when the base branch moves): it decides nothing, neither ready nor
+// conflict; the watcher reads again and, when it stays UNKNOWN, asks GitHub to compute it.
 type Mergeable string
 
 // The mergeable states.
@@ -69,6 +71,11 @@ type Snapshot struct {
 	HeadRef string `json:"head_ref"`
 	HeadOID string `json:"head_oid"`
 	BaseRef string `json:"base_ref"`
+	// BaseOID is the base branch's tip as GitHub reports it now (baseRef.target.oid), not
+	// baseRefOid, which lags it.
+	BaseOID string `json:"base_oid,omitempty"`
+	// CreatedAt is when the pull request was opened, on GitHub's clock.
+	CreatedAt time.Time `json:"created_at,omitzero"`
 
 	Mergeable        Mergeable `json:"mergeable"`
 	MergeStateStatus string    `json:"merge_state_status"`
@@ -84,6 +91,9 @@ type Snapshot struct {
 	Reviews []Review `json:"reviews"`
 	// ReviewRequests lists pending review requests: user and bot logins, and teams as "org/slug".
 	ReviewRequests []string `json:"review_requests,omitempty"`
+	// CodeOwnerRequests are the review requests GitHub made of code owners (asCodeOwner), in the
+	// same form: a subset of ReviewRequests.
+	CodeOwnerRequests []string `json:"code_owner_requests,omitempty"`
 
 	Threads []Thread `json:"threads"`
 	// Commits are the PR's commits, oldest first. They may be only the newest pages of a long PR:
@@ -93,8 +103,48 @@ type Snapshot struct {
 	// Checks are the statusCheckRollup contexts of the head commit.
 	Checks []Check `json:"checks"`
 
+	// Rules is what the base branch requires before a merge, as far as the token can read it.
+	Rules BaseRules `json:"rules,omitzero"`
+	// AutoMergeAllowed is the repository's setting (Repository.autoMergeAllowed).
+	AutoMergeAllowed bool `json:"auto_merge_allowed,omitempty"`
+	// AutoMerge is the auto-merge request enabled on the pull request (nil: none).
+	AutoMerge *AutoMerge `json:"auto_merge,omitempty"`
+	// MergeQueueRequired: the base branch merges through a merge queue (isMergeQueueEnabled).
+	MergeQueueRequired bool `json:"merge_queue_required,omitempty"`
+	// InMergeQueue: the pull request is in its base branch's merge queue (isInMergeQueue).
+	InMergeQueue bool `json:"in_merge_queue,omitempty"`
+
 	Viewer    string    `json:"viewer"` // login of the token's user
 	RateLimit RateLimit `json:"rate_limit"`
+}
+
+// BaseRules is what the base branch requires before a merge: the union of its branch protection
+// rule (branchProtectionRule, which only an administrator's token can read, and refUpdateRule,
+// GitHub's view of it for everyone else) and the rules of the active rulesets that apply to it
+// (baseRef.rules). A token that can read none of them leaves it empty: the checks' own isRequired
+// and GitHub's mergeStateStatus still tell what they can.
+type BaseRules struct {
+	// RequiredChecks are the status check contexts that must pass (check run names or commit
+	// status contexts), sorted, each once.
+	RequiredChecks []string `json:"required_checks,omitempty"`
+	// StrictChecks: the branch must be up to date with its base before merging.
+	StrictChecks bool `json:"strict_checks,omitempty"`
+	// RequiredApprovals is the number of approving reviews required (0: none).
+	RequiredApprovals int `json:"required_approvals,omitempty"`
+	// CodeOwnerReviews: a code owner must approve changes to the files they own.
+	CodeOwnerReviews bool `json:"code_owner_reviews,omitempty"`
+	// ConversationResolution: every review thread must be resolved before merging.
+	ConversationResolution bool `json:"conversation_resolution,omitempty"`
+	// MergeQueue: a ruleset requires merges to go through a merge queue.
+	MergeQueue bool `json:"merge_queue,omitempty"`
+}
+
+// AutoMerge is an auto-merge request on a pull request: GitHub merges it by itself once every
+// requirement is met.
+type AutoMerge struct {
+	EnabledBy   string    `json:"enabled_by,omitempty"`
+	EnabledAt   time.Time `json:"enabled_at,omitzero"`
+	MergeMethod string    `json:"merge_method,omitempty"`
 }
 
 // Review is one submitted review.
@@ -193,6 +243,9 @@ type Check struct {
 	WorkflowRunID int64  `json:"workflow_run_id,omitempty"`
 	WorkflowName  string `json:"workflow_name,omitempty"`
 	IsRequired    bool   `json:"is_required,omitempty"`
+	// At is when the run started or the status was reported (zero when unknown): between two
+	// reports of one check without database ids (commit statuses), the later one counts.
+	At time.Time `json:"at,omitzero"`
 }
 
 // RateLimit is GitHub's GraphQL rateLimit as of this snapshot.

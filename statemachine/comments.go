@@ -107,7 +107,7 @@ func (s *step) explain() Action {
 	s.pos.Comments.Recommendation = ""
 	ctx := TaskContext{Thread: &t, Progress: s.progress()}
 	if t.ReviewerReplied {
-		ctx.Note = t.Reviewer + " replied to the earlier answer on this thread."
+		ctx.Note = "The reviewer replied to the earlier answer on this thread (context.thread.replies)."
 	}
 	return s.execute(TaskExplainComment, []Event{EventTaskComplete}, ctx, "")
 }
@@ -191,7 +191,7 @@ func (s *step) askPick() (Action, error) {
 	open := s.unhandled()
 	for _, i := range open[:min(len(open), maxListed)] {
 		picks = append(picks, elicitation.Choice{Value: elicitation.Pick(i + 1),
-			Label: fmt.Sprintf("Comment %d (%s)", i+1, cs.Threads[i].Reviewer)})
+			Label: fmt.Sprintf("Comment %d", i+1)})
 	}
 	return s.ask(elicitation.QCommentPick, "Which comment should be addressed?\n"+s.threadList(open),
 		[]elicitation.Value{elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Threads: cs.Threads}, picks...)
@@ -343,7 +343,7 @@ func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
 func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 	cs := s.pos.Comments
 	if req.Kind == ServerRequestReview { // best effort: the flow is over either way
-		msg := "Asked " + prstatus.JoinNames(req.Reviewers) + " to review again."
+		msg := "Asked " + count(len(req.Reviewers), "reviewer", "reviewers") + " to review again."
 		if !o.OK {
 			msg = withCause("Could not "+req.Describe, o.Error)
 		}
@@ -368,13 +368,13 @@ func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 		if row == TCommentsResolveAfterReply {
 			return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID, Describe: "resolve " + describeThread(t)}), nil
 		}
-		return s.advance(fmt.Sprintf("Replied to %s; the thread stays open for them.", t.Reviewer))
+		return s.advance("Replied; the thread stays open for the reviewer.")
 	case ServerResolveThread:
 		t := s.current()
 		if cs.Handled[t.ID] == "" {
 			cs.mark(t.ID, handledResolved)
 		}
-		return s.nextThread(TCommentsResolved, fmt.Sprintf("Resolved %s's thread.", t.Reviewer))
+		return s.nextThread(TCommentsResolved, "Resolved the thread.")
 	}
 	return Action{}, fmt.Errorf("statemachine: comment flow has no handler for outcome %s (a bug)", req.Kind)
 }
@@ -497,7 +497,7 @@ func (s *step) finishComments(row Transition, summary string) (Action, error) {
 		s.pos.Memory.markTried("rereq:"+r, s.pos.Head)
 	}
 	return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
-		Describe: "ask " + prstatus.JoinNames(reviewers) + " to review again (all their comments are answered)"}), nil
+		Describe: "ask " + count(len(reviewers), "reviewer", "reviewers") + " to review again (all their comments are answered)"}), nil
 }
 
 // reReviewers are the reviewers of the flow's threads all of whose threads were answered, who

@@ -5,6 +5,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // conflictPushed are the rows that end the conflict flow once the rebase is pushed: the task's
@@ -26,9 +27,22 @@ func (s *step) enterConflict(f *prstatus.Facts, att prstatus.Attention) (Action,
 
 func (s *step) askConflict() (Action, error) {
 	c := s.pos.Conflict
-	text := fmt.Sprintf("%s conflicts with %s (head %s).", plainName(s.pos.Monitor.HeadRef, "The branch"),
-		plainName(c.BaseRef, "its base branch"), short(c.Head))
+	text := fmt.Sprintf("%s conflicts with its base branch (head %s).", s.pos.Monitor.Ref, short(c.Head))
 	return s.ask(elicitation.QMergeConflict, text, []elicitation.Value{elicitation.Rebase, elicitation.HandleMyself, elicitation.Stop}, nil)
+}
+
+// rebaseNote is how to rebase, in commands that take no GitHub text: the pull request by its
+// number, and the base branch by its name only when that name is safe in a command
+// (sanitize.CommandRef); otherwise the agent is told where the name is and why not to paste it.
+func rebaseNote(number int, base string) string {
+	checkout := fmt.Sprintf("`gh pr checkout %d`", number)
+	if sanitize.CommandRef(base) {
+		return fmt.Sprintf("Run %s, `git fetch origin %s` and `git rebase origin/%s`; resolve each conflict so that both sides' intent survives, "+
+			"run the tests, and push with `git push --force-with-lease`.", checkout, base, base)
+	}
+	return "Run " + checkout + " and `git fetch origin`, then rebase onto the base branch: its name (context.pr.base_ref) is GitHub text " +
+		"that is not a plain branch name, so never paste it into a shell; check what it is first. Resolve each conflict so that both sides' " +
+		"intent survives, run the tests, and push with `git push --force-with-lease`."
 }
 
 func (s *step) conflictAnswer(v elicitation.Value) (Action, error) {
@@ -36,8 +50,7 @@ func (s *step) conflictAnswer(v elicitation.Value) (Action, error) {
 	case elicitation.Rebase:
 		return s.then(TConflictRebase, func() Action {
 			return s.execute(TaskRebase, []Event{EventPushCompleted}, TaskContext{
-				Note: fmt.Sprintf("Rebase %s onto %s, resolve the conflicts, run the tests, and push.",
-					plainName(s.pos.Monitor.HeadRef, "context.pr.head_ref"), plainName(s.pos.Conflict.BaseRef, "context.pr.base_ref")),
+				Note: rebaseNote(s.pos.Monitor.Ref.Number, s.pos.Conflict.BaseRef),
 			}, "")
 		})
 	case elicitation.HandleMyself:

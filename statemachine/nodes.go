@@ -206,6 +206,10 @@ func (n Node) State() State { return nodes[n].state }
 // Flow is the flow the node belongs to.
 func (n Node) Flow() Flow { return nodes[n].flow }
 
+// Task is the agent's task a node waits on, "" when it waits on none (a question, GitHub work,
+// watching).
+func (n Node) Task() TaskName { return nodes[n].task }
+
 // Valid reports whether n is a node of the table.
 func (n Node) Valid() bool { _, ok := nodes[n]; return ok }
 

@@ -115,17 +115,17 @@ func (s *step) catchUp() (Action, bool, error) {
 			s.pos.Memory.markTried("rereq:"+r, s.facts.HeadSHA)
 		}
 		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
-			Describe: "ask " + strings.Join(reviewers, ", ") + " to review again (their requested changes were answered)"}), true, nil
+			Describe: "ask " + count(len(reviewers), "reviewer", "reviewers") + " to review again (their requested changes were answered)"}), true, nil
 	case TCatchUpResolveBotThread:
 		t := s.answeredBotThread()
 		s.pos.Memory.markTried("resolve:"+t.ID, t.Last().ID)
 		return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
-			Describe: fmt.Sprintf("resolve %s's thread on %s (answered; bots never reply)", t.Reviewer, Where(t.Path, t.Line))}), true, nil
+			Describe: "resolve a review bot's thread (answered; bots never reply)"}), true, nil
 	}
 	t := s.settledThread()
 	s.pos.Memory.markTried("resolve:"+t.ID, t.Last().ID)
 	return s.server(ServerRequest{Kind: ServerResolveThread, ThreadID: t.ID,
-		Describe: fmt.Sprintf("resolve %s's thread on %s (%s approved after our reply)", t.Reviewer, Where(t.Path, t.Line), t.Reviewer)}), true, nil
+		Describe: "resolve a thread whose reviewer approved after our reply"}), true, nil
 }
 
 // reRequestable are the reviewers Derive says await a re-request, not yet asked on this head.
@@ -179,34 +179,71 @@ func waitingFor(f *prstatus.Facts) string {
 	if f.CI.Pending > 0 {
 		return fmt.Sprintf("Waiting for CI: %d of %d checks still running.", f.CI.Pending, f.CI.Total)
 	}
+	if f.Attention.Kind == prstatus.AttentionNone {
+		return quietReason(f)
+	}
 	return Reason(f.Attention)
 }
 
-// Reason is an attention's reason as the agent reads it, outside any fence: Derive's own reason
-// where it holds only logins, commit ids, counts and times; otherwise (it names checks, paths or
-// branches, which are GitHub text) a sentence with counts, the names being in the context.
+// Reason is an attention's reason as the agent reads it, outside any fence: in the server's own
+// words, with counts. It names no reviewer, check, path or branch: those are GitHub's names, and
+// they are in the context (docs/security.md, "Identifiers are data").
 func Reason(att prstatus.Attention) string {
 	switch att.Kind {
+	case prstatus.AttentionChangesRequested:
+		return count(len(att.Reviewers), "reviewer requested", "reviewers requested") + " changes that are not answered yet"
 	case prstatus.AttentionMergeConflict:
 		return "the branch conflicts with its base branch and must be rebased or merged"
 	case prstatus.AttentionNewComments:
-		return fmt.Sprintf("%s need action (from %s)", count(len(att.ThreadIDs), "unresolved thread", "unresolved threads"), someNames(att.Reviewers))
+		return fmt.Sprintf("%s need action (from %s)", count(len(att.ThreadIDs), "unresolved thread", "unresolved threads"),
+			count(len(att.Reviewers), "reviewer", "reviewers"))
 	case prstatus.AttentionReviewerReplied:
 		return "a reviewer wrote again after our answer in " + count(len(att.ThreadIDs), "thread", "threads")
 	case prstatus.AttentionCIFailed:
 		return count(len(att.Checks), "check", "checks") + " failed"
 	case prstatus.AttentionCICancelled:
 		return count(len(att.Checks), "check was", "checks were") + " cancelled"
+	case prstatus.AttentionReadyToMerge:
+		return "approved by " + count(len(att.Reviewers), "reviewer", "reviewers") + " and CI is green"
+	case prstatus.AttentionStaleApproval:
+		return "CI is green, but the approval is on an older commit"
+	case prstatus.AttentionMerged, prstatus.AttentionClosed:
+		return att.Reason
 	}
-	return att.Reason
+	return "nothing needs attention yet"
 }
 
-// someNames joins at most three logins and counts the rest.
-func someNames(names []string) string {
-	if len(names) > 3 {
-		names = append(names[:3:3], fmt.Sprintf("%d more", len(names)-3))
+// quietReason says why a monitor with nothing to do keeps watching, in the server's own words.
+func quietReason(f *prstatus.Facts) string {
+	var why []string
+	if f.IsDraft {
+		why = append(why, "the pull request is a draft")
 	}
-	return prstatus.JoinNames(names)
+	switch f.Mergeable {
+	case prstatus.MergeableUnknown:
+		why = append(why, "GitHub is still computing mergeability")
+	case "":
+		why = append(why, "mergeability is not known yet")
+	}
+	switch r := f.Reviews; {
+	case len(r.ChangesRequestedBy) > 0:
+		why = append(why, "waiting for "+count(len(r.ChangesRequestedBy), "reviewer", "reviewers")+" who requested changes to review again")
+	case len(r.Approvals) > 0 || len(r.StaleApprovals) > 0:
+	case len(r.PendingRequests) > 0:
+		why = append(why, "waiting for review from "+count(len(r.PendingRequests), "requested reviewer", "requested reviewers"))
+	default:
+		why = append(why, "waiting for review")
+	}
+	if f.ReviewDecision == "REVIEW_REQUIRED" {
+		why = append(why, "the base branch requires an approving review from a reviewer with write access")
+	}
+	if n := len(f.Threads.Waiting); n > 0 {
+		why = append(why, count(n, "thread waits", "threads wait")+" for a reviewer's reply")
+	}
+	if len(why) == 0 {
+		return "Nothing needs attention."
+	}
+	return "Nothing to do yet: " + strings.Join(why, "; ") + "."
 }
 
 // Where names a place in the pull request in the server's own sentences (and its prompts): a

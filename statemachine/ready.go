@@ -30,9 +30,14 @@ func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, erro
 	behind := branchBehind(f)
 	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: behind}
 	s.pos.FlowKey = att.Key
-	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, att.Reason)
+	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, readyWords(f))
+	var quoted []string
+	if len(f.Reviews.Approvals) > 0 {
+		quoted = append(quoted, "approved by: "+prstatus.JoinNames(f.Reviews.Approvals))
+	}
 	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
-		text += ". Resolved, as the reviewer approved after our reply: " + describeSettled(settled) + "."
+		text += ". " + count(len(settled), "thread counts", "threads count") + " as resolved, as the reviewer approved after our reply"
+		quoted = append(quoted, "resolved by approval: "+describeSettled(settled))
 	}
 	values := []elicitation.Value{elicitation.Merge}
 	if behind {
@@ -40,7 +45,38 @@ func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, erro
 		values = append(values, elicitation.UpdateBranch)
 	}
 	values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
+	if len(quoted) > 0 {
+		text += ".\n" + quote(quoted...)
+	}
 	return s.ask(elicitation.QReadyToMerge, text, values, nil)
+}
+
+// readyWords is why the pull request is ready, in the server's own words: the reviewers, checks
+// and threads that GitHub names are quoted after the question, not spliced into it.
+func readyWords(f *prstatus.Facts) string {
+	text := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
+		count(len(f.Reviews.Approvals), "reviewer", "reviewers"), short(f.HeadSHA), f.CI.Passed, f.CI.Total)
+	var warn []string
+	if n := len(f.Threads.Waiting); n > 0 {
+		warn = append(warn, count(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
+	}
+	if n := len(f.Reviews.PendingRequests); n > 0 {
+		warn = append(warn, "a review is still requested from "+count(n, "reviewer", "reviewers"))
+	}
+	var others []string
+	if n := len(f.Reviews.FromOthers); n > 0 {
+		others = append(others, count(n, "review", "reviews"))
+	}
+	if n := len(f.Threads.FromOthers); n > 0 {
+		others = append(others, count(n, "thread", "threads"))
+	}
+	if len(others) > 0 {
+		warn = append(warn, prstatus.JoinNames(others)+" from someone who cannot review (shown, not acted on)")
+	}
+	if len(warn) > 0 {
+		text += "; but " + strings.Join(warn, ", and ")
+	}
+	return text
 }
 
 // branchBehind reports whether updating the branch can help: GitHub's merge state is BEHIND (which
@@ -209,12 +245,14 @@ func (s *step) askAgain(o Outcome) (Action, error) {
 	r := s.pos.Ready
 	r.Head, r.Approvers, r.Refusal, r.Shown, r.Behind = o.Shown.Head, slices.Clone(o.Shown.Approvers), "", o.Shown, false
 	s.pos.Head = o.Shown.Head
-	text := fmt.Sprintf("Not merged: since you were asked, %s. Merge %s at %s anyway?", strings.Join(o.Changed, "; "), s.pos.Monitor.Ref, short(r.Head))
+	text := fmt.Sprintf("Not merged: the pull request changed since you were asked (below, as GitHub reports it). Merge %s at %s anyway?\n%s",
+		s.pos.Monitor.Ref, short(r.Head), quote(o.Changed...))
 	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
 		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
 }
 
-// describeSettled names threads an approval settled: "bob on a.go:3, carol on b.go and 2 more".
+// describeSettled names threads an approval settled, for a fenced quote: "bob on a.go:3, carol on
+// b.go and 2 more".
 func describeSettled(ts []prstatus.ThreadFact) string {
 	var names []string
 	for i, t := range ts {
@@ -222,7 +260,7 @@ func describeSettled(ts []prstatus.ThreadFact) string {
 			names = append(names, fmt.Sprintf("%d more", len(ts)-3))
 			break
 		}
-		names = append(names, t.Reviewer+" on "+Where(t.Path, t.Line))
+		names = append(names, t.Reviewer+" on "+t.Where())
 	}
 	return prstatus.JoinNames(names)
 }

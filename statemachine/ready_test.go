@@ -59,13 +59,16 @@ func TestAnApprovalSettlesTheThreadThatWaitedForTheReviewer(t *testing.T) {
 	p.review("bob", prstatus.ReviewApproved, "ok")
 	req := requireServer(t, d.poll(p), ServerResolveThread)
 	assert.Equal(t, "T1", req.ThreadID)
-	assert.Contains(t, req.Describe, "bob approved")
+	assert.Equal(t, "resolve a thread whose reviewer approved after our reply", req.Describe, "in the server's words, naming no one")
 	require.Equal(t, ActionPolling, d.ok(ServerResolveThread).Kind)
 
 	act := d.poll(p.resolve("T1"))
 	requireAsk(t, act, elicitation.QReadyToMerge)
-	assert.Contains(t, act.Question.Text, "bob on retry.go:3")
-	assert.Contains(t, act.Question.Text, "approved after our reply")
+	assert.Contains(t, act.Question.Text, "1 thread counts as resolved, as the reviewer approved after our reply")
+	outside, ok := Outside(act.Question.Text)
+	require.True(t, ok)
+	assert.NotContains(t, outside, "bob", "the reviewer is named inside the fence only")
+	assert.Contains(t, act.Question.Text, "resolved by approval: bob on retry.go:3")
 }
 
 // Tried once: a resolve GitHub refuses is not repeated every poll.

@@ -96,8 +96,8 @@ func (s *step) refineDone() (Action, error) {
 }
 
 func (s *step) askRefineStalled(reason string) (Action, error) {
-	who := strings.Join(s.pos.Refine.Reviewers, ", ")
-	text := fmt.Sprintf("The changes %s requested still look unanswered: %s. A refine of this round already ran without a new substantive commit.", who, reason)
+	text := fmt.Sprintf("The changes %s requested still look unanswered, and a refine of this round already ran without a new substantive commit. Why, as GitHub shows it:\n%s",
+		count(len(s.pos.Refine.Reviewers), "reviewer", "reviewers"), quote(reason))
 	return s.ask(elicitation.QRefineStalled, text, []elicitation.Value{elicitation.RefineAgain, elicitation.TreatAsAnswered,
 		elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Round: s.pos.Refine.Round, Reviews: s.pos.Refine.Reviews})
 }

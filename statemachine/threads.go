@@ -90,7 +90,15 @@ func quotedThread(t ThreadContext, body Untrusted, max int) string {
 	return fmt.Sprintf("%s on %s: %s", t.Reviewer, at, excerpt(body, max))
 }
 
-// describeThread names a thread in the server's own sentences (what it is doing on GitHub).
+// describeThread names a thread in the server's own sentences (what it is doing on GitHub): by
+// what it is, never by its reviewer or its file, which are GitHub's names (context.thread has
+// them).
 func describeThread(t ThreadContext) string {
-	return fmt.Sprintf("%s on %s", t.Reviewer, Where(t.Path, t.Line))
+	switch {
+	case t.ReviewerIsBot:
+		return "the review bot's thread"
+	case t.Path == "":
+		return "the review thread on the pull request"
+	}
+	return "the review thread"
 }

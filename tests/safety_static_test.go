@@ -26,7 +26,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Rules, named in findings.
+// Rules, named in findings. A merge includes the merges GitHub does later on the user's word:
+// auto-merge (enablePullRequestAutoMerge, and turning it off) and a merge queue entry
+// (enqueuePullRequest); they are held to the merge's rule.
 const (
 	ruleClose       = "closes a pull request"
 	ruleDelete      = "deletes a branch"
@@ -136,6 +138,10 @@ func scanSource(path string, src []byte) []finding {
 				hit(t.line, ruleMerge, "mergePullRequest")
 			case strings.Contains(lower, "enablepullrequestautomerge"):
 				hit(t.line, ruleMerge, "enablePullRequestAutoMerge")
+			case strings.Contains(lower, "disablepullrequestautomerge"):
+				hit(t.line, ruleMerge, "disablePullRequestAutoMerge")
+			case strings.Contains(lower, "enqueuepullrequest"):
+				hit(t.line, ruleMerge, "enqueuePullRequest")
 			}
 		}
 		switch t.tok {
@@ -164,8 +170,10 @@ func scanSource(path string, src []byte) []finding {
 				hit(t.line, ruleClose, t.text+".Edit can set state closed")
 			}
 		case gotoken.PERIOD:
-			if is(i+1, gotoken.IDENT, "Merge") && is(i+2, gotoken.LPAREN, "") {
-				hit(t.line, ruleMerge, ".Merge( call")
+			for _, m := range []string{"Merge", "EnableAutoMerge", "DisableAutoMerge", "Enqueue"} {
+				if is(i+1, gotoken.IDENT, m) && is(i+2, gotoken.LPAREN, "") {
+					hit(t.line, ruleMerge, "."+m+"( call")
+				}
 			}
 		}
 		if strings.EqualFold(t.text, "state") && (t.tok == gotoken.IDENT || t.tok == gotoken.STRING) &&
@@ -301,6 +309,11 @@ func TestSafetyScannerSelfTest(t *testing.T) {
 		{"a .Merge( call elsewhere", "mcpserver/executor.go", `func f() { gh.Merge(ctx, ref, req) }`, ruleMerge},
 		{"GraphQL merge mutation", "prstatus/x.go", "type m struct { M struct{} `graphql:\"mergePullRequest(input: $input)\"` }", ruleMerge},
 		{"auto-merge", "mcpserver/x.go", "const q = `mutation { enablePullRequestAutoMerge(input: $in) { clientMutationId } }`", ruleMerge},
+		{"auto-merge turned off", "mcpserver/x.go", "var in githubv4.DisablePullRequestAutoMergeInput", ruleMerge},
+		{"merge queue entry", "statemachine/x.go", "type m struct { E struct{} `graphql:\"enqueuePullRequest(input: $input)\"` }", ruleMerge},
+		{"the client's auto-merge elsewhere", "mcpserver/executor.go", `func f() { gh.EnableAutoMerge(ctx, ref, req) }`, ruleMerge},
+		{"the client's auto-merge turned off elsewhere", "mcpserver/poll.go", `func f() { gh.DisableAutoMerge(ctx, ref) }`, ruleMerge},
+		{"the client's merge queue elsewhere", "mcpserver/executor.go", `func f() { gh.Enqueue(ctx, ref, head) }`, ruleMerge},
 		{"ServerMerge elsewhere", "mcpserver/executor.go", `func f(k statemachine.ServerActionKind) bool { return k == statemachine.ServerMerge }`, ruleServerMerge},
 		{"ServerMerge in another flow", "statemachine/ci.go", `func f() ServerRequest { return ServerRequest{Kind: ServerMerge} }`, ruleServerMerge},
 		{"go-github merge in the executor's package", "mcpserver/merge_helper.go", `func f() { gh.PullRequests.Merge(ctx, o, r, n, msg, opts) }`, ruleMerge},
@@ -327,6 +340,8 @@ func TestSafetyScannerSelfTest(t *testing.T) {
 		{"merged and mergeable fields", "mcpserver/x.go", `var q = "merged mergeable mergeStateStatus"`},
 		{"the client's merge", "prstatus/ghclient/merge.go", `func f() { c.restDo(ctx, "PUT", pullPath(ref)+"/merge", in) }`},
 		{"the executor's merge", "mcpserver/executor_merge.go", `func f() { res, err := gh.Merge(ctx, ref, req); _ = statemachine.ServerMerge }`},
+		{"the executor's auto-merge and queue", "mcpserver/executor_merge.go", `func f() { gh.EnableAutoMerge(ctx, ref, req); gh.DisableAutoMerge(ctx, ref); gh.Enqueue(ctx, ref, head) }`},
+		{"the client's auto-merge", "prstatus/ghclient/automerge.go", "type m struct { E struct{} `graphql:\"enablePullRequestAutoMerge(input: $input)\"` }"},
 		{"the ready flow's merge action", "statemachine/ready.go", `func f() ServerRequest { return ServerRequest{Kind: ServerMerge} }`},
 		{"the action's declaration", "statemachine/types.go", `const ServerMerge ServerActionKind = "merge"`},
 		{"a DELETE of something else", "mcpserver/x.go", `func f() { http.NewRequest("DELETE", base+"/repos/o/r/pulls/7/requested_reviewers", nil) }`},

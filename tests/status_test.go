@@ -33,6 +33,7 @@ type statusOutput struct {
 		LastEvent *struct {
 			Summary string `json:"summary"`
 		} `json:"last_event"`
+		ServerPID int `json:"server_pid"`
 	} `json:"monitors"`
 	Unreadable []any `json:"unreadable"`
 }
@@ -96,6 +97,7 @@ func TestStatusBesideARunningServerShowsTheQuestionThenTheTask(t *testing.T) {
 	m := st.Monitors[0]
 	assert.Equal(t, "acme/widgets#7", m.PR)
 	assert.Equal(t, "asking", m.Phase)
+	assert.Equal(t, w.cmd.Process.Pid, m.ServerPID, "the server that holds the monitor is seen running")
 	require.NotNil(t, m.Question)
 	assert.Equal(t, string(act.Question.ID), m.Question.ID)
 	assert.Contains(t, m.WaitingFor, "your answer")
@@ -117,4 +119,25 @@ func TestStatusBesideARunningServerShowsTheQuestionThenTheTask(t *testing.T) {
 	assert.Equal(t, act.Task, m.Task.Name)
 	require.NotNil(t, m.LastEvent)
 	assert.Contains(t, m.LastEvent.Summary, "you chose", "the answer is the last event, in words")
+}
+
+// Once the server has exited, `status` says that no server runs the monitor and that it resumes
+// where it was, rather than showing it busy.
+func TestStatusAfterTheServerExitedSaysNoServerRunsTheMonitor(t *testing.T) {
+	w := newWorld(t, profiles[2])
+	w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	w.launch()
+	w.start()
+	require.Equal(t, w.cmd.Process.Pid, w.status().Monitors[0].ServerPID)
+	w.close()
+
+	m := w.status().Monitors[0]
+	assert.Zero(t, m.ServerPID)
+	cmd := exec.Command(binary, "status", "--state-dir", w.stateDir)
+	cmd.Env = []string{"HOME=" + w.stateDir, "PATH=/usr/bin:/bin"}
+	out, err := cmd.Output()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "No server is running any of these monitors. The monitor resumes where it was when an agent calls pr_monitor_start")
+	assert.Contains(t, string(out), "acme/widgets#7  ")
+	assert.Contains(t, string(out), "no server · ")
 }

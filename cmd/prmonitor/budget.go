@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -35,15 +36,15 @@ func parseBudget(s string) (float64, error) {
 	t = strings.TrimSpace(strings.TrimSuffix(t, "%"))
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || v != v { // NaN
-		return 0, fmt.Errorf("%q is not a share: write 25%% or 0.25", s)
+		return 0, errors.New("not a share: write 25% or 0.25")
 	}
 	if percent {
 		v /= 100
 	} else if v > 1 {
-		return 0, fmt.Errorf("%q: a fraction is at most 1 (for a percentage write %s%%)", s, t)
+		return 0, fmt.Errorf("a fraction is at most 1 (for a percentage write %s%%)", t)
 	}
 	if v <= 0 || v > 1 {
-		return 0, fmt.Errorf("%q: the share must be more than 0 and at most 100%%", s)
+		return 0, errors.New("the share must be more than 0 and at most 100%")
 	}
 	return v, nil
 }

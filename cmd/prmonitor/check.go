@@ -6,13 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 var checkCommand = command{
 	name:     "check",
-	synopsis: "check [--json] [--github-url URL] OWNER/REPO#N|PR-URL",
+	synopsis: "check [--json] [--github-url URL] [--verbose] OWNER/REPO#N|PR-URL",
 	about: `Fetch the pull request once, derive what it needs now (the same decision the MCP server
 makes) and print the facts with the reason for each. Nothing on GitHub is changed.
 
@@ -57,6 +58,11 @@ func runCheck(ctx context.Context, args []string, e env) int {
 	}
 
 	report := newCheckReport(facts)
+	if gh.verbose {
+		rl := report.RateLimit
+		fmt.Fprintf(e.Stderr, "prmonitor check: read %s: %s; GitHub's GraphQL budget: this read cost %d, %d of %d points left%s\n",
+			ref, report.Attention.Kind.Words(), rl.Cost, rl.Remaining, rl.Limit, resetWords(rl, e.Now()))
+	}
 	var out bytes.Buffer
 	render := renderCheckText
 	if *asJSON {
@@ -85,4 +91,12 @@ func fetchFacts(ctx context.Context, e env, gh *githubFlags, sec *secrets, ref p
 		return prstatus.Facts{}, errors.New("GitHub returned no pull request data")
 	}
 	return prstatus.DeriveFor(snap, e.Now(), policy), nil
+}
+
+// resetWords says when GitHub's budget refills, when it said.
+func resetWords(rl prstatus.RateLimit, now time.Time) string {
+	if rl.ResetAt.IsZero() {
+		return ""
+	}
+	return ", refilled at " + clock(rl.ResetAt.Local(), now.Local())
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -44,7 +43,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	t.row(0, "review decision", orNone(deref(r.ReviewDecision), "none (no required reviews)"))
 
 	t.blank()
-	t.row(0, "attention", string(r.Attention.Kind))
+	t.row(0, "attention", attentionWords(r.Attention.Kind))
 	t.row(1, "reason", oneLine(r.Attention.Reason))
 
 	t.blank()
@@ -116,7 +115,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	var also [][]string
 	for _, a := range r.Attentions {
 		if a.Kind != r.Attention.Kind {
-			also = append(also, []string{string(a.Kind), oneLine(a.Reason)})
+			also = append(also, []string{attentionWords(a.Kind), oneLine(a.Reason)})
 		}
 	}
 	if len(also) > 0 {
@@ -132,6 +131,10 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	_, err := w.Write(t.buf.Bytes())
 	return err
 }
+
+// attentionWords is an attention in words, with the code --json carries: "merge conflict
+// (merge_conflict)".
+func attentionWords(k prstatus.AttentionKind) string { return k.Words() + " (" + string(k) + ")" }
 
 // textTable writes "label  value" rows with the values aligned, and lists whose columns are
 // aligned under their first row.
@@ -153,17 +156,11 @@ func (t *textTable) list(indent int, label string, rows [][]string) {
 		}
 		return
 	}
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, cells := range rows {
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	_ = tw.Flush() // writes to memory
-	for i, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+	for i, line := range alignColumns(rows, "  ") {
 		if i > 0 {
 			label = ""
 		}
-		t.row(indent, label, strings.TrimRight(line, " "))
+		t.row(indent, label, line)
 	}
 }
 

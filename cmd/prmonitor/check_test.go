@@ -231,7 +231,7 @@ func TestCheckTable(t *testing.T) {
 		`(?m)^head\s+feature @ ` + head[:7] + ` → main$`,
 		`(?m)^state\s+OPEN$`,
 		`(?m)^mergeable\s+MERGEABLE`,
-		`(?m)^attention\s+changes_requested$`,
+		`(?m)^attention\s+changes requested \(changes_requested\)$`,
 		`(?m)^  reason\s+bob requested changes at \S+; .*predates it`,
 		`(?m)^needs_refine\s+true$`,
 		`(?m)^  last changes requested\s+\d{4}-\d\d-\d\dT`,
@@ -246,8 +246,8 @@ func TestCheckTable(t *testing.T) {
 		`(?m)^threads\s+1 needs action, 0 reviewer replied, 0 waiting for reply, 0 resolved$`,
 		`(?m)^  needs action\s+cache.go:12\s+bob\s+"This races."$`,
 		`(?m)^also matching\s+`,
-		`(?m)^\s+new_comments\s+1 unresolved thread needs action`,
-		`(?m)^\s+ci_failed\s+1 of 2 checks on \w+ failed: CI / test$`,
+		`(?m)^\s+new review comments \(new_comments\)\s+1 unresolved thread needs action`,
+		`(?m)^\s+checks failed \(ci_failed\)\s+1 of 2 checks on \w+ failed: CI / test$`,
 	} {
 		assert.Regexp(t, want, res.stdout)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -56,51 +57,71 @@ func run(ctx context.Context, args []string, e env) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "version", "--version", "-v":
-		fmt.Fprintf(e.Stdout, "prmonitor %s\n", version)
-		return exitOK
-	case "check":
-		return runCheck(ctx, args[1:], e)
-	case "dispatch":
-		return runDispatch(ctx, args[1:], e)
-	case "demo":
-		return runDemo(ctx, args[1:], e)
-	case "serve":
-		return runServe(ctx, args[1:], e)
-	case "worker":
-		return runWorker(ctx, args[1:], e)
-	case "setup":
-		return runSetup(ctx, args[1:], e)
-	case "status":
-		return runStatus(ctx, args[1:], e)
-	case "fsm":
-		return runFSM(args[1:], e)
+	case "--version", "-v":
+		return runVersion(nil, e)
 	case "help", "--help", "-h":
 		usage(e.Stdout)
 		return exitOK
-	default:
-		fmt.Fprintf(e.Stderr, "prmonitor: unknown command %q\n", oneLine(args[0]))
-		usage(e.Stderr)
-		return exitUsage
 	}
+	for _, c := range commands {
+		if c.cmd.name == args[0] {
+			return c.run(ctx, args[1:], e)
+		}
+	}
+	fmt.Fprintf(e.Stderr, "prmonitor: unknown command %q\n", oneLine(args[0]))
+	usage(e.Stderr)
+	return exitUsage
 }
 
+// entry is one command in the top-level usage and in run's dispatch: what is listed is what runs.
+type entry struct {
+	cmd     *command
+	summary string // what it does, in the top-level usage
+	run     func(ctx context.Context, args []string, e env) int
+}
+
+// commands are every command, in the order the usage lists them.
+var commands = []entry{
+	{&serveCommand, "run the MCP server over stdio (what an agent host starts)", runServe},
+	{&workerCommand, "run the team deployment's worker: monitors as Temporal workflows, webhooks in", runWorker},
+	{&setupCommand, "register prmonitor in claude-code, copilot-cli, vscode or cursor (or all of them found here)", runSetup},
+	{&checkCommand, "print what a pull request needs now, and why", runCheck},
+	{&dispatchCommand, "decide the next worker and the hand-offs over a repository's open pull requests", runDispatch},
+	{&statusCommand, "list the saved monitors: state, pending question or task, last event, budget", runStatus},
+	{&demoCommand, "play a pull request from push to merge on a simulated GitHub", runDemo},
+	{&fsmCommand, "print the monitor's state machine", func(_ context.Context, args []string, e env) int { return runFSM(args, e) }},
+	{&versionCommand, "print the version", func(_ context.Context, args []string, e env) int { return runVersion(args, e) }},
+}
+
+// usage is the top-level help: every command with its main forms, drawn from the commands'
+// own usage lines.
 func usage(w io.Writer) {
-	fmt.Fprintln(w, strings.TrimSpace(`
-usage: prmonitor <command> [flags]
-
-commands:
-  serve                      run the MCP server over stdio
-  worker                     run the team deployment's worker: monitors as Temporal workflows, webhooks in
-  setup HOST                 register prmonitor in claude-code, copilot-cli, vscode or cursor (or all)
-  check [--json] PR          print what a pull request needs now, and why
-  dispatch OWNER/REPO        decide the next worker and the hand-offs over all open pull requests
-  status [--json | --watch]  list the saved monitors: state, pending question or task, last event, budget
-  demo                       play a built-in scenario on a simulated GitHub
-  fsm --mermaid              print the monitor's state diagram
-  version                    print the version
-
+	fmt.Fprintln(w, "usage: prmonitor <command> [flags] [arguments]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.cmd.name, c.summary)
+		for _, f := range c.cmd.forms() {
+			fmt.Fprintf(w, "  %-9s   prmonitor %s\n", "", f)
+		}
+	}
+	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
 PR is OWNER/REPO#N or a pull request URL. The token comes from GITHUB_TOKEN, GH_TOKEN or
 'gh auth token'; --github-url (or GITHUB_API_URL) points at GitHub Enterprise Server.
-'prmonitor <command> --help' describes a command.`))
+'prmonitor <command> --help' describes a command and every flag it takes.`))
+}
+
+var versionCommand = command{
+	name:     "version",
+	synopsis: "version",
+	about:    "Print prmonitor's version; 'prmonitor -v' does the same.",
+}
+
+// runVersion is `prmonitor version`.
+func runVersion(args []string, e env) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	if code, ok := parseNoArguments(fs, versionCommand, args, e); !ok {
+		return code
+	}
+	fmt.Fprintf(e.Stdout, "prmonitor %s\n", version)
+	return exitOK
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
@@ -25,13 +26,8 @@ client. It takes a few seconds.`,
 // runDemo is `prmonitor demo`.
 func runDemo(ctx context.Context, args []string, e env) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	rest, code, ok := parseFlags(fs, demoCommand, args, e)
-	if !ok {
+	if code, ok := parseNoArguments(fs, demoCommand, args, e); !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		fmt.Fprintf(e.Stderr, "prmonitor demo: takes no arguments, got %q\n", oneLine(rest[0]))
-		return exitUsage
 	}
 	out := bufio.NewWriter(e.Stdout)
 	err := playDemo(ctx, e, out)
@@ -47,7 +43,7 @@ func runDemo(ctx context.Context, args []string, e env) int {
 
 // playDemo runs the agent's loop against the server until the pull request is merged.
 func playDemo(ctx context.Context, e env, w io.Writer) error {
-	t := &transcript{w: w}
+	t := &transcript{w: w, e: e}
 	d, err := startDemo(ctx, e, t)
 	if err != nil {
 		return err
@@ -120,6 +116,7 @@ func playDemo(ctx context.Context, e env, w io.Writer) error {
 // model and GitHub.
 type transcript struct {
 	w   io.Writer
+	e   env
 	err error
 }
 
@@ -196,6 +193,31 @@ func (t *transcript) outro(d *demoSession) {
 	t.printf("\nDone. On GitHub: %d GraphQL reads (one per poll, plus a thread read before each reply), %d writes,\n",
 		d.fake.GraphQLQueries(), writes)
 	t.printf("%d merge, chosen by the user; nothing closed, nothing deleted.\n", merges)
-	t.printf("Next: `prmonitor setup claude-code` (or copilot-cli, vscode, cursor, all) registers prmonitor in your agent host;\n")
-	t.printf("or try `prmonitor check OWNER/REPO#N`.\n")
+	for _, l := range nextSteps(t.e) {
+		t.printf("%s\n", l)
+	}
+}
+
+// nextSteps are the demo's last lines: commands the user can run from where they are. A binary
+// 'go run' built is gone once the demo ends, so the first step is then installing it from the
+// clone; an installed one is named as the shell finds it.
+func nextSteps(e env) []string {
+	exe, err := e.Executable()
+	if err != nil || builtByGoRun(exe) {
+		return []string{
+			"Next: install it from this clone: `go install ./cmd/prmonitor` (into $(go env GOPATH)/bin; put that folder on your PATH),",
+			"then `prmonitor setup claude-code` (or copilot-cli, vscode, cursor, all) registers it in your agent host,",
+			"and `prmonitor check OWNER/REPO#N` shows what one of your pull requests needs now.",
+		}
+	}
+	name := quoteArg(exe)
+	for _, dir := range filepath.SplitList(e.Getenv("PATH")) {
+		if dir != "" && filepath.Clean(dir) == filepath.Dir(exe) {
+			name = filepath.Base(exe)
+		}
+	}
+	return []string{
+		fmt.Sprintf("Next: `%s setup claude-code` (or copilot-cli, vscode, cursor, all) registers prmonitor in your agent host,", name),
+		fmt.Sprintf("and `%s check OWNER/REPO#N` shows what one of your pull requests needs now.", name),
+	}
 }

@@ -36,7 +36,7 @@ func TestDemoTellsTheWholeStory(t *testing.T) {
 		"the host's model, asked by the server",
 		"user    chooses \"Resolve the thread (the reviewer's reply settles it)\"",
 		"bob approves",
-		"is ready: approved by bob",
+		"is ready: approved by 1 reviewer",
 		"user    chooses \"Merge the pull request\"",
 		"the server merged the pull request (the user chose to)",
 		"server  merged: octo-org/poller#42 merged as",
@@ -59,4 +59,30 @@ func TestDemoTakesNoArguments(t *testing.T) {
 	res := runCLI(t, &testEnv{}, "demo", "extra")
 	assert.Equal(t, exitUsage, res.code)
 	assert.Contains(t, res.stderr, "takes no arguments")
+}
+
+// The demo ends on commands the user can run from where they are: after `go run`, installing from
+// the clone comes first; an installed binary is named as the shell finds it, or by its path.
+func TestTheDemoEndsOnACommandTheUserCanRun(t *testing.T) {
+	tests := []struct {
+		name, exe, path string
+		want            []string
+	}{
+		{"go run", "/tmp/go-build1234/b001/exe/prmonitor", "/usr/bin", []string{"`go install ./cmd/prmonitor`", "$(go env GOPATH)/bin", "then `prmonitor setup claude-code`"}},
+		{"installed on the PATH", "/home/ana/go/bin/prmonitor", "/usr/bin:/home/ana/go/bin", []string{"Next: `prmonitor setup claude-code`", "`prmonitor check OWNER/REPO#N`"}},
+		{"installed elsewhere", "/home/ana/go/bin/prmonitor", "/usr/bin", []string{"Next: `/home/ana/go/bin/prmonitor setup claude-code`"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := env{Getenv: func(k string) string { return map[string]string{"PATH": tt.path}[k] },
+				Executable: func() (string, error) { return tt.exe, nil }}
+			text := strings.Join(nextSteps(e), "\n")
+			for _, w := range tt.want {
+				assert.Contains(t, text, w)
+			}
+		})
+	}
+	res := runCLI(t, &testEnv{}, "demo")
+	require.Equal(t, exitOK, res.code, res.stderr)
+	assert.Contains(t, res.stdout, "Next: install it from this clone: `go install ./cmd/prmonitor`", "a test binary is unknown to the demo's env: install first")
 }

@@ -93,9 +93,21 @@ func TestDispatchConfigFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".prmonitor", "dispatch.yaml"), []byte("labels: {wip: busy}\n"), 0o644))
 	t.Chdir(dir)
 
-	res := runCLI(t, withToken(), "dispatch", "--json", "--github-url", g.url, "octo/widgets")
+	res := runCLI(t, withToken(), "dispatch", "--json", "--dry-run", "--github-url", g.url, "octo/widgets")
 	require.Equal(t, exitOK, res.code, res.stderr)
-	assert.Contains(t, res.stdout, `"value": "busy"`, "the default file in the working directory is read")
+	assert.Contains(t, res.stdout, `"value": "wip"`, "a file in the working directory is never read: whoever runs there may not have written it")
+	assert.NotContains(t, res.stdout, `"value": "busy"`)
+
+	g.PutFile("octo", "widgets", ".prmonitor/dispatch.yaml", "labels: {wip: busy}\n")
+	res = runCLI(t, withToken(), "dispatch", "--json", "--verbose", "--github-url", g.url, "octo/widgets")
+	require.Equal(t, exitOK, res.code, res.stderr)
+	assert.Contains(t, res.stdout, `"value": "busy"`, "the repository's own file, on its default branch, through the API")
+	assert.Contains(t, res.stderr, "configuration from octo/widgets:.prmonitor/dispatch.yaml (default branch)")
+
+	g.PutFile("octo", "widgets", ".prmonitor/dispatch.yaml", "max_spawn: 1\n")
+	res = runCLI(t, withToken(), "dispatch", "--github-url", g.url, "octo/widgets")
+	assert.Equal(t, exitUsage, res.code, "the repository's file with a typo is a configuration error")
+	assert.Contains(t, res.stderr, "octo/widgets:.prmonitor/dispatch.yaml (default branch): invalid dispatch configuration")
 
 	other := filepath.Join(dir, "other.yaml")
 	require.NoError(t, os.WriteFile(other, []byte("max_spawns: 0\nwip_stale_after: 2h\n"), 0o644))
@@ -132,7 +144,7 @@ func TestDispatchBadInput(t *testing.T) {
 		{name: "a pull request, not a repository", te: withToken(), args: []string{"octo/widgets#7"}, wantCode: exitUsage, wantErr: "want OWNER/REPO"},
 		{name: "a malformed owner", te: withToken(), args: []string{"octo./widgets"}, wantCode: exitUsage, wantErr: "invalid owner or repository name"},
 		{name: "no slash", te: withToken(), args: []string{"widgets"}, wantCode: exitUsage, wantErr: "want OWNER/REPO"},
-		{name: "unknown flag", te: withToken(), args: []string{"--bogus", "octo/widgets"}, wantCode: exitUsage, wantErr: "flag provided but not defined: -bogus"},
+		{name: "unknown flag", te: withToken(), args: []string{"--bogus", "octo/widgets"}, wantCode: exitUsage, wantErr: "unknown flag --bogus"},
 		{name: "a --config that does not exist", te: withToken(), args: []string{"--config", filepath.Join(dir, "nope.yaml"), "octo/widgets"},
 			wantCode: exitUsage, wantErr: "invalid dispatch configuration: open "},
 		{name: "a --config that is not YAML", te: withToken(), args: []string{"--config", badYAML, "octo/widgets"}, wantCode: exitUsage, wantErr: "bad.yaml: invalid dispatch configuration: yaml"},
@@ -143,6 +155,8 @@ func TestDispatchBadInput(t *testing.T) {
 		{name: "token refused (401)", te: &testEnv{vars: map[string]string{"GITHUB_TOKEN": "ghp_WRONGTOKEN9876543210zyxwvu"}}, args: []string{"octo/widgets"}, wantCode: exitAuth, wantErr: "GitHub rejected the token (401)"},
 		{name: "no such repository", te: withToken(), args: []string{"nobody/nothing"}, wantCode: exitNotFound, wantErr: "not found on GitHub"},
 		{name: "GitHub unreachable", te: withToken(), args: []string{"--github-url", down, "octo/widgets"}, wantCode: exitUnreachable, wantErr: "connection refused"},
+		{name: "the token never goes over plain http off loopback", te: withToken(), args: []string{"--github-url", "http://ghe.example.com/api/v3", "octo/widgets"},
+			wantCode: exitUsage, wantErr: "must use https (plain http is allowed only on a loopback host)"},
 		{name: "GitHub down (503)", te: withToken(), args: []string{"octo/widgets"},
 			fault: &githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: 503}, wantCode: exitUnreachable, wantErr: "GitHub is unavailable: HTTP 503"},
 		{name: "rate limited for an hour", te: withToken(), args: []string{"octo/widgets"},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -26,6 +27,8 @@ type env struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Transport is the HTTP transport under the GitHub client (nil: a clone of the default one).
 	Transport http.RoundTripper
+	// Executable is where the running binary is (nil: unknown).
+	Executable func() (string, error)
 }
 
 // osEnv is the real process's environment.
@@ -36,6 +39,7 @@ func osEnv() env {
 		Stderr:     os.Stderr,
 		Getenv:     os.Getenv,
 		RunCommand: ghclient.ExecCommand,
+		Executable: os.Executable,
 	}
 }
 
@@ -55,6 +59,9 @@ func (e env) withDefaults() env {
 	}
 	if e.Now == nil {
 		e.Now = time.Now
+	}
+	if e.Executable == nil {
+		e.Executable = func() (string, error) { return "", errors.New("where this binary is is not known") }
 	}
 	return e
 }

@@ -10,7 +10,8 @@ import (
 
 var fsmCommand = command{
 	name:     "fsm",
-	synopsis: "fsm (--mermaid | --markdown) [--out FILE]",
+	synopsis: "fsm --mermaid [--out FILE]",
+	more:     []string{"fsm --markdown [--out FILE]"},
 	about:    "Print the monitor's state machine, drawn from its transition table.",
 }
 

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -122,4 +125,18 @@ func (g *fakeGitHub) play(t *testing.T, steps ...githubfake.Step) {
 // at is a scenario step: events after d of fake time.
 func at(d time.Duration, events ...githubfake.Event) githubfake.Step {
 	return githubfake.Step{After: d, Events: events}
+}
+
+// matchGolden compares got with testdata/name, which PRMONITOR_UPDATE_GOLDEN=1 rewrites on
+// purpose.
+func matchGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if os.Getenv("PRMONITOR_UPDATE_GOLDEN") == "1" {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run with PRMONITOR_UPDATE_GOLDEN=1 to write %s", path)
+	assert.Equal(t, string(want), got, "%s (PRMONITOR_UPDATE_GOLDEN=1 rewrites it after an intended change)", path)
 }

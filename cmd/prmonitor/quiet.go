@@ -20,7 +20,7 @@ type quietFlags struct {
 func (q *quietFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&q.window, "quiet-hours", "", "no questions for the user in this daily window (`HH:MM-HH:MM`, e.g. 19:00-08:00 across midnight); agent work goes on")
 	fs.BoolVar(&q.weekends, "quiet-weekends", false, "no questions for the user on Saturdays and Sundays")
-	fs.StringVar(&q.zone, "quiet-tz", "", "time zone of the quiet hours (`IANA name`, e.g. Europe/Berlin; default: local time)")
+	fs.StringVar(&q.zone, "quiet-tz", "", "the time zone of the quiet hours: an IANA `ZONE` name such as Europe/Berlin (default: local time)")
 }
 
 // hours builds the quiet hours the flags describe; the zero Hours when none are set.

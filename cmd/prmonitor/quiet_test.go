@@ -44,7 +44,7 @@ func TestNoQuietFlagsMeanNeverQuiet(t *testing.T) {
 func TestServeHelpListsTheQuietFlags(t *testing.T) {
 	res := runCLI(t, nil, "serve", "--help")
 	require.Equal(t, exitOK, res.code)
-	for _, f := range []string{"-quiet-hours HH:MM-HH:MM", "-quiet-weekends", "-quiet-tz IANA name"} {
+	for _, f := range []string{"--quiet-hours HH:MM-HH:MM", "--quiet-weekends", "--quiet-tz ZONE"} {
 		assert.Contains(t, res.stdout, f)
 	}
 }

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -20,7 +17,7 @@ import (
 
 var serveCommand = command{
 	name:     "serve",
-	synopsis: "serve [flags]",
+	synopsis: "serve [--state-dir DIR] [--github-url URL] [--budget SHARE] [--quiet-hours HH:MM-HH:MM] [flags]",
 	about: "Run the MCP server over stdio (stdin/stdout carry the protocol; logs go to stderr). Register it in your agent\n" +
 		"host, then have the agent call pr_monitor_start and loop on pr_monitor_next_step.",
 }
@@ -31,20 +28,21 @@ func runServe(ctx context.Context, args []string, e env) int {
 	var g githubFlags
 	g.register(fs)
 	stateDir := fs.String("state-dir", "", "where monitors are saved across restarts (`DIR`; default: the user's state directory)")
-	maxBlock := fs.Duration("max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
-		"whatever the host (default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
-	progressEvery := fs.Duration("progress-every", 5*time.Second, "how often a waiting call sends a progress notification (hosts that keep a call alive on progress want it within 15s)")
+	maxBlock := newDurationFlag(fs, "max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
+		"whatever the host (`DURATION`; default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
+	progressEvery := newDurationFlag(fs, "progress-every", 5*time.Second, "how often a waiting call sends a progress notification (`DURATION`; hosts that keep a call alive on progress want it within 15s)")
 	var budget budgetFlag
 	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the watcher may spend: `SHARE` as 25% or 0.25 (default 25%)")
-	pollBusy := fs.Duration("poll-busy", 0, "the watcher's shortest cycle (`DURATION`; default: the watcher's own, 8s); kept from when each call polled")
-	pollQuiet := fs.Duration("poll-quiet", 0, "kept for compatibility: the watcher paces itself (`DURATION`)")
-	pollOther := fs.Duration("poll-other", 0, "kept for compatibility: the watcher paces itself (`DURATION`)")
-	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
+	pollBusy := newDurationFlag(fs, "poll-busy", 0, "the watcher's shortest cycle (`DURATION`; default: the watcher paces itself, from 8s);\n"+
+		"kept from when each call polled: the shortest of --poll-busy, --poll-quiet and --poll-other is used")
+	pollQuiet := newDurationFlag(fs, "poll-quiet", 0, "kept for compatibility: as --poll-busy (`DURATION`)")
+	pollOther := newDurationFlag(fs, "poll-other", 0, "kept for compatibility: as --poll-busy (`DURATION`)")
+	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
-	if _, code, ok := parseFlags(fs, serveCommand, args, e); !ok {
+	if code, ok := parseNoArguments(fs, serveCommand, args, e); !ok {
 		return code
 	}
 	switch *mergeMethod {
@@ -121,9 +119,9 @@ func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("open the state directory: %w", err)
 	}
-	key, err := sealKey(filepath.Join(st.Dir(), "seal.key"))
+	key, err := st.Secret("seal.key", 32)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, fmt.Errorf("the seal key: %w", err)
 	}
 	gate := ghclient.NewGate(st.Gate(api), e.Now, logger)
 	return mcpserver.NewStoreState(st, api, e.Now), key, gate, st, nil
@@ -143,20 +141,4 @@ func watcherConfig(budget float64, spend prwatch.SpendStore, seen prwatch.SeenSt
 		cfg.Jitter = cfg.MinCycle
 	}
 	return cfg
-}
-
-// sealKey reads the 32-byte key, creating it on first use.
-func sealKey(path string) ([]byte, error) {
-	key, err := os.ReadFile(path)
-	if err == nil && len(key) == 32 {
-		return key, nil
-	}
-	key = make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		return nil, fmt.Errorf("make the seal key: %w", err)
-	}
-	if err := os.WriteFile(path, key, 0o600); err != nil {
-		return nil, fmt.Errorf("write the seal key: %w", err)
-	}
-	return key, nil
 }

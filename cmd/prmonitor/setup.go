@@ -17,12 +17,15 @@ import (
 
 var setupCommand = command{
 	name:     "setup",
-	synopsis: "setup [flags] HOST",
+	synopsis: "setup [--workspace DIR] [--command COMMAND] [--dry-run] HOST",
+	more:     []string{"setup [--workspace DIR] [--dry-run] --uninstall HOST"},
 	about: `Register prmonitor in an agent host and install the instructions that teach the agent its loop.
 HOST is claude-code, copilot-cli, vscode, cursor, or all (each of them found on this machine).
 
 Only prmonitor's own entry is written: other servers, settings and comments stay as they are. A file
-that changes is first copied beside itself (NAME.prmonitor-TIME.bak); a second run changes nothing.
+that holds anything of yours is first copied to NAME.prmonitor.bak, once (one backup per file). A
+second run changes nothing; --uninstall takes out what setup put in, files and empty folders it made
+included. In a workspace no symbolic link is followed.
 No token is written anywhere: the server reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' when it starts.
 The host runs this binary (its absolute path) with 'serve' unless --command names another.`,
 }
@@ -57,8 +60,8 @@ func setupMain(args []string, e env, sys setupSystem) int {
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
 	workspace := fs.String("workspace", "", "set up the project in `DIR` (vscode: .vscode/mcp.json; cursor: .cursor/mcp.json; claude-code: .mcp.json) instead of your user configuration")
 	command := fs.String("command", "", "the `COMMAND` hosts run with 'serve' after it (default: this binary's absolute path)")
-	dryRun := fs.Bool("dry-run", false, "print each change as a unified diff and write nothing")
-	uninstall := fs.Bool("uninstall", false, "remove what setup added: prmonitor's server entry and the instructions file it installed")
+	dryRun := fs.Bool("dry-run", false, "print what would change, as unified diffs, and write nothing")
+	uninstall := fs.Bool("uninstall", false, "take out what setup put in: prmonitor's server entry, the instructions file, and the files and empty folders setup made")
 	rest, code, ok := parseFlags(fs, setupCommand, args, e)
 	if !ok {
 		return code
@@ -85,6 +88,11 @@ func setupMain(args []string, e env, sys setupSystem) int {
 				err = errors.New("not a directory")
 			}
 		}
+		if err == nil {
+			// The folder named is the user's choice, link or not; what is inside it is the
+			// project's, where no link is followed (noLinks).
+			dir, err = filepath.EvalSymlinks(dir)
+		}
 		if err != nil {
 			return fail(exitUsage, "--workspace %s: %v", *workspace, err)
 		}
@@ -110,12 +118,15 @@ func serverCommand(flagValue string, executable func() (string, error)) (string,
 	if err != nil {
 		return "", fmt.Errorf("cannot tell where this binary is (%v): pass --command", err)
 	}
-	if strings.Contains(filepath.ToSlash(exe), "/go-build") {
+	if builtByGoRun(exe) {
 		return "", fmt.Errorf("this prmonitor was built by 'go run' in a temporary folder (%s) that will be gone: "+
 			"install it (go install ./cmd/prmonitor) and run its setup, or pass --command", exe)
 	}
 	return exe, nil
 }
+
+// builtByGoRun tells a binary `go run` built in a temporary folder, gone once it exits.
+func builtByGoRun(exe string) bool { return strings.Contains(filepath.ToSlash(exe), "/go-build") }
 
 // hostPlan is what setup does for one host.
 type hostPlan struct {
@@ -196,6 +207,16 @@ func installed(f hostFiles) bool {
 // planHost works out the changes to one host's files.
 func planHost(h host, f hostFiles, o setupOptions) (hostPlan, error) {
 	p := hostPlan{host: h, files: f}
+	if o.loc.workspace != "" {
+		for _, path := range []string{f.config, f.guide} {
+			if path == "" {
+				continue
+			}
+			if err := noLinks(o.loc.workspace, path); err != nil {
+				return p, err
+			}
+		}
+	}
 	if c, err := planConfig(h, f, o); err != nil {
 		return p, err
 	} else if c != nil {
@@ -211,18 +232,32 @@ func planHost(h host, f hostFiles, o setupOptions) (hostPlan, error) {
 		return p, err
 	}
 	noun := guideNoun(f.format)
+	guide := fileChange{path: f.guide, object: "the " + noun, workspace: o.loc.workspace}
 	switch want := renderGuide(f.format); {
 	case o.uninstall && have == nil:
 	case o.uninstall && !strings.Contains(string(have), guideMarker):
 		p.notes = append(p.notes, fmt.Sprintf("left %s in place: setup did not write it", f.guide))
 	case o.uninstall:
-		p.changes = append(p.changes, fileChange{path: f.guide, before: have, what: "removed the " + noun})
+		guide.before, guide.verb, guide.prune = have, "remove", f.root
+		switch old, err := readFile(backupPath(f.guide)); {
+		case err != nil:
+			return p, err
+		case old == nil:
+		case strings.Contains(string(old), guideMarker): // an older version of setup's own
+			guide.dropBackup = true
+		default: // the file setup had replaced: it comes back
+			guide.after, guide.dropBackup = old, true
+			guide.object += ", and put back the file it had replaced"
+		}
+		p.changes = append(p.changes, guide)
 	case string(have) == want:
 		p.unchanged = append(p.unchanged, f.guide)
 	case have == nil:
-		p.changes = append(p.changes, fileChange{path: f.guide, after: []byte(want), what: "installed the " + noun})
-	default:
-		p.changes = append(p.changes, fileChange{path: f.guide, before: have, after: []byte(want), what: "updated the " + noun})
+		guide.after, guide.verb = []byte(want), "install"
+		p.changes = append(p.changes, guide)
+	default: // an older version, or a file of the same name setup did not write: kept in the backup
+		guide.before, guide.after, guide.verb, guide.backup = have, []byte(want), "update", true
+		p.changes = append(p.changes, guide)
 	}
 	return p, nil
 }
@@ -243,7 +278,8 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 	}
 	path := append(slices.Clone(f.servers), serverName)
 	entryName := fmt.Sprintf("%s.%s", strings.Join(f.servers, "."), serverName)
-	var what string
+	change := &fileChange{path: f.config, before: before, object: fmt.Sprintf("the MCP server %q", serverName),
+		backup: holdsTheUsers(before, path), workspace: o.loc.workspace}
 	if o.uninstall {
 		removed, err := doc.remove(path...)
 		if err != nil {
@@ -252,8 +288,14 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 		if !removed {
 			return nil, nil
 		}
-		what = fmt.Sprintf("removed the MCP server %q", serverName)
-	} else {
+		change.verb, change.after = "remove", doc.bytes()
+		if doc.holdsNothingBut(f.servers...) { // a file setup made: it goes, and so do the folders it made
+			change.after, change.prune = nil, f.root
+			change.object += " and its file (nothing else is in it)"
+		}
+		return change, nil
+	}
+	{
 		have, err := doc.get(path...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.config, err)
@@ -263,7 +305,7 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 		switch have.(type) {
 		case nil:
 			changed, err = doc.set(entry, path...)
-			what = fmt.Sprintf("registered the MCP server %q", serverName)
+			change.verb = "register"
 		case map[string]any: // update only the keys prmonitor sets; the user's own ("env", "timeout") stay
 			fields, err := entryFields(entry)
 			if err != nil {
@@ -276,7 +318,7 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 				}
 				changed = changed || c
 			}
-			what = fmt.Sprintf("updated the MCP server %q", serverName)
+			change.verb = "update"
 		default:
 			return nil, fmt.Errorf("%s: %s is not a JSON object; remove or fix it, then run setup again", f.config, entryName)
 		}
@@ -287,7 +329,24 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 			return nil, nil
 		}
 	}
-	return &fileChange{path: f.config, before: before, after: doc.bytes(), what: what}, nil
+	change.after = doc.bytes()
+	return change, nil
+}
+
+// holdsTheUsers tells whether a configuration file holds anything but prmonitor's entry (at path):
+// only then is it backed up, so that a file setup made leaves no backup behind.
+func holdsTheUsers(data []byte, path []string) bool {
+	if data == nil {
+		return false
+	}
+	doc, err := parseJSONDoc(data)
+	if err != nil {
+		return true
+	}
+	if _, err := doc.remove(path...); err != nil {
+		return true
+	}
+	return !doc.holdsNothingBut(path[:len(path)-1]...)
 }
 
 type keyValue struct {
@@ -330,34 +389,51 @@ func guideNoun(f guideFormat) string {
 	return "agent instructions"
 }
 
-// printDryRun shows every change as a unified diff.
+// printDryRun shows every change as a unified diff, said in the conditional: nothing is written.
 func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
 	changed := false
 	for _, p := range plans {
+		gone := map[string]bool{}
 		for _, c := range p.changes {
 			d, err := c.diff()
 			if err != nil {
 				fmt.Fprintf(errw, "prmonitor setup: %s: %s\n", c.path, oneLine(err.Error()))
 				return exitFailure
 			}
-			fmt.Fprintf(w, "# %s: %s\n%s", p.host.name, c.what, d)
+			fmt.Fprintf(w, "# %s: %s\n%s", p.host.name, c.would(), d)
 			if !strings.HasSuffix(d, "\n") {
 				fmt.Fprintln(w)
 			}
+			if c.after == nil {
+				gone[c.path] = true
+				if c.dropBackup {
+					if _, err := os.Stat(backupPath(c.path)); err == nil {
+						gone[backupPath(c.path)] = true
+						fmt.Fprintf(w, "# %s: would remove its backup %s\n", p.host.name, backupPath(c.path))
+					}
+				}
+			}
 			changed = true
+		}
+		for _, c := range p.changes {
+			if c.after == nil {
+				for _, dir := range wouldPrune(filepath.Dir(c.path), c.prune, gone) {
+					fmt.Fprintf(w, "# %s: would remove the folder %s, left empty\n", p.host.name, dir)
+				}
+			}
 		}
 		for _, u := range p.unchanged {
 			fmt.Fprintf(w, "# %s: %s is already set up\n", p.host.name, u)
 		}
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(w, "# skipped %s\n", s)
+		fmt.Fprintf(w, "# would skip %s\n", s)
 	}
 	if !changed {
 		fmt.Fprintln(w, "dry run: nothing would change")
 		return exitOK
 	}
-	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, each file that changes is first backed up beside itself)")
+	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, a file that holds anything of yours is first copied to NAME.prmonitor.bak, once)")
 	return exitOK
 }
 
@@ -378,15 +454,18 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 	fmt.Fprintf(w, "%s:\n", title)
 	var backups []string
 	for _, c := range p.changes {
-		backup, err := c.apply(e.Now())
+		done, err := c.apply()
 		if err != nil {
 			fmt.Fprintf(e.Stderr, "prmonitor setup: %s: %s\n", p.host.name, oneLine(err.Error()))
 			return false
 		}
-		fmt.Fprintf(w, "  %s: %s\n", c.what, c.path)
-		if backup != "" {
-			fmt.Fprintf(w, "    the file as it was: %s\n", backup)
-			backups = append(backups, backup)
+		fmt.Fprintf(w, "  %s: %s\n", c.done(), c.path)
+		if done.backup != "" {
+			fmt.Fprintf(w, "    the file as it was before setup first changed it: %s\n", done.backup)
+			backups = append(backups, done.backup)
+		}
+		for _, dir := range done.removed {
+			fmt.Fprintf(w, "  removed the folder, left empty: %s\n", dir)
 		}
 	}
 	for _, u := range p.unchanged {

@@ -44,6 +44,10 @@ type hostFiles struct {
 	detect []string
 	// note is said after setup for this host: what the user still has to know or do.
 	note string
+	// root is the folder setup's files hang from (the workspace, the home directory, or a folder
+	// an environment variable names): --uninstall removes the empty folders it leaves up to it,
+	// never it.
+	root string
 }
 
 // hosts are every host, in the order `setup all` goes through them.
@@ -186,21 +190,21 @@ func claudeCodeFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"mcpServers"}, format: formatSkill,
 		note: "type /mcp to see prmonitor connected"}
 	if l.workspace != "" {
-		f.config = l.join(l.workspace, ".mcp.json")
+		f.config, f.root = l.join(l.workspace, ".mcp.json"), l.workspace
 		f.guide = l.join(l.workspace, ".claude", "skills", serverName, "SKILL.md")
 		f.note += " (Claude Code asks you to approve a project's servers once)"
 		return f, nil
 	}
 	if dir := l.env("CLAUDE_CONFIG_DIR"); dir != "" {
 		f.config, f.guide = l.join(dir, ".claude.json"), l.join(dir, "skills", serverName, "SKILL.md")
-		f.detect = []string{dir}
+		f.detect, f.root = []string{dir}, dir
 		return f, nil
 	}
 	home, err := l.home()
 	if err != nil {
 		return f, err
 	}
-	f.config = l.join(home, ".claude.json")
+	f.config, f.root = l.join(home, ".claude.json"), home
 	f.guide = l.join(home, ".claude", "skills", serverName, "SKILL.md")
 	f.detect = []string{f.config, l.join(home, ".claude")}
 	f.note += " (a Claude Code that was running may write over this change: close it and run setup again)"
@@ -214,12 +218,13 @@ func copilotCLIFiles(l locator) (hostFiles, error) {
 		note: "type /mcp to see prmonitor"}
 	// Only the user's configuration: host.workspace is false.
 	dir := l.env("COPILOT_HOME")
+	f.root = dir
 	if dir == "" {
 		home, err := l.home()
 		if err != nil {
 			return f, err
 		}
-		dir = l.join(home, ".copilot")
+		dir, f.root = l.join(home, ".copilot"), home
 	}
 	f.config = l.join(dir, "mcp-config.json")
 	f.guide = l.join(dir, "skills", serverName, "SKILL.md")
@@ -233,7 +238,7 @@ func vscodeFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"servers"}, format: formatInstructions,
 		note: "run \"MCP: List Servers\" to see prmonitor"}
 	if l.workspace != "" {
-		f.config = l.join(l.workspace, ".vscode", "mcp.json")
+		f.config, f.root = l.join(l.workspace, ".vscode", "mcp.json"), l.workspace
 		f.guide = l.join(l.workspace, ".github", "instructions", serverName+".instructions.md")
 		return f, nil
 	}
@@ -242,6 +247,11 @@ func vscodeFiles(l locator) (hostFiles, error) {
 		return f, err
 	}
 	user := l.join(base, "Code", "User")
+	// Empty folders go up to the home directory, or to the folder APPDATA or XDG_CONFIG_HOME names.
+	f.root = base
+	if home, err := l.home(); err == nil && base != l.env("APPDATA") && base != l.env("XDG_CONFIG_HOME") {
+		f.root = home
+	}
 	f.config = l.join(user, "mcp.json")
 	f.guide = l.join(user, "prompts", serverName+".instructions.md")
 	f.detect = []string{user}
@@ -256,7 +266,7 @@ func cursorFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"mcpServers"}, format: formatCursorRule,
 		note: "find prmonitor in Cursor's MCP settings"}
 	if l.workspace != "" {
-		f.config = l.join(l.workspace, ".cursor", "mcp.json")
+		f.config, f.root = l.join(l.workspace, ".cursor", "mcp.json"), l.workspace
 		f.guide = l.join(l.workspace, ".cursor", "rules", serverName+".mdc")
 		return f, nil
 	}
@@ -265,7 +275,7 @@ func cursorFiles(l locator) (hostFiles, error) {
 		return f, err
 	}
 	dir := l.join(home, ".cursor")
-	f.config = l.join(dir, "mcp.json")
+	f.config, f.root = l.join(dir, "mcp.json"), home
 	f.detect = []string{dir}
 	f.note += "; Cursor reads rules only from a project: 'prmonitor setup cursor --workspace DIR' installs the rule there"
 	return f, nil

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tailscale/hujson"
 )
@@ -326,4 +327,38 @@ func equalJSON(a, b any) bool {
 		return out
 	}
 	return reflect.DeepEqual(norm(a), norm(b))
+}
+
+// holdsNothingBut tells whether the document is nothing but empty objects along path ({} or
+// {"mcpServers": {}}), without a comment anywhere: a file with nothing of the user's in it.
+func (d *jsonDoc) holdsNothingBut(path ...string) bool {
+	if hasComment(d.root) {
+		return false
+	}
+	v, err := decodeValue(d.root)
+	if err != nil {
+		return false
+	}
+	for i := len(path); i >= 0; i-- {
+		if equalJSON(v, buildObject(path[:i], map[string]any{})) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasComment tells whether v holds a comment: its text without whitespace and commas (the
+// trailing commas JSONC allows) differs from the standard JSON it stands for.
+func hasComment(v hujson.Value) bool {
+	std := v.Clone()
+	std.Standardize()
+	strip := func(b []byte) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) || r == ',' {
+				return -1
+			}
+			return r
+		}, string(b))
+	}
+	return strip(v.Pack()) != strip(std.Pack())
 }

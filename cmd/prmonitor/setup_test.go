@@ -104,11 +104,11 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 				// Every line of the old file is still there, in order: setup only added lines.
 				assertOnlyAdded(t, before, string(after))
 
-				backups, _ := filepath.Glob(files.config + ".prmonitor-*.bak")
-				require.Len(t, backups, 1, res.stdout)
+				backups, _ := filepath.Glob(files.config + ".prmonitor*.bak")
+				require.Equal(t, []string{files.config + ".prmonitor.bak"}, backups, res.stdout)
 				b, _ := os.ReadFile(backups[0])
 				assert.Equal(t, before, string(b), "the backup is the file as it was")
-				assert.Contains(t, res.stdout, "the file as it was: "+backups[0])
+				assert.Contains(t, res.stdout, "the file as it was before setup first changed it: "+backups[0])
 				info, _ := os.Stat(files.config)
 				assert.Equal(t, fs.FileMode(0o600), info.Mode().Perm(), "the file keeps its permissions")
 
@@ -143,6 +143,14 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 				res = runSetupIn(t, goos, home, h.name, "--uninstall")
 				require.Equal(t, exitOK, res.code, res.stderr)
 				assert.Contains(t, res.stdout, "nothing to remove")
+				var baks []string
+				for p := range snapshot(t, home) {
+					if strings.HasSuffix(p, ".bak") {
+						baks = append(baks, p)
+					}
+				}
+				assert.Equal(t, []string{strings.TrimPrefix(files.config, home) + ".prmonitor.bak"}, baks,
+					"one backup per file: the configuration as it was before setup")
 			})
 		}
 	}
@@ -322,7 +330,7 @@ func TestSetupUsageErrors(t *testing.T) {
 		{[]string{"all", "--workspace", home}, "--workspace sets up a project's files for vscode, cursor or claude-code"},
 		{[]string{"copilot-cli", "--workspace", home}, "--workspace sets up a project's files"},
 		{[]string{"vscode", "--workspace", file}, "not a directory"},
-		{[]string{"vscode", "--bogus"}, "flag provided but not defined"},
+		{[]string{"vscode", "--bogus"}, "unknown flag --bogus"},
 	}
 	for _, tc := range tests {
 		res := runSetupIn(t, "linux", home, tc.args...)
@@ -351,8 +359,8 @@ func TestSetupRefusesABinaryGoRunWillDelete(t *testing.T) {
 func TestSetupIsACommand(t *testing.T) {
 	res := runCLI(t, &testEnv{}, "setup", "--help")
 	assert.Equal(t, exitOK, res.code)
-	assert.Contains(t, res.stdout, "usage: prmonitor setup [flags] HOST")
+	assert.Contains(t, res.stdout, "usage: prmonitor setup [--workspace DIR] [--command COMMAND] [--dry-run] HOST")
 	assert.Contains(t, res.stdout, "-dry-run")
 	res = runCLI(t, &testEnv{}, "help")
-	assert.Contains(t, res.stdout, "setup HOST")
+	assert.Contains(t, res.stdout, "prmonitor setup [--workspace DIR] [--dry-run] --uninstall HOST")
 }

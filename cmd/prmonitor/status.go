@@ -19,12 +19,14 @@ import (
 
 var statusCommand = command{
 	name:     "status",
-	synopsis: "status [--json | --watch] [--state-dir DIR] [--limit N]",
-	about: "List the monitors saved in the state directory, whether or not a server runs: each PR, where its monitor is,\n" +
-		"the question or task it waits on, its last event and since when, and the budget each watcher spends of its\n" +
-		"token's points. It only reads: it takes no lock and writes nothing, so a running server is never disturbed.\n" +
-		"--json prints the same as one JSON document (schema in docs/status.md); --watch keeps a live view open in the\n" +
-		"terminal, following the state directory every second (q quits).",
+	synopsis: "status [--state-dir DIR] [--limit N]",
+	more:     []string{"status --json [--state-dir DIR]", "status --watch [--state-dir DIR]"},
+	about: "List the monitors saved in the state directory, and say whether a server runs them: each PR, where its\n" +
+		"monitor is, the question or task it waits on, its last event and since when, and the budget each watcher\n" +
+		"spends of its token's points. It only reads: it takes no lock and writes nothing, so a running server is never\n" +
+		"disturbed; before any server ran it prints an empty result. --json prints the same as one JSON document\n" +
+		"(schema in docs/status.md); --watch keeps a live view open in the terminal, following the state directory\n" +
+		"every second (arrows move, Enter shows a monitor whole, ? lists the keys, q quits).",
 }
 
 // runStatus prints the saved monitors, as a table, as JSON, or as a live view.
@@ -32,7 +34,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	stateDir := fs.String("state-dir", "", "the state directory to read (`DIR`; default: the user's state directory, as serve uses)")
 	asJSON := fs.Bool("json", false, "print one JSON document (schema in docs/status.md)")
-	watch := fs.Bool("watch", false, "keep a live view open in the terminal (q quits)")
+	watch := fs.Bool("watch", false, "keep a live view open in the terminal (? lists its keys, q quits)")
 	limit := fs.Int("limit", 50, "show at most `N` monitors in the table (0: all; --json always lists all)")
 	rest, code, ok := parseFlags(fs, statusCommand, args, e)
 	if !ok {
@@ -60,7 +62,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 
 	snap, err := readStatus(store.NewReader(dir, statusEvents), e.Now())
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(statusError(dir, err).Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
 	if *asJSON {
@@ -72,7 +74,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 		}
 		return exitOK
 	}
-	writeStatus(e.Stdout, snap.report, terminalWidth(e.Stdout, defaultStatusWidth), *limit)
+	writeStatus(e.Stdout, snap, terminalWidth(e.Stdout, defaultStatusWidth), *limit)
 	return exitOK
 }
 
@@ -88,19 +90,13 @@ func statusDir(flagDir string, e env) (string, error) {
 	return d, nil
 }
 
-// statusError says plainly what went wrong reading dir.
-func statusError(dir string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no state directory at %s: no monitor was ever saved there (prmonitor serve creates it; --state-dir reads another)", dir)
-	}
-	return err
-}
-
 // statusSnapshot is one read of the state directory: the report, and the newest events of every
 // monitor (for the live view).
 type statusSnapshot struct {
 	report statusReport
 	recent []recentEvent
+	// missing: the directory does not exist yet (no server has saved a monitor there).
+	missing bool
 }
 
 // recentEvent is one event of one monitor's log.
@@ -109,14 +105,18 @@ type recentEvent struct {
 	statusEvent
 }
 
-// readStatus reads the state directory once.
+// readStatus reads the state directory once. A directory that does not exist yet is an empty
+// one: no server has saved anything there.
 func readStatus(r *store.Reader, now time.Time) (statusSnapshot, error) {
 	saved, err := r.Read()
+	if errors.Is(err, fs.ErrNotExist) {
+		return statusSnapshot{report: emptyStatus(r.Dir(), now), missing: true}, nil
+	}
 	if err != nil {
 		return statusSnapshot{}, err
 	}
 	spend, spendErr := store.ReadSpend(r.Dir())
-	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now)}
+	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now, runningHolder(r.Dir()))}
 	for _, s := range saved {
 		if s.Problem != "" {
 			continue
@@ -129,6 +129,18 @@ func readStatus(r *store.Reader, now time.Time) (statusSnapshot, error) {
 		}
 	}
 	return snap, nil
+}
+
+// runningHolder is the process that holds a monitor's files in dir, when it still runs: the pid
+// its claim recorded (mcpserver/store), checked against the processes of this machine, since a
+// server that was killed leaves its pid behind.
+func runningHolder(dir string) func(name string) int {
+	return func(name string) int {
+		if pid := store.Holder(dir, name); processRuns(pid) {
+			return pid
+		}
+		return 0
+	}
 }
 
 // terminalWidth is w's width when it is a terminal, else fallback.

@@ -22,8 +22,15 @@ type stateDir struct {
 	dir string
 	st  *store.Store
 
-	mu  sync.Mutex
-	now time.Time
+	mu     sync.Mutex
+	now    time.Time
+	claims map[string]*store.Claim
+}
+
+// release gives ref's monitor up, as a server does when it exits: no process holds it any more.
+func (d *stateDir) release(ref prstatus.PRRef) {
+	d.t.Helper()
+	require.NoError(d.t, d.claims[ref.String()].Release())
 }
 
 // The places a test monitor can be driven to.
@@ -37,7 +44,7 @@ const (
 
 func newStateDir(t *testing.T) *stateDir {
 	t.Helper()
-	d := &stateDir{t: t, dir: t.TempDir(), now: testNow.Add(-2 * time.Hour)}
+	d := &stateDir{t: t, dir: t.TempDir(), now: testNow.Add(-2 * time.Hour), claims: map[string]*store.Claim{}}
 	st, err := store.Open(d.dir, nil, store.WithNow(d.clock))
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, st.Close()) })
@@ -58,14 +65,16 @@ func (d *stateDir) tick(by time.Duration) time.Time {
 	return d.now
 }
 
-// add drives a monitor of ref to where, saving and logging every step as the server does.
-func (d *stateDir) add(ref prstatus.PRRef, where string) {
+// add drives a monitor of ref to where, saving and logging every step as the server does; edits
+// change the pull request it sees (a branch name, say).
+func (d *stateDir) add(ref prstatus.PRRef, where string, edits ...func(*prstatus.Snapshot)) {
 	t := d.t
 	t.Helper()
 	id := ref.String()
 	c, err := d.st.Claim(id)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Release() })
+	d.claims[id] = c
 	m := statemachine.New(statemachine.DefaultConfig(), statemachine.Monitor{
 		ID: id, Ref: ref, Title: "Add retries\x1b[31m", URL: "https://github.com/" + ref.Owner + "/" + ref.Repo + "/pull/" + strconv.Itoa(ref.Number),
 	})
@@ -94,6 +103,9 @@ func (d *stateDir) add(ref prstatus.PRRef, where string) {
 		Commits: []prstatus.Commit{{OID: head, AuthoredDate: testNow.Add(-3 * time.Hour), CommittedDate: testNow.Add(-3 * time.Hour), Headline: "retry", ParentCount: 1}},
 		Checks:  []prstatus.Check{{Kind: prstatus.KindCheckRun, Name: "test", Status: "IN_PROGRESS"}},
 	}
+	for _, edit := range edits {
+		edit(&snap)
+	}
 	poll := func() statemachine.Action {
 		f := prstatus.Derive(&snap, d.clock())
 		return step("poll: "+string(f.Attention.Kind), statemachine.PollInput(f))
@@ -117,9 +129,21 @@ func (d *stateDir) add(ref prstatus.PRRef, where string) {
 	}
 	if where == atEnded {
 		require.Equal(t, statemachine.ActionStop, step("user_chose stop", statemachine.ChoiceInput(elicitation.Stop)).Kind)
+		d.release(ref) // an ended monitor is held by nobody
 		return
 	}
 	require.Equal(t, statemachine.ActionExecute, step("user_chose rebase", statemachine.ChoiceInput(elicitation.Rebase)).Kind)
+}
+
+// setQuestionText rewrites the text of ref's saved pending question, as a long question would read.
+func (d *stateDir) setQuestionText(ref prstatus.PRRef, text string) {
+	d.t.Helper()
+	rec, ok, err := d.st.Load(ref.String())
+	require.NoError(d.t, err)
+	require.True(d.t, ok)
+	require.NotNil(d.t, rec.Position.Question)
+	rec.Position.Question.Text = text
+	require.NoError(d.t, d.st.Save(ref.String(), rec))
 }
 
 // logKind is the kind mcpserver logs a step under (its logKind).

@@ -3,32 +3,52 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
-// statusColumn is one column of the monitors table: its heading, its widest and narrowest width,
-// and its cell for a monitor.
+// statusColumn is one column of the monitors table: its heading, its width (at most max; a column
+// that shares the room, flex, never less than min), and its cell for a monitor.
 type statusColumn struct {
 	head     string
 	max, min int
+	flex     bool
 	cell     func(m statusMonitor, now time.Time) string
 }
 
-// statusColumns in the order shown. When the width is short the flexible columns shrink to their
-// minimum, then columns go, last first (dropOrder).
+// statusColumns in the order shown. The flexible columns share the room the others leave
+// (growStages); when even their minimums do not fit, columns go (dropOrder).
 var statusColumns = []statusColumn{
-	{"PR", 34, 15, func(m statusMonitor, _ time.Time) string { return m.PR }},
-	{"STATE", 36, 16, func(m statusMonitor, _ time.Time) string { return m.State }},
-	{"WAITING FOR", 48, 16, func(m statusMonitor, _ time.Time) string { return m.WaitingFor }},
-	{"SINCE", 7, 7, func(m statusMonitor, now time.Time) string { return since(m.WaitingSince, now) }},
-	{"LAST EVENT", 60, 24, func(m statusMonitor, now time.Time) string {
+	{"PR", 34, 15, false, func(m statusMonitor, _ time.Time) string { return m.PR }},
+	{"STATE", 0, 16, true, func(m statusMonitor, _ time.Time) string { return m.State }},
+	{"WAITING FOR", 0, 16, true, func(m statusMonitor, _ time.Time) string { return waitingWords(m) }},
+	{"SINCE", 7, 7, false, func(m statusMonitor, now time.Time) string { return since(m.WaitingSince, now) }},
+	{"LAST EVENT", 0, 24, true, func(m statusMonitor, now time.Time) string {
 		if m.LastEvent == nil {
 			return "-"
 		}
 		return clock(m.LastEvent.At, now) + " " + m.LastEvent.Summary
 	}},
+}
+
+// waitingWords is what the monitor waits for, as the table says it: a monitor no server runs
+// waits for one first.
+func waitingWords(m statusMonitor) string {
+	if m.serverless() {
+		return "no server · " + m.WaitingFor
+	}
+	return m.WaitingFor
+}
+
+// growStages: how the flexible columns share the room, stage by stage, each up to a width (0: its
+// whole content): what the monitor waits for comes first and, in a wide window, whole.
+var growStages = []struct {
+	head string
+	upTo int
+}{
+	{"WAITING FOR", 28}, {"STATE", 30}, {"WAITING FOR", 48}, {"STATE", 36},
+	{"WAITING FOR", 0}, {"LAST EVENT", 0}, {"STATE", 0},
 }
 
 // dropOrder: which columns go first when even their minimum widths do not fit.
@@ -40,94 +60,138 @@ const statusGap = "  "
 // defaultStatusWidth is the table's width when status prints to a pipe or a file.
 const defaultStatusWidth = 160
 
-// statusTable renders the monitors, at most rows of them (0: all), in at most width columns of
-// text: a heading and one line a monitor, every cell on one line and clipped to its column.
-func statusTable(ms []statusMonitor, now time.Time, width, rows int) []string {
-	if rows > 0 && len(ms) > rows {
-		ms = ms[:rows]
-	}
-	cols := statusColumns
-	cells := make([][]string, len(ms))
-	for i, m := range ms {
-		cells[i] = make([]string, len(cols))
-		for j, c := range cols {
-			cells[i][j] = oneLine(c.cell(m, now))
-		}
-	}
-	keep := make([]bool, len(cols))
-	widths := make([]int, len(cols))
-	for j, c := range cols {
-		keep[j] = true
-		widths[j] = utf8.RuneCountInString(c.head)
-		for i := range cells {
-			widths[j] = max(widths[j], utf8.RuneCountInString(cells[i][j]))
-		}
-		widths[j] = min(widths[j], c.max)
-	}
-	fit(cols, widths, keep, width)
+// statusLayout is the monitors table's shape for one width: which columns are shown, how wide.
+// Widths are measured in terminal cells, so titles in CJK or with emoji line up.
+type statusLayout struct {
+	keep   []bool
+	widths []int
+}
 
-	var out []string
-	line := func(cell func(j int) string) {
-		var b strings.Builder
-		for j := range cols {
-			if !keep[j] {
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteString(statusGap)
-			}
-			b.WriteString(pad(clip(cell(j), widths[j]), widths[j]))
-		}
-		out = append(out, strings.TrimRight(b.String(), " "))
-	}
-	line(func(j int) string { return cols[j].head })
-	for i := range cells {
-		line(func(j int) string { return cells[i][j] })
+// cells are one monitor's cells, on one line each.
+func statusCells(m statusMonitor, now time.Time) []string {
+	out := make([]string, len(statusColumns))
+	for j, c := range statusColumns {
+		out[j] = oneLine(c.cell(m, now))
 	}
 	return out
 }
 
-// fit narrows and drops columns until the table fits width.
-func fit(cols []statusColumn, widths []int, keep []bool, width int) {
-	total := func() int {
-		n, t := 0, 0
-		for j := range cols {
-			if keep[j] {
-				t += widths[j]
-				n++
-			}
-		}
-		return t + len(statusGap)*max(n-1, 0)
+// layoutStatus fits the columns to width for these monitors (every one of them, so that scrolling
+// through them does not move the columns).
+func layoutStatus(ms []statusMonitor, now time.Time, width int) statusLayout {
+	cols := statusColumns
+	l := statusLayout{keep: make([]bool, len(cols)), widths: make([]int, len(cols))}
+	content := make([]int, len(cols))
+	for j, c := range cols {
+		l.keep[j] = true
+		content[j] = displayWidth(c.head)
 	}
-	for drop := 0; total() > width; {
-		// Shrink the widest column that may still shrink.
+	for _, m := range ms {
+		for j, cell := range statusCells(m, now) {
+			content[j] = max(content[j], displayWidth(cell))
+		}
+	}
+	for j, c := range cols {
+		l.widths[j] = min(content[j], c.max)
+		if c.flex {
+			l.widths[j] = min(content[j], c.min)
+		}
+	}
+	for _, g := range growStages {
+		j := slices.IndexFunc(cols, func(c statusColumn) bool { return c.head == g.head })
+		want := content[j]
+		if g.upTo > 0 {
+			want = min(want, g.upTo)
+		}
+		if spare := width - l.total(); spare > 0 && want > l.widths[j] {
+			l.widths[j] += min(spare, want-l.widths[j])
+		}
+	}
+	l.fit(width)
+	return l
+}
+
+// total is the table's width.
+func (l statusLayout) total() int {
+	n, t := 0, 0
+	for j := range l.widths {
+		if l.keep[j] {
+			t += l.widths[j]
+			n++
+		}
+	}
+	return t + len(statusGap)*max(n-1, 0)
+}
+
+// fit narrows and drops columns until the table fits width: only the PR can still be narrowed
+// (the flexible columns are at their minimum when it comes to this), then columns go.
+func (l statusLayout) fit(width int) {
+	for drop := 0; l.total() > width; {
 		widest := -1
-		for j, c := range cols {
-			if keep[j] && widths[j] > c.min && (widest < 0 || widths[j] > widths[widest]) {
+		for j, c := range statusColumns {
+			if !l.keep[j] || l.widths[j] <= c.min {
+				continue
+			}
+			if c.head == dropOrder[0] {
+				widest = j
+				break
+			}
+			if widest < 0 || l.widths[j] > l.widths[widest] {
 				widest = j
 			}
 		}
 		if widest >= 0 {
-			widths[widest]--
+			l.widths[widest]--
 			continue
 		}
 		if drop == len(dropOrder) {
 			return // the PR column alone: let the terminal cut it
 		}
-		for j, c := range cols {
+		for j, c := range statusColumns {
 			if c.head == dropOrder[drop] {
-				keep[j] = false
+				l.keep[j] = false
 			}
 		}
 		drop++
 	}
 }
 
-func pad(s string, n int) string {
-	if k := utf8.RuneCountInString(s); k < n {
-		return s + strings.Repeat(" ", n-k)
+// line is one row of the table: each shown cell clipped and padded to its column.
+func (l statusLayout) line(cells []string) string {
+	var b strings.Builder
+	for j, cell := range cells {
+		if !l.keep[j] {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(statusGap)
+		}
+		b.WriteString(padWidth(clipWidth(cell, l.widths[j]), l.widths[j]))
 	}
-	return s
+	return strings.TrimRight(b.String(), " ")
+}
+
+// heading is the table's first line.
+func (l statusLayout) heading() string {
+	heads := make([]string, len(statusColumns))
+	for j, c := range statusColumns {
+		heads[j] = c.head
+	}
+	return l.line(heads)
+}
+
+// statusTable renders the monitors, at most rows of them (0: all), in at most width columns of
+// text: a heading and one line a monitor, every cell on one line and clipped to its column.
+func statusTable(ms []statusMonitor, now time.Time, width, rows int) []string {
+	if rows > 0 && len(ms) > rows {
+		ms = ms[:rows]
+	}
+	l := layoutStatus(ms, now, width)
+	out := []string{l.heading()}
+	for _, m := range ms {
+		out = append(out, l.line(statusCells(m, now)))
+	}
+	return out
 }
 
 // since is how long ago t was, briefly: "45s", "12m", "3h05m", "2d4h".
@@ -157,13 +221,15 @@ func clock(t, now time.Time) string {
 	return t.Format("Jan 2 15:04")
 }
 
-// writeStatus prints the report for a person: the monitors table (at most rows, 0: all), the
-// records it could not read, and each watcher's budget.
-func writeStatus(w io.Writer, r statusReport, width, rows int) {
+// writeStatus prints one read of the state directory for a person: whether a server runs it, the
+// monitors table (at most rows, 0: all), the records it could not read, and each watcher's
+// budget.
+func writeStatus(w io.Writer, snap statusSnapshot, width, rows int) {
+	r := snap.report
 	now := r.At
-	if len(r.Monitors) == 0 {
-		fmt.Fprintf(w, "No monitors saved in %s.\n", r.StateDir)
-	} else {
+	fmt.Fprintln(w, serverLine(snap))
+	if len(r.Monitors) > 0 {
+		fmt.Fprintln(w)
 		for _, l := range statusTable(r.Monitors, now, width, rows) {
 			fmt.Fprintln(w, l)
 		}
@@ -174,7 +240,7 @@ func writeStatus(w io.Writer, r statusReport, width, rows int) {
 	if len(r.Unreadable) > 0 {
 		fmt.Fprintln(w, "\nUnreadable (left as they are; a server sets an unusable record aside when it next reads it):")
 		for _, u := range r.Unreadable {
-			fmt.Fprintf(w, "  %s: %s\n", u.File, clip(u.Problem, max(width-len(u.File)-4, 20)))
+			fmt.Fprintf(w, "  %s: %s\n", u.File, clipWidth(u.Problem, max(width-displayWidth(u.File)-4, 20)))
 		}
 	}
 	if len(r.Budgets) > 0 {
@@ -183,6 +249,55 @@ func writeStatus(w io.Writer, r statusReport, width, rows int) {
 			fmt.Fprintf(w, "  %s\n", budgetLine(b, now))
 		}
 	}
+}
+
+// serverLine says whether a server runs the monitors of this directory, and what that means for
+// those it does not run. A server holds a monitor's lock while it runs it (mcpserver/store), so a
+// running server with no monitor started cannot be seen, and is not claimed.
+func serverLine(snap statusSnapshot) string {
+	r := snap.report
+	switch {
+	case snap.missing:
+		return fmt.Sprintf("Nothing saved in %s yet: a server creates it when an agent starts its first monitor.", r.StateDir)
+	case len(r.Monitors) == 0:
+		return fmt.Sprintf("No monitors saved in %s.", r.StateDir)
+	}
+	waiting, active := 0, 0
+	for _, m := range r.Monitors {
+		if !m.Ended {
+			active++
+		}
+		if m.serverless() {
+			waiting++
+		}
+	}
+	var s string
+	switch len(r.Servers) {
+	case 0:
+		s = "No server is running any of these monitors."
+	case 1:
+		s = fmt.Sprintf("A server is running (pid %d) with %s.", r.Servers[0].PID, count(r.Servers[0].Monitors, "monitor"))
+	default:
+		held := make([]string, len(r.Servers))
+		for i, sv := range r.Servers {
+			held[i] = fmt.Sprintf("pid %d with %s", sv.PID, count(sv.Monitors, "monitor"))
+		}
+		s = fmt.Sprintf("%d servers are running: %s.", len(r.Servers), strings.Join(held, ", "))
+	}
+	switch {
+	case waiting == 1 && active == 1:
+		s += " The monitor resumes where it was"
+	case waiting == active && waiting > 1:
+		s += fmt.Sprintf(" The %d monitors resume where they were", waiting)
+	case waiting == 1:
+		s += " 1 monitor has no server: it resumes where it was"
+	case waiting > 1:
+		s += fmt.Sprintf(" %d monitors have no server: they resume where they were", waiting)
+	}
+	if waiting > 0 {
+		s += " when an agent calls pr_monitor_start (or pr_monitor_start_all) again."
+	}
+	return s
 }
 
 // budgetLine tells one watcher's spend: "api.github.com: 120 of 1250 points this hour (25 % of

@@ -26,6 +26,14 @@ type statusReport struct {
 	Monitors   []statusMonitor    `json:"monitors"`
 	Unreadable []statusUnreadable `json:"unreadable"`
 	Budgets    []statusBudget     `json:"budgets"`
+	// Servers are the prmonitor processes running here that hold monitors of this directory.
+	Servers []statusServer `json:"servers"`
+}
+
+// statusServer is one running server: its process id and how many monitors it holds.
+type statusServer struct {
+	PID      int `json:"pid"`
+	Monitors int `json:"monitors"`
 }
 
 // The phases of a monitor, in the order status lists them.
@@ -59,11 +67,20 @@ type statusMonitor struct {
 	CreatedAt    time.Time       `json:"created_at"`
 	UpdatedAt    time.Time       `json:"updated_at"`
 	LastEvent    *statusEvent    `json:"last_event"`
+	// ServerPID is the running prmonitor that holds the monitor, 0 when none does: the monitor
+	// waits where it is until an agent starts it again.
+	ServerPID int `json:"server_pid"`
 }
+
+// serverless tells whether the monitor should be running and no server runs it.
+func (m statusMonitor) serverless() bool { return !m.Ended && m.ServerPID == 0 }
 
 type statusQuestion struct {
 	ID   string `json:"id"`
 	Text string `json:"text"`
+	// lines are the question's lines, and choices its choices' labels, each cleaned for a
+	// terminal, for the live view's details.
+	lines, choices []string
 }
 
 type statusTask struct {
@@ -104,22 +121,49 @@ type statusBudget struct {
 // the monitor reached its node, and the last few for the live view.
 const statusEvents = 50
 
-// buildStatus makes the report from what the state directory holds. spendErr is a spend file
-// that could not be read: reported with the unreadable records, not a failure.
-func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, spendErr error, now time.Time) statusReport {
-	r := statusReport{
+// emptyStatus is the report of a directory that holds nothing (or does not exist yet).
+func emptyStatus(dir string, now time.Time) statusReport {
+	return statusReport{
 		Schema: statusSchema, StateDir: dir, At: now,
-		Monitors: []statusMonitor{}, Unreadable: []statusUnreadable{}, Budgets: []statusBudget{},
+		Monitors: []statusMonitor{}, Unreadable: []statusUnreadable{}, Budgets: []statusBudget{}, Servers: []statusServer{},
 	}
+}
+
+// buildStatus makes the report from what the state directory holds. spendErr is a spend file
+// that could not be read: reported with the unreadable records, not a failure. holder is the
+// running process that holds a monitor's files (by name), 0 for none.
+func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, spendErr error, now time.Time, holder func(name string) int) statusReport {
+	r := emptyStatus(dir, now)
+	held := map[int]int{}
 	for _, s := range saved {
 		if s.Problem != "" {
 			r.Unreadable = append(r.Unreadable, statusUnreadable{File: s.Name + ".json", Problem: oneLine(s.Problem)})
 			continue
 		}
-		r.Monitors = append(r.Monitors, describeMonitor(s))
+		m := describeMonitor(s)
+		if m.ServerPID = holder(s.Name); m.ServerPID > 0 {
+			held[m.ServerPID]++
+		}
+		r.Monitors = append(r.Monitors, m)
+	}
+	for pid, n := range held {
+		r.Servers = append(r.Servers, statusServer{PID: pid, Monitors: n})
+	}
+	slices.SortFunc(r.Servers, func(a, b statusServer) int { return cmp.Compare(a.PID, b.PID) })
+	// Ended monitors last; before them, those no server runs (nothing happens to them until an
+	// agent starts them again); first, by phase, what a running server waits on.
+	rank := func(m statusMonitor) int {
+		switch {
+		case m.Ended:
+			return 2
+		case m.serverless():
+			return 1
+		}
+		return 0
 	}
 	slices.SortStableFunc(r.Monitors, func(a, b statusMonitor) int {
 		return cmp.Or(
+			cmp.Compare(rank(a), rank(b)),
 			cmp.Compare(slices.Index(phaseOrder, a.Phase), slices.Index(phaseOrder, b.Phase)),
 			a.WaitingSince.Compare(b.WaitingSince),
 			strings.Compare(a.MonitorID, b.MonitorID),
@@ -156,9 +200,17 @@ func describeMonitor(s store.Saved) statusMonitor {
 	}
 	if pos.Question != nil {
 		m.Question = &statusQuestion{ID: string(pos.Question.ID), Text: oneLine(pos.Question.Text)}
+		for l := range strings.Lines(pos.Question.Text) {
+			if l = oneLine(l); l != "" {
+				m.Question.lines = append(m.Question.lines, l)
+			}
+		}
+		for _, c := range pos.Question.Choices {
+			m.Question.choices = append(m.Question.choices, oneLine(c.Label))
+		}
 	}
 	if pos.Task != nil {
-		m.Task = &statusTask{Name: string(pos.Task.Name), Words: describeTask(pos.Task.Name), StartedAt: pos.Task.StartedAt}
+		m.Task = &statusTask{Name: string(pos.Task.Name), Words: pos.Task.Name.Words(), StartedAt: pos.Task.StartedAt}
 	}
 	if n := len(s.Events); n > 0 {
 		e := s.Events[n-1]
@@ -182,7 +234,7 @@ func waitingFor(m statusMonitor, pos statemachine.Position, events []store.Event
 	case m.Question != nil:
 		return phaseAsking, "your answer: " + m.Question.Text
 	case m.Task != nil:
-		return phaseAgent, "the agent to " + m.Task.Words
+		return phaseAgent, "the agent to finish " + m.Task.Words
 	case pos.Server != nil:
 		return phaseGitHub, "GitHub: " + describeServer(pos.Server.Kind)
 	case pos.Node == statemachine.NodeIdle:

@@ -20,7 +20,7 @@ import (
 // watchInterval is how often the live view re-reads the state directory.
 const watchInterval = time.Second
 
-// watchEvents is the most events the live view shows.
+// watchEvents is the most events the live view shows under the table.
 const watchEvents = 8
 
 // runStatusWatch keeps a live view of the state directory open until the user quits (q or
@@ -56,7 +56,7 @@ func watch(ctx context.Context, dir string, e env, extra ...tea.ProgramOption) i
 		return exitFailure
 	}
 	if wm, ok := final.(watchModel); ok && wm.err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(statusError(dir, wm.err).Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(wm.err.Error()))
 		return exitFailure
 	}
 	return exitOK
@@ -94,9 +94,19 @@ type loadedMsg struct {
 	err  error
 }
 
+// watchScreen is what the live view shows: the list of monitors, one monitor in detail, or the
+// keys.
+type watchScreen int
+
+const (
+	screenList watchScreen = iota
+	screenDetail
+	screenHelp
+)
+
 // watchModel is the live view: the monitors table on top, the newest events below, the budget
-// and the keys at the bottom. It re-reads the state directory on every tick, one read at a time,
-// and adapts to the window's width and height.
+// and the keys at the bottom; Enter shows the selected monitor whole. It re-reads the state
+// directory on every tick, one read at a time, and adapts to the window's width and height.
 type watchModel struct {
 	cfg    watchConfig
 	styles watchStyles
@@ -105,21 +115,29 @@ type watchModel struct {
 	loaded bool
 	width  int
 	height int
+
+	screen   watchScreen
+	back     watchScreen // where the help returns to
+	cursor   int         // the selected monitor, an index into snap.report.Monitors
+	selected string      // its id, followed across refreshes that reorder the list
+	top      int         // the first monitor the table shows
+	scroll   int         // the first line the detail shows
 }
 
-// watchStyles are the view's styles; without colour only bold and faint remain.
+// watchStyles are the view's styles; without colour only bold, faint and reverse remain.
 type watchStyles struct {
-	title, head, faint, asking, agent, failure lipgloss.Style
+	title, head, faint, asking, agent, failure, selected lipgloss.Style
 }
 
 func newWatchStyles(noColor bool) watchStyles {
 	s := watchStyles{
-		title:   lipgloss.NewStyle().Bold(true),
-		head:    lipgloss.NewStyle().Bold(true),
-		faint:   lipgloss.NewStyle().Faint(true),
-		asking:  lipgloss.NewStyle().Bold(true),
-		agent:   lipgloss.NewStyle(),
-		failure: lipgloss.NewStyle().Bold(true),
+		title:    lipgloss.NewStyle().Bold(true),
+		head:     lipgloss.NewStyle().Bold(true),
+		faint:    lipgloss.NewStyle().Faint(true),
+		asking:   lipgloss.NewStyle().Bold(true),
+		agent:    lipgloss.NewStyle(),
+		failure:  lipgloss.NewStyle().Bold(true),
+		selected: lipgloss.NewStyle().Reverse(true),
 	}
 	if !noColor {
 		s.asking = s.asking.Foreground(lipgloss.Yellow)
@@ -147,139 +165,135 @@ func (m watchModel) load() tea.Cmd {
 func (m watchModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "q", "ctrl+c", "esc":
-			return m, tea.Quit
-		}
+		return m.key(msg.String())
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m = m.follow()
 	case refreshMsg:
 		return m, m.load()
 	case loadedMsg:
 		m.loaded = true
-		// A failed read (no directory yet, a passing error) keeps the last picture and tries again
-		// on the next tick: a server may create the directory meanwhile.
+		// A failed read (a passing error) keeps the last picture and tries again on the next tick.
 		m.err = msg.err
 		if msg.err == nil {
 			m.snap = msg.snap
+			m = m.reselect()
 		}
 		return m, m.cfg.tick()
 	}
 	return m, nil
 }
 
-func (m watchModel) hasData() bool { return m.snap.report.StateDir != "" }
+// key acts on one key press.
+func (m watchModel) key(k string) (tea.Model, tea.Cmd) {
+	if k == "q" || k == "ctrl+c" {
+		return m, tea.Quit
+	}
+	switch m.screen {
+	case screenHelp:
+		if k == "esc" || k == "?" || k == "enter" || k == "backspace" || k == "left" || k == "h" {
+			m.screen = m.back
+		}
+		return m, nil
+	case screenDetail:
+		switch k {
+		case "esc", "enter", "backspace", "left", "h":
+			m.screen = screenList
+		case "?":
+			m.screen, m.back = screenHelp, screenDetail
+		case "up", "k":
+			m.scroll = max(m.scroll-1, 0)
+		case "down", "j":
+			m.scroll++
+		case "pgup":
+			m.scroll = max(m.scroll-m.page(), 0)
+		case "pgdown", "space":
+			m.scroll += m.page()
+		case "home", "g":
+			m.scroll = 0
+		}
+		return m, nil
+	}
+	n := len(m.snap.report.Monitors)
+	switch k {
+	case "esc":
+		return m, tea.Quit
+	case "?":
+		m.screen, m.back = screenHelp, screenList
+	case "enter", "right", "l":
+		if n > 0 {
+			m.screen, m.scroll = screenDetail, 0
+		}
+	case "up", "k":
+		m.cursor--
+	case "down", "j":
+		m.cursor++
+	case "pgup":
+		m.cursor -= m.page()
+	case "pgdown", "space":
+		m.cursor += m.page()
+	case "home", "g":
+		m.cursor = 0
+	case "end", "G":
+		m.cursor = n - 1
+	}
+	m.cursor = min(max(m.cursor, 0), max(n-1, 0))
+	if n > 0 {
+		m.selected = m.snap.report.Monitors[m.cursor].MonitorID
+	}
+	return m.follow(), nil
+}
+
+// page is how far PgUp and PgDn move: the rows the table shows.
+func (m watchModel) page() int { return max(m.tableRows(), 1) }
+
+// reselect keeps the selected monitor selected after a read that reordered the list.
+func (m watchModel) reselect() watchModel {
+	ms := m.snap.report.Monitors
+	if i := slices.IndexFunc(ms, func(x statusMonitor) bool { return x.MonitorID == m.selected }); i >= 0 {
+		m.cursor = i
+	}
+	m.cursor = min(max(m.cursor, 0), max(len(ms)-1, 0))
+	if len(ms) > 0 {
+		m.selected = ms[m.cursor].MonitorID
+	} else if m.screen == screenDetail {
+		m.screen = screenList
+	}
+	return m.follow()
+}
+
+// follow scrolls the table so that the selected monitor is on screen.
+func (m watchModel) follow() watchModel {
+	rows := max(m.tableRows(), 1)
+	if m.cursor < m.top {
+		m.top = m.cursor
+	}
+	if m.cursor >= m.top+rows {
+		m.top = m.cursor - rows + 1
+	}
+	m.top = min(max(m.top, 0), max(len(m.snap.report.Monitors)-rows, 0))
+	return m
+}
 
 // View draws the screen.
 func (m watchModel) View() tea.View {
-	v := tea.NewView(strings.Join(m.lines(), "\n"))
+	var lines []string
+	switch m.screen {
+	case screenDetail:
+		lines = m.detailScreen()
+	case screenHelp:
+		lines = m.helpScreen()
+	default:
+		lines = m.listScreen()
+	}
+	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.WindowTitle = "prmonitor status"
 	return v
 }
 
-// lines are the screen's lines, each within the window's width, as many as fit its height.
-func (m watchModel) lines() []string {
-	width, height := max(m.width, 20), max(m.height, 6)
-	top, bottom := m.topLines(width), m.bottomLines(width)
-	room := height - len(top) - len(bottom) - 1
-	events := m.eventLines(width, min(watchEvents, max(room/3, 1)))
-	table := m.tableLines(width, room-len(events)-1)
-
-	// On a short window the middle gives way first: the title, the keys and the budget stay.
-	middle := append(append(append(table, ""), events...), "")
-	if avail := max(height-len(top)-len(bottom), 0); len(middle) > avail {
-		middle = middle[:avail]
-	}
-	out := append(append(top, middle...), bottom...)
-	if len(out) > height {
-		out = append(out[:height-1], out[len(out)-1])
-	}
-	return out
-}
-
-// topLines are the title, and a line on a read that failed or has not come yet.
-func (m watchModel) topLines(width int) []string {
-	r := m.snap.report
-	title := "prmonitor status · " + m.cfg.dir
-	if m.hasData() {
-		title += fmt.Sprintf(" · %s · %s", count(len(r.Monitors), "monitor"), clock(r.At, r.At))
-	}
-	top := []string{m.styles.title.Render(clip(title, width))}
-	switch {
-	case m.err != nil:
-		top = append(top, m.styles.failure.Render(clip("cannot read: "+oneLine(statusError(m.cfg.dir, m.err).Error()), width)))
-	case !m.loaded:
-		top = append(top, m.styles.faint.Render(clip("reading…", width)))
-	}
-	return append(top, "")
-}
-
-// bottomLines are the unreadable files' count, each watcher's budget, and the keys.
-func (m watchModel) bottomLines(width int) []string {
-	r := m.snap.report
-	var bottom []string
-	if n := len(r.Unreadable); n > 0 {
-		bottom = append(bottom, m.styles.failure.Render(clip(count(n, "file")+" unreadable (prmonitor status lists why)", width)))
-	}
-	for _, b := range r.Budgets {
-		bottom = append(bottom, m.styles.faint.Render(clip("budget "+budgetLine(b, r.At), width)))
-	}
-	return append(bottom, m.styles.faint.Render(clip("q quit · refreshes every second", width)))
-}
-
-// tableLines are the monitors table in at most room lines, with a line for those left out.
-func (m watchModel) tableLines(width, room int) []string {
-	r := m.snap.report
-	switch {
-	case !m.hasData():
-		return nil
-	case len(r.Monitors) == 0:
-		return []string{clip("No monitors saved yet.", width)}
-	}
-	rows := max(room-1, 1) // the heading takes a line
-	if rows < len(r.Monitors) {
-		rows = max(rows-1, 1) // and so does "… and N more"
-	}
-	lines := statusTable(r.Monitors, r.At, width, rows)
-	table := []string{m.styles.head.Render(clip(lines[0], width))}
-	for i, l := range lines[1:] {
-		table = append(table, m.rowStyle(r.Monitors[i].Phase).Render(clip(l, width)))
-	}
-	if shown := len(lines) - 1; shown < len(r.Monitors) {
-		table = append(table, m.styles.faint.Render(clip(fmt.Sprintf("… and %d more", len(r.Monitors)-shown), width)))
-	}
-	return table
-}
-
-// eventLines are the newest events across every monitor, newest first, at most n.
-func (m watchModel) eventLines(width, n int) []string {
-	evs := slices.Clone(m.snap.recent)
-	slices.SortStableFunc(evs, func(a, b recentEvent) int { return b.At.Compare(a.At) })
-	if len(evs) > n {
-		evs = evs[:n]
-	}
-	out := []string{m.styles.head.Render(clip("RECENT EVENTS", width))}
-	if len(evs) == 0 {
-		return append(out, m.styles.faint.Render(clip("none yet", width)))
-	}
-	for _, e := range evs {
-		out = append(out, clip(fmt.Sprintf("%s  %s  %s", clock(e.At, m.snap.report.At), oneLine(e.PR), oneLine(e.Summary)), width))
-	}
-	return out
-}
-
-func (m watchModel) rowStyle(phase string) lipgloss.Style {
-	switch phase {
-	case phaseAsking:
-		return m.styles.asking
-	case phaseAgent:
-		return m.styles.agent
-	case phaseEnded:
-		return m.styles.faint
-	}
-	return lipgloss.NewStyle()
-}
+// size is the window's size, never smaller than the view can use.
+func (m watchModel) size() (width, height int) { return max(m.width, 20), max(m.height, 6) }
 
 // count is n things: "1 monitor", "3 monitors".
 func count(n int, what string) string { return fmt.Sprintf("%d %s%s", n, what, plural(n)) }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -38,6 +39,13 @@ type watchHarness struct {
 
 func startWatch(t *testing.T, dir string, noColor bool, width, height int) *watchHarness {
 	t.Helper()
+	reader := store.NewReader(dir, statusEvents)
+	return startWatchOn(t, dir, func() (statusSnapshot, error) { return readStatus(reader, testNow) }, noColor, width, height)
+}
+
+// startWatchOn is startWatch on reads that load returns.
+func startWatchOn(t *testing.T, dir string, load func() (statusSnapshot, error), noColor bool, width, height int) *watchHarness {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	h := &watchHarness{ticks: make(chan struct{}), screen: vt.NewEmulator(width, height)}
@@ -48,10 +56,9 @@ func startWatch(t *testing.T, dir string, noColor bool, width, height int) *watc
 	drained := make(chan struct{})
 	go func() { _, _ = io.Copy(io.Discard, h.screen); close(drained) }()
 	t.Cleanup(func() { _ = answers.CloseWithError(io.EOF); <-drained })
-	reader := store.NewReader(dir, statusEvents)
 	m := newWatchModel(watchConfig{
 		dir:  dir,
-		load: func() (statusSnapshot, error) { return readStatus(reader, testNow) },
+		load: load,
 		tick: func() tea.Cmd {
 			return func() tea.Msg {
 				select {
@@ -122,13 +129,13 @@ func TestTheLiveViewShowsAMonitorAddedWhileItRunsAndQuitsOnQ(t *testing.T) {
 	d := newStateDir(t)
 	d.add(pr(7), atQuestion)
 	h := startWatch(t, d.dir, false, 120, 30)
-	screen := h.waitFor(t, "acme/widgets#7", "conflict: asking to rebase", "RECENT EVENTS",
-		"acme/widgets#7  checked GitHub: merge conflict → conflict: asking to rebase", "q quit")
+	screen := h.waitFor(t, "acme/widgets#7", "merge conflict: asking you", "RECENT EVENTS",
+		"acme/widgets#7  checked GitHub: merge conflict → merge conflict: asking you", "q quit")
 	assert.NotContains(t, screen, "acme/widgets#8")
 
 	d.add(pr(8), atTask)
 	h.tick(t)
-	screen = h.waitFor(t, "acme/widgets#8", "conflict: agent rebasing", "the agent to rebase the branch",
+	screen = h.waitFor(t, "acme/widgets#8", "merge conflict: agent at work", "the agent to finish the rebase",
 		"acme/widgets#8  you chose rebase", "2 monitors")
 	lines := strings.Split(screen, "\n")
 	var events []string
@@ -191,28 +198,31 @@ func TestTheLiveViewFitsTheWindow(t *testing.T) {
 			plain := ansi.Strip(resized.View().Content)
 			assert.Contains(t, plain, "acme/widgets#")
 			assert.Contains(t, plain, "q quit")
-			shown, more := 0, 0
+			shown, more, banner := 0, 0, false
 			for _, l := range strings.Split(plain, "\n") {
-				if strings.HasPrefix(l, "acme/") {
+				// The line under the "Waiting for your answer" banner is the question, not a row.
+				afterBanner := banner
+				banner = strings.Contains(l, "Waiting for your answer")
+				row := strings.TrimPrefix(strings.TrimPrefix(l, selMark), unselMark)
+				if strings.HasPrefix(row, "acme/") && !afterBanner {
 					shown++
 				}
-				_, _ = fmt.Sscanf(l, "… and %d more", &more)
+				_, _ = fmt.Sscanf(row, "… and %d more", &more)
 			}
 			assert.Equal(t, 12, shown+more, "every monitor is shown or counted")
 		})
 	}
 }
 
-// A state directory that cannot be read (not created yet) is said on screen, and the view keeps
-// following it.
+// A state directory that cannot be read is said on screen, and the view keeps following it.
 func TestTheLiveViewSaysWhenItCannotReadAndKeepsTrying(t *testing.T) {
 	m := newWatchModel(watchConfig{dir: "/x", noColor: true, tick: func() tea.Cmd { return func() tea.Msg { return refreshMsg{} } }})
-	next, cmd := m.Update(loadedMsg{err: fmt.Errorf("store: read /x: %w", fs.ErrNotExist)})
+	next, cmd := m.Update(loadedMsg{err: fmt.Errorf("store: read /x: %w", fs.ErrPermission)})
 	require.NotNil(t, cmd, "it asks for the next refresh")
 	assert.IsType(t, refreshMsg{}, cmd())
 	plain := ansi.Strip(next.View().Content)
-	assert.Contains(t, plain, "cannot read: no state directory at /x")
-	assert.True(t, errors.Is(next.(watchModel).err, fs.ErrNotExist))
+	assert.Contains(t, plain, "cannot read: store: read /x: permission denied")
+	assert.True(t, errors.Is(next.(watchModel).err, fs.ErrPermission))
 }
 
 // The command's own program: it quits on q with exit 0, and on the end of its context (an
@@ -226,11 +236,14 @@ func TestTheWatchCommandQuitsCleanly(t *testing.T) {
 		stop   func(in *io.PipeWriter, cancel context.CancelFunc)
 		code   int
 		stderr string
+		ready  string // on screen before the key is pressed
 	}{
-		{"q", d.dir, func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) }, exitOK, ""},
-		{"interrupted", d.dir, func(_ *io.PipeWriter, cancel context.CancelFunc) { cancel() }, exitOK, ""},
-		{"no directory", d.dir + "/missing", func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) },
-			exitFailure, "prmonitor status: no state directory at " + d.dir + "/missing"},
+		{"q", d.dir, func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) }, exitOK, "", "acme/widgets#7"},
+		{"interrupted", d.dir, func(_ *io.PipeWriter, cancel context.CancelFunc) { cancel() }, exitOK, "", "acme/widgets#7"},
+		{"no directory yet", d.dir + "/missing", func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) },
+			exitOK, "", "Nothing saved in"},
+		{"a file, not a directory", os.DevNull, func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) },
+			exitFailure, "prmonitor status: store: read " + os.DevNull, "cannot read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,7 +258,7 @@ func TestTheWatchCommandQuitsCleanly(t *testing.T) {
 			done := make(chan int, 1)
 			go func() { done <- watch(ctx, tt.dir, e, tea.WithWindowSize(100, 20)) }()
 			require.Eventually(t, func() bool {
-				return strings.Contains(out.String(), "q quit") && (tt.code == exitOK || strings.Contains(out.String(), "cannot read"))
+				return strings.Contains(out.String(), "q quit") && strings.Contains(out.String(), tt.ready)
 			}, 10*time.Second, 10*time.Millisecond)
 			tt.stop(keys, cancel)
 			select {

@@ -9,110 +9,56 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// nodeWords says where a monitor is in the user's words: one entry per node of the state
-// machine's table (a test holds it to the table).
-var nodeWords = map[statemachine.Node]string{
-	statemachine.NodeIdle:                    "starting",
-	statemachine.NodePolling:                 "watching",
-	statemachine.NodeStopped:                 "ended",
-	statemachine.NodeCatchUpRequestingReview: "re-requesting review",
-	statemachine.NodeCatchUpResolving:        "resolving a settled thread",
+// The words status shows come from the packages that own them: an attention's from prstatus
+// (AttentionKind.Words), a task's and an agent's event from statemachine (TaskName.Words,
+// Event.Words), a choice's label from the elicitation catalogue. What only status says (where a
+// node stands, what the server is doing on GitHub) is composed here from those.
 
-	statemachine.NodeRefineWorking:      "changes requested: agent at work",
-	statemachine.NodeRefineStalled:      "changes requested: asking, no new commit",
-	statemachine.NodeRefineRecovering:   "changes requested: re-reading the branch",
-	statemachine.NodeRefineRecovery:     "changes requested: asking how to go on",
-	statemachine.NodeRefineInterpreting: "changes requested: agent reading your answer",
-
-	statemachine.NodeCommentsSingle:           "comments: asking about one thread",
-	statemachine.NodeCommentsMulti:            "comments: asking how to proceed",
-	statemachine.NodeCommentsAddressAll:       "comments: asking about the next thread",
-	statemachine.NodeCommentsExplainAll:       "comments: asking about an explained thread",
-	statemachine.NodeCommentsPick:             "comments: asking which thread",
-	statemachine.NodeCommentsPickRemaining:    "comments: asking about the rest",
-	statemachine.NodeCommentsHandlingMyself:   "comments: you handle them",
-	statemachine.NodeCommentsExplaining:       "comments: agent explaining",
-	statemachine.NodeCommentsAddressing:       "comments: agent addressing",
-	statemachine.NodeCommentsFollowingUp:      "comments: agent following up",
-	statemachine.NodeCommentsApplying:         "comments: agent applying a fix",
-	statemachine.NodeCommentsComposing:        "comments: agent writing a reply",
-	statemachine.NodeCommentsPostingReply:     "comments: posting a reply",
-	statemachine.NodeCommentsResolving:        "comments: resolving a thread",
-	statemachine.NodeCommentsRequestingReview: "comments: re-requesting review",
-	statemachine.NodeCommentsRecovering:       "comments: re-reading the branch",
-	statemachine.NodeCommentsRecovery:         "comments: asking how to go on",
-	statemachine.NodeCommentsInterpreting:     "comments: agent reading your answer",
-	statemachine.NodeCommentsActionFailed:     "comments: asking after a failure",
-	statemachine.NodeCommentsNextThread:       "comments: choosing the next thread",
-	statemachine.NodeCommentsFinishing:        "comments: finishing",
-
-	statemachine.NodeCIFetchingLogs:  "CI failed: fetching logs",
-	statemachine.NodeCIInvestigating: "CI failed: agent investigating",
-	statemachine.NodeCIResults:       "CI failed: asking what to do",
-	statemachine.NodeCICancelled:     "CI cancelled: asking what to do",
-	statemachine.NodeCIApplyingFix:   "CI failed: agent applying a fix",
-	statemachine.NodeCIRerunDeferred: "CI: re-run waits for checks",
-	statemachine.NodeCIRerunning:     "CI: re-running",
-	statemachine.NodeCIRecovering:    "CI: re-reading the branch",
-	statemachine.NodeCIRecovery:      "CI: asking how to go on",
-	statemachine.NodeCIInterpreting:  "CI: agent reading your answer",
-	statemachine.NodeCIActionFailed:  "CI: asking after a failure",
-
-	statemachine.NodeConflictAsk:          "conflict: asking to rebase",
-	statemachine.NodeConflictRebasing:     "conflict: agent rebasing",
-	statemachine.NodeConflictRecovering:   "conflict: re-reading the branch",
-	statemachine.NodeConflictRecovery:     "conflict: asking how to go on",
-	statemachine.NodeConflictInterpreting: "conflict: agent reading your answer",
-
-	statemachine.NodeReadyAsk:            "ready: asking to merge",
-	statemachine.NodeReadyMerging:        "ready: merging",
-	statemachine.NodeReadyUpdatingBranch: "ready: updating the branch",
-	statemachine.NodeReadyMergeRefused:   "ready: asking, merge refused",
-	statemachine.NodeReadyRecovering:     "ready: re-reading the branch",
-	statemachine.NodeReadyRecovery:       "ready: asking how to go on",
-	statemachine.NodeReadyInterpreting:   "ready: agent reading your answer",
-	statemachine.NodeReadyActionFailed:   "ready: asking after a failure",
-
-	statemachine.NodeStaleAsk:              "stale approval: asking",
-	statemachine.NodeStaleRequestingReview: "stale approval: re-requesting review",
-	statemachine.NodeStaleRecovering:       "stale approval: re-reading the branch",
-	statemachine.NodeStaleRecovery:         "stale approval: asking how to go on",
-	statemachine.NodeStaleInterpreting:     "stale approval: agent reading your answer",
-	statemachine.NodeStaleActionFailed:     "stale approval: asking after a failure",
+// flowAttention is the attention each flow answers: its words name the flow.
+var flowAttention = map[statemachine.Flow]prstatus.AttentionKind{
+	statemachine.FlowRefine:   prstatus.AttentionChangesRequested,
+	statemachine.FlowComments: prstatus.AttentionNewComments,
+	statemachine.FlowCI:       prstatus.AttentionCIFailed,
+	statemachine.FlowConflict: prstatus.AttentionMergeConflict,
+	statemachine.FlowReady:    prstatus.AttentionReadyToMerge,
+	statemachine.FlowStale:    prstatus.AttentionStaleApproval,
 }
 
-// describeNode is a node in words; a node this build does not know (a newer server's) is named
-// plainly rather than hidden.
+// describeNode says where a monitor is: the flow, in its attention's words, and whose turn it is
+// there. A node this build does not know (a newer server's) is named plainly rather than hidden.
 func describeNode(n statemachine.Node) string {
-	if w, ok := nodeWords[n]; ok {
-		return w
+	if !n.Valid() {
+		return "at " + strings.ReplaceAll(string(n), "_", " ")
 	}
-	return "at " + strings.ReplaceAll(string(n), "_", " ")
-}
-
-// taskWords says what the agent is doing.
-var taskWords = map[statemachine.TaskName]string{
-	statemachine.TaskRefine:               "answer the requested changes",
-	statemachine.TaskAddressComment:       "address a review comment",
-	statemachine.TaskApplyRecommendation:  "apply the recommended fix",
-	statemachine.TaskExplainComment:       "explain a review comment",
-	statemachine.TaskComposeReply:         "write a reply",
-	statemachine.TaskInvestigateCIFailure: "investigate the failing checks",
-	statemachine.TaskApplyFix:             "fix the failing checks",
-	statemachine.TaskRebase:               "rebase the branch",
-	statemachine.TaskInterpretFreeform:    "interpret your free-text answer",
-}
-
-func describeTask(t statemachine.TaskName) string {
-	if w, ok := taskWords[t]; ok {
-		return w
+	switch n {
+	case statemachine.NodeIdle:
+		return "starting"
+	case statemachine.NodePolling:
+		return "watching"
+	case statemachine.NodeStopped:
+		return "ended"
 	}
-	return strings.ReplaceAll(string(t), "_", " ")
+	flow := "catching up"
+	if k, ok := flowAttention[n.Flow()]; ok {
+		if n == statemachine.NodeCICancelled {
+			k = prstatus.AttentionCICancelled
+		}
+		flow = k.Words()
+	}
+	switch {
+	case n.State() == statemachine.StateAwaitingUser:
+		return flow + ": asking you"
+	case n.Task() != "":
+		return flow + ": agent at work"
+	case n.State() == statemachine.StatePolling:
+		return flow + ": waiting for running checks"
+	}
+	return flow + ": GitHub work"
 }
 
-// serverWords says what the server is doing on GitHub. The merge is not named here (only the
-// ready flow and the merge executor may name it, tests/safety_static_test.go): its kind, "merge",
-// is already a word.
+// serverWords says what the server does on GitHub. The merge is not named here (only the ready
+// flow and the merge executor may name it, tests/safety_static_test.go): its kind, "merge", is
+// already a word.
 var serverWords = map[statemachine.ServerActionKind]string{
 	statemachine.ServerPostReply:     "post a reply",
 	statemachine.ServerResolveThread: "resolve a thread",
@@ -121,6 +67,7 @@ var serverWords = map[statemachine.ServerActionKind]string{
 	statemachine.ServerRerunAll:      "re-run the workflows",
 	statemachine.ServerFetchHead:     "re-read the branch head",
 	statemachine.ServerFetchCILogs:   "fetch the failed jobs' logs",
+	statemachine.ServerUpdateBranch:  "update the branch from its base",
 }
 
 func describeServer(k statemachine.ServerActionKind) string {
@@ -130,18 +77,8 @@ func describeServer(k statemachine.ServerActionKind) string {
 	return strings.ReplaceAll(string(k), "_", " ")
 }
 
-// eventWords says what the agent reported.
-var eventWords = map[statemachine.Event]string{
-	statemachine.EventReady:                 "agent ready",
-	statemachine.EventUserChose:             "you chose",
-	statemachine.EventCommentAddressed:      "agent addressed a comment",
-	statemachine.EventCommentReplied:        "agent replied to a comment",
-	statemachine.EventInvestigationComplete: "agent finished investigating",
-	statemachine.EventPushCompleted:         "agent pushed",
-	statemachine.EventTaskComplete:          "agent finished its task",
-}
-
-// inputWords says what else moved the machine.
+// inputWords says what else moved the machine: the user's answers that are not a choice, and the
+// server's own inputs.
 var inputWords = map[statemachine.InputKind]string{
 	statemachine.InputDecline:  "you declined the question",
 	statemachine.InputCancel:   "you dismissed the question",
@@ -184,11 +121,11 @@ func describeInput(what string) string {
 		return "checked GitHub: " + kind.Words()
 	}
 	head, rest, _ := strings.Cut(what, " ")
-	if w, ok := eventWords[statemachine.Event(head)]; ok {
-		if head == string(statemachine.EventUserChose) && rest != "" {
-			return w + " " + choiceLabel(rest)
-		}
-		return w
+	switch ev := statemachine.Event(head); {
+	case ev == statemachine.EventUserChose && rest != "":
+		return "you chose " + choiceLabel(rest)
+	case ev.Words() != statemachine.Event("").Words():
+		return "the agent said " + ev.Words()
 	}
 	if w, ok := inputWords[statemachine.InputKind(head)]; ok {
 		return w

@@ -43,7 +43,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	appKey := fs.String("app-private-key", "", "the GitHub App's private key, a PEM `FILE`")
 	appInst := fs.Int64("app-installation", 0, "the GitHub App's installation `ID`")
 	perSecond := fs.Float64("activities-per-second", 0, "pace GitHub activities on the task queue (`N` per second, 0: unpaced)")
-	mergeMethod := fs.String("merge-method", "squash", "merge method when the user chooses to merge: merge, squash or rebase")
+	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	reviewBots := reviewBotsFlag(fs)
 	pos, code, ok := parseFlags(fs, workerCommand, args, e)

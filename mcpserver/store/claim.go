@@ -80,8 +80,14 @@ func (s *Store) claim(id, name string) (*Claim, error) {
 	if _, held := s.claims[name]; held {
 		return nil, &InUseError{MonitorID: id, PID: s.pid, SameProcess: true}
 	}
-	lock := flock.New(p.lock, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
+	if err := refuseLink(p.lock); err != nil {
+		return nil, err
+	}
+	lock := flock.New(p.lock, flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow), flock.SetPermissions(0o600))
 	ok, err := lock.TryLock()
+	if err != nil && isLinkError(err) {
+		return nil, linkError(p.lock)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("store: lock monitor %s: %w", id, err)
 	}
@@ -152,7 +158,7 @@ const (
 )
 
 func writePID(lockPath string, pid int) error {
-	f, err := os.OpenFile(lockPath, os.O_WRONLY, 0o600)
+	f, err := openFile(lockPath, os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
@@ -164,9 +170,15 @@ func writePID(lockPath string, pid int) error {
 	return errors.Join(err, f.Close())
 }
 
+// Holder is the process id recorded in the lock file of the monitor whose files are called name
+// (Saved.Name) in dir, 0 when none is (released, never claimed, unreadable). It takes no lock and
+// writes nothing, as a Reader. A process that died without releasing leaves its pid behind: the
+// caller checks that it still runs.
+func Holder(dir, name string) int { return readPID(pathsFor(dir, name).lock) }
+
 // readPID returns the pid recorded in a lock file, or 0.
 func readPID(lockPath string) int {
-	f, err := os.Open(lockPath)
+	f, err := openFile(lockPath, os.O_RDONLY, 0)
 	if err != nil {
 		return 0
 	}

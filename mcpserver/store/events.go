@@ -88,7 +88,7 @@ func encodeEvent(e Event) ([]byte, error) {
 }
 
 func (s *Store) appendLine(p paths, line []byte) error {
-	f, err := os.OpenFile(p.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openFile(p.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (s *Store) appendLine(p paths, line []byte) error {
 		if err := rename(p.events, p.rotated); err != nil {
 			return fmt.Errorf("rotate: %w", err)
 		}
-		if f, err = os.OpenFile(p.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+		if f, err = openFile(p.events, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
 			return err
 		}
 	}
@@ -120,7 +120,7 @@ func (s *Store) Events(id string) ([]Event, error) {
 	p := s.paths(fileName(id))
 	var out []Event
 	for _, path := range []string{p.rotated, p.events} {
-		data, err := os.ReadFile(path)
+		data, err := readFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -25,3 +25,16 @@ func rename(oldpath, newpath string) error {
 
 // syncDir does nothing: Windows cannot open a directory for syncing, and NTFS journals renames.
 func syncDir(string) error { return nil }
+
+// noFollow is 0: the platform has no flag to refuse a link while opening, so openFile checks for
+// one first (refuseLink).
+const noFollow = 0
+
+func isLinkError(error) bool { return false }
+
+// checkDir checks nothing on Windows: access is governed by ACLs, and the default state directory
+// (under %LOCALAPPDATA%) is the user's own. docs/security.md says so.
+func checkDir(string) error { return nil }
+
+// checkPrivate checks nothing on Windows (ACLs, as checkDir).
+func checkPrivate(*os.File, string) error { return nil }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -16,7 +15,7 @@ type versioned interface{ schema() int }
 // too large, not JSON or of another schema than want is an error (the caller starts without it,
 // and its next save replaces it).
 func readVersioned[T versioned](dir, name string, want int, rec *T) error {
-	data, err := os.ReadFile(filepath.Join(dir, name))
+	data, err := readFile(filepath.Join(dir, name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

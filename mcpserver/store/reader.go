@@ -172,7 +172,7 @@ func lastEvents(p paths, n int) []Event {
 // tailEvents reads the newest n events of one log file by reading it backwards from its end, in
 // chunks, until it has n complete lines or has read maxTailBytes.
 func tailEvents(path string, n int) ([]Event, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -203,7 +203,7 @@ func (s *Store) setAsideListed(name, id, problem string) {
 // readRecord reads and checks a record file. A file that is not a usable record is reported as
 // a problem, not an error; err is only for failing to read it.
 func readRecord(path string) (r Record, problem string, err error) {
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return Record{}, "", err
 	}

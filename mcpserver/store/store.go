@@ -52,8 +52,9 @@ func WithEventLogLimit(bytes int64) Option {
 	}
 }
 
-// Open opens the state directory dir, creating it (mode 0700, parents included) if needed. A nil
-// logger discards the store's warnings.
+// Open opens the state directory dir, creating it (mode 0700, parents included) if needed. A
+// directory that someone else owns, or that its group or others may write to, is refused with an
+// error wrapping ErrUnsafe. A nil logger discards the store's warnings.
 func Open(dir string, logger *slog.Logger, opts ...Option) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("store: empty state directory")
@@ -64,6 +65,9 @@ func Open(dir string, logger *slog.Logger, opts ...Option) (*Store, error) {
 	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("store: create state directory: %w", err)
+	}
+	if err := checkDir(abs); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)

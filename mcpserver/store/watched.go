@@ -58,6 +58,7 @@ type watchedFingerprint struct {
 	TotalComments    int       `json:"total_comments"`
 	Rollup           string    `json:"rollup,omitempty"`
 	Checks           string    `json:"checks,omitempty"`
+	Threads          string    `json:"threads,omitempty"`
 }
 
 // SeenStore keeps what one watcher (one GitHub API) has seen of each pull request in the state
@@ -166,7 +167,7 @@ func fromSeen(sv watch.Seen) watchedPR {
 			UpdatedAt: utc(f.UpdatedAt), HeadOID: f.HeadOID, BaseOID: f.BaseOID, State: f.State,
 			IsDraft: f.IsDraft, Mergeable: f.Mergeable, MergeStateStatus: f.MergeStateStatus,
 			ReviewDecision: f.ReviewDecision, TotalComments: f.TotalComments, Rollup: f.Rollup,
-			Checks: f.Checks,
+			Checks: f.Checks, Threads: f.Threads,
 		},
 		ReadAt: utc(sv.ReadAt), ChangedAt: utc(sv.ChangedAt), FollowUp: utc(sv.FollowUp),
 	}
@@ -179,7 +180,7 @@ func (w watchedPR) seen() watch.Seen {
 			UpdatedAt: f.UpdatedAt, HeadOID: f.HeadOID, BaseOID: f.BaseOID, State: f.State,
 			IsDraft: f.IsDraft, Mergeable: f.Mergeable, MergeStateStatus: f.MergeStateStatus,
 			ReviewDecision: f.ReviewDecision, TotalComments: f.TotalComments, Rollup: f.Rollup,
-			Checks: f.Checks,
+			Checks: f.Checks, Threads: f.Threads,
 		},
 		ReadAt: w.ReadAt, ChangedAt: w.ChangedAt, FollowUp: w.FollowUp,
 	}

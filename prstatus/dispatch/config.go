@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 // ErrConfig is wrapped by every error about the dispatcher's configuration.
 var ErrConfig = errors.New("invalid dispatch configuration")
 
-// DefaultConfigPath is where the dispatcher looks for its configuration, relative to the working
-// directory, when no --config is given.
+// DefaultConfigPath is where the dispatcher looks for its configuration when no --config is
+// given: this path on the target repository's default branch, read through GitHub's API, never
+// from the working directory (docs/security.md).
 const DefaultConfigPath = ".prmonitor/dispatch.yaml"
 
 // maxSpawnsLimit bounds max_spawns: a run that starts more workers than this is a mistake.
@@ -28,9 +30,8 @@ type Config struct {
 	User string `yaml:"user" json:"user"`
 	// Labels are the names of the lock and the hand-off labels.
 	Labels Labels `yaml:"labels" json:"labels"`
-	// ReviewBots are the review bots whose reviews gate a hand-off. A review whose body holds
-	// "<!-- review-bot:NAME -->" is bot NAME's, whoever posted it.
-	ReviewBots []string `yaml:"review_bots" json:"review_bots"`
+	// ReviewBots are the review bots whose reviews gate a hand-off: "NAME" or "NAME: LOGIN".
+	ReviewBots []ReviewBot `yaml:"review_bots" json:"review_bots"`
 	// HandoffAssignee is the human a ready pull request is assigned to (empty: nobody).
 	HandoffAssignee string `yaml:"handoff_assignee" json:"handoff_assignee,omitempty"`
 	// WIPStaleAfter is how long a wip label holds its pull request: an older one was left by a
@@ -38,6 +39,11 @@ type Config struct {
 	WIPStaleAfter time.Duration `yaml:"wip_stale_after" json:"wip_stale_after"`
 	// SkipAuthors are the authors whose pull requests the dispatcher leaves alone.
 	SkipAuthors []string `yaml:"skip_authors" json:"skip_authors"`
+	// TrustedAuthors are authors whose pull requests and issues the dispatcher works on although
+	// they have no write access (besides the user and OWNER, MEMBER and COLLABORATOR).
+	TrustedAuthors []string `yaml:"trusted_authors" json:"trusted_authors"`
+	// AllowForks lets the dispatcher work on pull requests from forks (by trusted authors).
+	AllowForks bool `yaml:"allow_forks" json:"allow_forks"`
 	// MaxSpawns is how many workers one run may start (SPAWN lines).
 	MaxSpawns int `yaml:"max_spawns" json:"max_spawns"`
 }
@@ -51,11 +57,12 @@ type Labels struct {
 // DefaultConfig is the configuration without a file.
 func DefaultConfig() Config {
 	return Config{
-		Labels:        Labels{WIP: "wip", Ready: "ready"},
-		ReviewBots:    []string{},
-		WIPStaleAfter: time.Hour,
-		SkipAuthors:   []string{"dependabot[bot]", "renovate[bot]"},
-		MaxSpawns:     1,
+		Labels:         Labels{WIP: "wip", Ready: "ready"},
+		ReviewBots:     []ReviewBot{},
+		WIPStaleAfter:  time.Hour,
+		SkipAuthors:    []string{"dependabot[bot]", "renovate[bot]"},
+		TrustedAuthors: []string{},
+		MaxSpawns:      1,
 	}
 }
 
@@ -97,17 +104,74 @@ func (c Config) Validate() error {
 			return bad("%s %q is not a GitHub login", l.key, l.v)
 		}
 	}
-	for _, list := range []struct {
-		key   string
-		names []string
-	}{{"review_bots", c.ReviewBots}, {"skip_authors", c.SkipAuthors}} {
-		for _, n := range list.names {
-			if strings.TrimSpace(n) == "" || strings.ContainsAny(n, " \t\n/") {
-				return bad("%s holds %q, which is not a name", list.key, n)
-			}
+	for _, n := range c.SkipAuthors {
+		if strings.TrimSpace(n) == "" || strings.ContainsAny(n, " \t\n/") {
+			return bad("skip_authors holds %q, which is not a name", n)
+		}
+	}
+	for _, n := range c.TrustedAuthors {
+		if !isLogin(n) {
+			return bad("trusted_authors holds %q, which is not a GitHub login", n)
+		}
+	}
+	for _, b := range c.ReviewBots {
+		switch {
+		case !botName.MatchString(b.Name):
+			return bad("review_bots holds %q, which is not a name (letters, digits, . _ -)", b.Name)
+		case b.Login != "" && !isLogin(b.Login):
+			return bad("review_bots: %s's login %q is not a GitHub login", b.Name, b.Login)
 		}
 	}
 	return nil
+}
+
+var (
+	// login is a GitHub login: letters, digits and single hyphens, at most 39, not starting with
+	// a hyphen; a GitHub App's bot account carries "[bot]" in REST's form.
+	login = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9]|-[A-Za-z0-9]){0,38}(\[bot\])?$`)
+	// botName is a review bot's name as its sentinel carries it.
+	botName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+)
+
+func isLogin(s string) bool { return login.MatchString(s) }
+
+// ReviewBot is a review bot whose reviews gate a hand-off. Its reviews carry the sentinel
+// "<!-- review-bot:NAME -->"; a sentinel counts only on a review by Login when one is given, else
+// on a review by someone with write access or by a GitHub App (docs/dispatch.md).
+type ReviewBot struct {
+	Name  string
+	Login string
+}
+
+// String renders the entry as the configuration writes it: "NAME" or "NAME: LOGIN".
+func (b ReviewBot) String() string {
+	if b.Login == "" {
+		return b.Name
+	}
+	return b.Name + ": " + b.Login
+}
+
+// MarshalText implements encoding.TextMarshaler (the JSON form is the configuration's).
+func (b ReviewBot) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+// UnmarshalText reads "NAME" or "NAME: LOGIN".
+func (b *ReviewBot) UnmarshalText(text []byte) error {
+	name, login, _ := strings.Cut(string(text), ":")
+	*b = ReviewBot{Name: strings.TrimSpace(name), Login: strings.TrimSpace(login)}
+	return nil
+}
+
+// UnmarshalYAML reads an entry of review_bots: a name, "NAME: LOGIN" quoted, or the mapping
+// NAME: LOGIN that an unquoted "- sonnet: sonnet-reviewer[bot]" is in YAML.
+func (b *ReviewBot) UnmarshalYAML(n *yaml.Node) error {
+	switch {
+	case n.Kind == yaml.ScalarNode:
+		return b.UnmarshalText([]byte(n.Value))
+	case n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Kind == yaml.ScalarNode && n.Content[1].Kind == yaml.ScalarNode:
+		*b = ReviewBot{Name: strings.TrimSpace(n.Content[0].Value), Login: strings.TrimSpace(n.Content[1].Value)}
+		return nil
+	}
+	return fmt.Errorf("line %d: a review bot is NAME or NAME: LOGIN", n.Line)
 }
 
 // withUser resolves the worker identity: the configured user, else the token's.

@@ -29,7 +29,7 @@ max_spawns: 2
 `,
 			want: func(c *Config) {
 				c.User, c.Labels = "dev-bot", Labels{WIP: "in-progress", Ready: "ready-for-review"}
-				c.ReviewBots, c.HandoffAssignee = []string{"sonnet", "gpt", "security"}, "alice"
+				c.ReviewBots, c.HandoffAssignee = []ReviewBot{{Name: "sonnet"}, {Name: "gpt"}, {Name: "security"}}, "alice"
 				c.WIPStaleAfter, c.SkipAuthors, c.MaxSpawns = 90*time.Minute, []string{"dependabot"}, 2
 			},
 		},

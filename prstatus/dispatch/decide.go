@@ -18,7 +18,7 @@ import (
 // locks and issue assignments, so a write that fails never leaves a lock or an assigned issue
 // without its SPAWN line.
 func Decide(s *Snapshot, cfg Config, now time.Time) Plan {
-	d := &decider{cfg: cfg.withUser(s.Viewer), now: now}
+	d := &decider{cfg: cfg.withUser(s.Viewer), now: now, unrenderable: s.Unrenderable}
 	d.plan = Plan{Spawns: []Spawn{}, Handoffs: []Handoff{}, PRs: []PRDecision{}, Mutations: []Mutation{}}
 
 	prs := make([]*PR, len(s.PRs))
@@ -46,11 +46,27 @@ type decider struct {
 	activeWIP bool
 	// left: some pull request was evaluated past the skips (rule 11 needs none).
 	left bool
+	// unrenderable are pull requests whose task could not be rendered, with why: skipped.
+	unrenderable map[int]string
 }
 
-// decidePR applies rule 0, the skips and rules 2 to 10 to one pull request.
+// decidePR applies the trust boundary, rule 0, the skips and rules 2 to 10 to one pull request.
 func (d *decider) decidePR(repo RepoRef, p *PR) {
 	n := p.Number()
+	// Before anything else: a pull request the dispatcher does not work for gets no worker, no
+	// hand-off and no write at all, not even a stale lock's removal.
+	if why := d.cfg.distrust(p); why != "" {
+		if at, known := labeledAt(p, d.cfg.Labels.WIP); hasLabel(p.Labels, d.cfg.Labels.WIP) && known && d.now.Sub(at) <= d.cfg.WIPStaleAfter {
+			d.activeWIP = true // someone with triage rights holds it: work is active (rule 11 waits)
+			why += "; its " + d.cfg.Labels.WIP + " label is fresh, so work is active"
+		}
+		d.decide(n, DecisionSkip, RuleSkip, why)
+		return
+	}
+	if why, ok := d.unrenderable[n]; ok {
+		d.decide(n, DecisionSkip, RuleSkip, "its task could not be rendered: "+why)
+		return
+	}
 	note := ""
 	if hasLabel(p.Labels, d.cfg.Labels.WIP) {
 		at, known := labeledAt(p, d.cfg.Labels.WIP)
@@ -68,7 +84,7 @@ func (d *decider) decidePR(repo RepoRef, p *PR) {
 		d.decide(n, DecisionSkip, RuleSkip, note+"a draft")
 		return
 	case anyLogin(d.cfg.SkipAuthors, p.Author.Login):
-		d.decide(n, DecisionSkip, RuleSkip, note+"by "+p.Author.Login+", one of skip_authors")
+		d.decide(n, DecisionSkip, RuleSkip, note+"by "+who(p.Author.Login)+", one of skip_authors")
 		return
 	}
 	d.left = true
@@ -82,7 +98,7 @@ func (d *decider) decidePR(repo RepoRef, p *PR) {
 			return
 		}
 		o.task.Repo, o.task.Number, o.task.User, o.task.WIPLabel = repo.String(), n, d.cfg.User, d.cfg.Labels.WIP
-		o.task.Reason = reason
+		o.task.Reason = o.spawn.why()
 		d.plan.Spawns = append(d.plan.Spawns, Spawn{Type: o.spawn, Number: n, SHA: p.HeadOID, Reason: reason, task: o.task})
 		d.spawnWrites = append(d.spawnWrites, Mutation{Action: ActionAddLabel, Number: n, Value: d.cfg.Labels.WIP})
 		d.decide(n, DecisionSpawn, o.rule, reason)
@@ -90,6 +106,9 @@ func (d *decider) decidePR(repo RepoRef, p *PR) {
 		d.handoff(p, reason)
 	case outcomeNeedThreads:
 		d.plan.Need.ThreadsOf = append(d.plan.Need.ThreadsOf, n)
+		d.decide(n, DecisionWait, o.rule, reason)
+	case outcomeNeedComments:
+		d.plan.Need.CommentsOf = append(d.plan.Need.CommentsOf, n)
 		d.decide(n, DecisionWait, o.rule, reason)
 	default:
 		d.decide(n, o.decision, o.rule, reason)
@@ -125,7 +144,7 @@ func (d *decider) newIssue(s *Snapshot) {
 		d.plan.Need.Issues = want
 		return
 	}
-	for _, is := range pickIssues(s.Issues, want) {
+	for _, is := range pickIssues(s.Issues, want, d.cfg, d.unrenderable) {
 		reason := "no open pull request to work on and no work in progress: the oldest open unassigned issue"
 		if hasLabel(is.Labels, bugLabel) {
 			reason = "no open pull request to work on and no work in progress: the oldest open unassigned bug"
@@ -133,6 +152,7 @@ func (d *decider) newIssue(s *Snapshot) {
 		d.spawnWrites = append(d.spawnWrites, Mutation{Action: ActionAssign, Number: is.Number, Value: d.cfg.User})
 		d.plan.Spawns = append(d.plan.Spawns, Spawn{Type: SpawnImpl, Number: is.Number, Reason: reason, task: TaskData{
 			Repo: s.Repo.String(), Number: is.Number, User: d.cfg.User, WIPLabel: d.cfg.Labels.WIP, Reason: reason, URL: is.URL,
+			ChangesRequestedBy: []string{},
 		}})
 	}
 }
@@ -140,13 +160,14 @@ func (d *decider) newIssue(s *Snapshot) {
 // bugLabel is the label rule 11 takes first.
 const bugLabel = "bug"
 
-// pickIssues returns up to n unassigned issues: those labelled bug first, then any, each group in
-// ascending number.
-func pickIssues(issues []Issue, n int) []Issue {
+// pickIssues returns up to n unassigned issues written by people the dispatcher works for
+// (Config.trusts), but those in skip (their task could not be rendered): those labelled bug
+// first, then any, each group in ascending number.
+func pickIssues(issues []Issue, n int, cfg Config, skip map[int]string) []Issue {
 	var bugs, rest []Issue
 	seen := map[int]bool{}
 	for _, is := range issues {
-		if len(is.Assignees) > 0 || seen[is.Number] {
+		if len(is.Assignees) > 0 || seen[is.Number] || !cfg.trusts(is.Author, is.AuthorAssociation) || skip[is.Number] != "" {
 			continue
 		}
 		seen[is.Number] = true

@@ -65,6 +65,7 @@ func TestDecideAsksForWhatItNeeds(t *testing.T) {
 
 	s.PRs[0].ThreadRepliesLoaded = true
 	s.PRs[0].Threads[0].TotalComments = 1
+	s.PRs[0].Threads[0].Comments = []prstatus.Comment{{Author: prstatus.Actor{Login: "alice"}, AuthorAssociation: prstatus.AssocMember}}
 	plan = Decide(s, DefaultConfig(), now)
 	assert.True(t, plan.Need.Empty())
 	require.Len(t, plan.Spawns, 1)
@@ -74,7 +75,9 @@ func TestDecideAsksForWhatItNeeds(t *testing.T) {
 	plan = Decide(empty, Config{Labels: Labels{WIP: "wip", Ready: "ready"}, WIPStaleAfter: time.Hour, MaxSpawns: 2}, now)
 	assert.Equal(t, Need{Issues: 2}, plan.Need)
 	empty.IssuesLoaded = true
-	empty.Issues = []Issue{{Number: 9}, {Number: 7, Labels: []string{"Bug"}}, {Number: 8, Assignees: []string{"x"}}, {Number: 3}}
+	member := func(is Issue) Issue { is.AuthorAssociation = prstatus.AssocMember; return is }
+	empty.Issues = []Issue{member(Issue{Number: 9}), member(Issue{Number: 7, Labels: []string{"Bug"}}),
+		member(Issue{Number: 8, Assignees: []string{"x"}}), member(Issue{Number: 3})}
 	plan = Decide(empty, DefaultConfig(), now)
 	require.Len(t, plan.Spawns, 1)
 	assert.Equal(t, 7, plan.Spawns[0].Number, "the bug first, whatever its number")

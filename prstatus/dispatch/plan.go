@@ -19,6 +19,26 @@ const (
 	SpawnImpl            SpawnType = "impl"
 )
 
+// why is the reason a task states for its worker, in the dispatcher's words alone (the decision's
+// reason may name logins and branches, which are GitHub's).
+func (t SpawnType) why() string {
+	switch t {
+	case SpawnSelfReview:
+		return "the head has no self-review yet"
+	case SpawnSRFix:
+		return "the self-review of the head found issues"
+	case SpawnCIFix:
+		return "a check failed on the head"
+	case SpawnAddressFeedback:
+		return "review feedback on the head has no answer"
+	case SpawnFindings:
+		return "a reviewer requested changes"
+	case SpawnRebase:
+		return "the pull request conflicts with its base branch"
+	}
+	return "no open pull request to work on and no work in progress: an open unassigned issue"
+}
+
 // SpawnTypes is every worker type.
 var SpawnTypes = []SpawnType{SpawnSelfReview, SpawnSRFix, SpawnCIFix, SpawnAddressFeedback, SpawnFindings, SpawnRebase, SpawnImpl}
 
@@ -53,7 +73,7 @@ const (
 	DecisionWait      Decision = "wait"       // waiting for checks, bots or GitHub
 	DecisionWorking   Decision = "working"    // a fix plan for the head exists: a worker is on it
 	DecisionWIP       Decision = "wip"        // the wip label is fresh: a worker holds it
-	DecisionSkip      Decision = "skip"       // a draft, or by one of skip_authors
+	DecisionSkip      Decision = "skip"       // not worked: an untrusted author or a fork, a draft, one of skip_authors
 )
 
 // Spawn is one SPAWN line: a worker to start.
@@ -115,6 +135,9 @@ type Mutation struct {
 
 // Need is data a plan could not do without: the run reads it and decides again.
 type Need struct {
+	// CommentsOf are the pull requests whose older conversation comments the rules must see
+	// before they look for the user's self-reviews and fix plans.
+	CommentsOf []int
 	// ThreadsOf are the pull requests whose unresolved threads' replies rule 9 must see.
 	ThreadsOf []int
 	// Issues is how many open unassigned issues rule 11 may assign (0: none needed).
@@ -122,7 +145,7 @@ type Need struct {
 }
 
 // Empty reports whether nothing more is needed.
-func (n Need) Empty() bool { return len(n.ThreadsOf) == 0 && n.Issues == 0 }
+func (n Need) Empty() bool { return len(n.CommentsOf) == 0 && len(n.ThreadsOf) == 0 && n.Issues == 0 }
 
 // Plan is the outcome of Decide: what to print and what to write, in the order to write it.
 type Plan struct {
@@ -132,6 +155,16 @@ type Plan struct {
 	Mutations []Mutation   `json:"mutations"`
 	// Need, when not empty, makes the plan provisional: read what it names, then decide again.
 	Need Need `json:"-"`
+}
+
+// Lose records that the run does not hold pull request n's lock after all (another run took it
+// first): its decision becomes wip, with why.
+func (p *Plan) Lose(n int, why string) {
+	for i := range p.PRs {
+		if p.PRs[i].Number == n {
+			p.PRs[i].Decision, p.PRs[i].Reason = DecisionWIP, p.PRs[i].Reason+"; "+why
+		}
+	}
 }
 
 // Lines renders the plan's stdout lines: the SPAWN lines, then the HANDOFF lines, one per line;

@@ -47,12 +47,20 @@ type Snapshot struct {
 	// ones of any label (a list may hold an issue twice). Read only when IssuesLoaded.
 	Issues       []Issue `json:"issues,omitempty"`
 	IssuesLoaded bool    `json:"issues_loaded"`
+	// Unrenderable are pull requests whose worker task could not be rendered, with why: the rules
+	// skip them, so the run goes on for the others (the runner fills it in and decides again).
+	Unrenderable map[int]string `json:"unrenderable,omitempty"`
 }
 
 // PR is one open pull request as the dispatcher sees it: prstatus's snapshot of it (reviews,
 // checks, review threads; no commits) and what the dispatcher reads besides.
 type PR struct {
 	prstatus.Snapshot
+	// AuthorAssociation is the author's relation to the repository: OWNER, MEMBER and COLLABORATOR
+	// have write access. Empty (not read) counts as none.
+	AuthorAssociation prstatus.Association `json:"author_association,omitempty"`
+	// IsCrossRepository is true for a pull request from a fork.
+	IsCrossRepository bool `json:"is_cross_repository,omitempty"`
 	// RollupState is the head's statusCheckRollup state (SUCCESS, FAILURE, ERROR, PENDING,
 	// EXPECTED), empty when no check was reported on it. It stays right when Checks holds only the
 	// first page of a long list.
@@ -64,7 +72,13 @@ type PR struct {
 	// LabelEvents are the times labels were applied (timeline LabeledEvent items), oldest first.
 	LabelEvents []LabelEvent `json:"label_events"`
 	// Comments are the newest conversation comments (not review comments), oldest first.
-	Comments []prstatus.Comment `json:"comments"`
+	// CommentsBefore is the cursor of older ones still unread ("" when Comments holds them all):
+	// the rules ask for them (Need.CommentsOf) before they look for the user's comments.
+	// CommentsCut is set when the reader gave up past its bound: the rules then decide nothing
+	// that needs the user's comments.
+	Comments       []prstatus.Comment `json:"comments"`
+	CommentsBefore string             `json:"comments_before,omitempty"`
+	CommentsCut    bool               `json:"comments_cut,omitempty"`
 	// ThreadRepliesLoaded is true once every unresolved thread's TotalComments is known: the
 	// repository read leaves it out (it is costly), rule 9 asks for it (Need.ThreadsOf).
 	ThreadRepliesLoaded bool `json:"thread_replies_loaded"`
@@ -73,10 +87,13 @@ type PR struct {
 // Number is the pull request's number.
 func (p *PR) Number() int { return p.Ref.Number }
 
-// LabelEvent is one label applied to a pull request.
+// LabelEvent is one label applied to a pull request (or, in a lock's re-read, removed).
 type LabelEvent struct {
-	Label string    `json:"label"`
-	At    time.Time `json:"at"`
+	ID      string    `json:"id,omitempty"`
+	Label   string    `json:"label"`
+	At      time.Time `json:"at"`
+	Actor   string    `json:"actor,omitempty"`
+	Removed bool      `json:"removed,omitempty"`
 }
 
 // Issue is one open issue.
@@ -86,6 +103,10 @@ type Issue struct {
 	URL       string   `json:"url"`
 	Labels    []string `json:"labels"`
 	Assignees []string `json:"assignees"`
+	// Author and AuthorAssociation say who wrote it: rule 11 takes only issues from people it
+	// trusts.
+	Author            prstatus.Actor       `json:"author"`
+	AuthorAssociation prstatus.Association `json:"author_association,omitempty"`
 }
 
 // sameLogin reports whether two logins name the same account in either of GitHub's forms: a bot

@@ -6,16 +6,18 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // outcomeKind is what rules 2 to 10 conclude about one pull request.
 type outcomeKind int
 
 const (
-	outcomeOther       outcomeKind = iota // a decision with no action: wait or working
-	outcomeWorker                         // it needs a worker (spawn)
-	outcomeHandoff                        // it is ready for a human
-	outcomeNeedThreads                    // rule 9 needs the threads' replies
+	outcomeOther        outcomeKind = iota // a decision with no action: wait or working
+	outcomeWorker                          // it needs a worker (spawn)
+	outcomeHandoff                         // it is ready for a human
+	outcomeNeedThreads                     // rule 9 needs the threads' replies
+	outcomeNeedComments                    // the user's comments may be past the newest page
 )
 
 type outcome struct {
@@ -32,7 +34,7 @@ type outcome struct {
 func evaluate(p *PR, cfg Config, now time.Time) outcome {
 	facts := prstatus.Derive(&p.Snapshot, now)
 	head := p.HeadOID
-	task := TaskData{SHA: head, ShortSHA: shortSHA(head), HeadRef: p.HeadRef, BaseRef: p.BaseRef, URL: p.URL}
+	task := newTask(p)
 	worker := func(t SpawnType, rule Rule, reason string) outcome {
 		return outcome{kind: outcomeWorker, spawn: t, rule: rule, reason: reason, task: task}
 	}
@@ -46,8 +48,10 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 
 	// 2: a reviewer's latest opinionated review requests changes.
 	if by := facts.Reviews.ChangesRequestedBy; len(by) > 0 {
-		task.ChangesRequestedBy = by
-		return worker(SpawnFindings, RuleChanges, "changes requested by "+prstatus.JoinNames(by))
+		for _, l := range by {
+			task.ChangesRequestedBy = append(task.ChangesRequestedBy, sanitize.Fence(l))
+		}
+		return worker(SpawnFindings, RuleChanges, "changes requested by "+joinWho(by))
 	}
 
 	// 3: conflicting with the base; mergeability not computed yet cannot be passed over.
@@ -61,6 +65,9 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 
 	// 4: a check on the head failed.
 	if bad := failedChecks(p, facts.CI); bad > 0 {
+		if o := unreadComments(p, RuleCIFailed); o != nil {
+			return *o
+		}
 		what := fmt.Sprintf("%d check%s failed on the head", bad, plural(bad))
 		if len(planned) > 0 {
 			return working(RuleCIFailed, what)
@@ -80,6 +87,9 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 	}
 
 	// 7: the worker's self-review of the head.
+	if o := unreadComments(p, RuleSelfReview); o != nil {
+		return *o
+	}
 	sr, ok := selfReview(p, cfg.User)
 	if !ok {
 		return worker(SpawnSelfReview, RuleSelfReview, "no self-review of the head "+shortSHA(head))
@@ -99,7 +109,7 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 		open := unnamed(found, planned)
 		switch {
 		case len(planned) == 0:
-			task.Findings = found
+			task.Findings, task.FindingsOmitted = found[:min(len(found), maxFindings)], max(0, len(found)-maxFindings)
 			return worker(SpawnAddressFeedback, RuleBotFindings, fmt.Sprintf("review bots listed %d finding%s on the head", len(found), plural(len(found))))
 		case len(open) > 0:
 			return working(RuleBotFindings, fmt.Sprintf("%d finding%s not named in the fix plan", len(open), plural(len(open))))
@@ -111,7 +121,7 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 		if !p.ThreadRepliesLoaded {
 			return outcome{kind: outcomeNeedThreads, rule: RuleThreads, reason: "reading the replies of unresolved review threads"}
 		}
-		if quiet := unanswered(unresolved); quiet > 0 {
+		if quiet := unanswered(unresolved, cfg); quiet > 0 {
 			what := fmt.Sprintf("%d unresolved review thread%s without a reply", quiet, plural(quiet))
 			if len(planned) > 0 {
 				return working(RuleThreads, what)
@@ -132,8 +142,46 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 	return outcome{kind: outcomeHandoff, rule: RuleHandoff, reason: reason}
 }
 
+// maxFindings bounds the findings a task lists: a review with thousands of findings is cut, with
+// a count of the rest (the worker reads them all on GitHub).
+const maxFindings = 50
+
+// newTask is the task data of a pull request: GitHub's names fenced, the base branch in commands
+// only when it is safe there.
+func newTask(p *PR) TaskData {
+	t := TaskData{SHA: p.HeadOID, ShortSHA: shortSHA(p.HeadOID), URL: p.URL, ChangesRequestedBy: []string{},
+		HeadRef: sanitize.Fence(p.HeadRef), BaseRef: sanitize.Fence(p.BaseRef)}
+	if sanitize.CommandRef(p.BaseRef) {
+		t.BaseBranch = p.BaseRef
+	}
+	return t
+}
+
+// unreadComments is the outcome that reads the rest of a pull request's conversation comments
+// before a rule looks for the user's, or, past the reader's bound, waits for a human; nil when
+// every comment is read.
+func unreadComments(p *PR, rule Rule) *outcome {
+	switch {
+	case p.CommentsCut:
+		return &outcome{kind: outcomeOther, decision: DecisionWait, rule: rule,
+			reason: "more conversation comments than a run reads, so the user's self-reviews and fix plans may be among the unread: left to a human"}
+	case p.CommentsBefore != "":
+		return &outcome{kind: outcomeNeedComments, rule: rule, reason: "reading the older conversation comments"}
+	}
+	return nil
+}
+
+// joinWho joins logins for a reason (see who).
+func joinWho(logins []string) string {
+	out := make([]string, len(logins))
+	for i, l := range logins {
+		out[i] = who(l)
+	}
+	return prstatus.JoinNames(out)
+}
+
 func orBase(base string) string {
-	if base == "" {
+	if !sanitize.PlainName(base) {
 		return "the base branch"
 	}
 	return base
@@ -193,12 +241,16 @@ func pendingChecks(p *PR, ci prstatus.CIFacts) string {
 	return ""
 }
 
-// botReviews are the reviews signed by bot (lowercase name), oldest first as GitHub lists them.
-func botReviews(p *PR, bot string) []prstatus.Review {
+// botReviews are the reviews signed by bot, oldest first as GitHub lists them: those holding its
+// sentinel and posted by someone who may sign for it (ReviewBot.signs).
+func botReviews(p *PR, bot ReviewBot) []prstatus.Review {
 	var out []prstatus.Review
 	for _, r := range p.Reviews {
+		if !bot.signs(r) {
+			continue
+		}
 		for _, name := range botNames(r.Body) {
-			if strings.EqualFold(name, bot) {
+			if strings.EqualFold(name, bot.Name) {
 				out = append(out, r)
 				break
 			}
@@ -208,18 +260,18 @@ func botReviews(p *PR, bot string) []prstatus.Review {
 }
 
 // botsWithoutReview are the configured review bots with no review at all (rule 5).
-func botsWithoutReview(p *PR, bots []string) []string {
+func botsWithoutReview(p *PR, bots []ReviewBot) []string {
 	var out []string
 	for _, b := range bots {
 		if len(botReviews(p, b)) == 0 {
-			out = append(out, b)
+			out = append(out, b.Name)
 		}
 	}
 	return out
 }
 
 // botsNotOnHead are the configured review bots none of whose reviews evaluated the head (rule 10).
-func botsNotOnHead(p *PR, bots []string) []string {
+func botsNotOnHead(p *PR, bots []ReviewBot) []string {
 	var out []string
 	for _, b := range bots {
 		current := false
@@ -227,14 +279,14 @@ func botsNotOnHead(p *PR, bots []string) []string {
 			current = current || namesHead(r.Body, evaluatedMarker, p.HeadOID)
 		}
 		if !current {
-			out = append(out, b)
+			out = append(out, b.Name)
 		}
 	}
 	return out
 }
 
 // botFindings are the findings listed by each bot's newest approval of the head (rule 8).
-func botFindings(p *PR, bots []string) []int {
+func botFindings(p *PR, bots []ReviewBot) []int {
 	var all []int
 	for _, b := range bots {
 		var latest *prstatus.Review
@@ -278,12 +330,13 @@ func unresolvedThreads(p *PR) []prstatus.Thread {
 	return out
 }
 
-// unanswered counts the threads whose first comment has no reply. A thread that vanished between
-// the reads (TotalComments 0) is not counted.
-func unanswered(threads []prstatus.Thread) int {
+// unanswered counts the threads whose first comment has no reply, opened by someone rule 9
+// listens to (Config.countsThread). A thread that vanished between the reads (TotalComments 0) is
+// not counted.
+func unanswered(threads []prstatus.Thread, cfg Config) int {
 	n := 0
 	for _, t := range threads {
-		if t.TotalComments == 1 {
+		if t.TotalComments == 1 && cfg.countsThread(t) {
 			n++
 		}
 	}

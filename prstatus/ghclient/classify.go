@@ -51,6 +51,7 @@ func githubMessage(body []byte) string {
 type graphQLError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
+	Path    []any  `json:"path"`
 }
 
 // somethingWentWrong starts the message GitHub sends with HTTP 200 when a query timed out or
@@ -60,7 +61,8 @@ const somethingWentWrong = "something went wrong while executing your query"
 // classifyGraphQL inspects the "errors" of a GraphQL response that came with HTTP 200. It returns
 // a typed error for RATE_LIMITED, NOT_FOUND, FORBIDDEN / INSUFFICIENT_SCOPES and GitHub's
 // transient failures, and nil otherwise (githubv4 then reports the errors itself). With partial
-// set, NOT_FOUND and FORBIDDEN are left to the sender, which reads them per alias.
+// set, NOT_FOUND and FORBIDDEN are left to the sender, which reads them per alias, and so is a
+// transient failure that names a path: GitHub answered the rest (a partial answer).
 func classifyGraphQL(h http.Header, body []byte, now time.Time, tok Token, partial bool) error {
 	if !bytes.Contains(body, []byte(`"errors"`)) {
 		return nil
@@ -92,8 +94,11 @@ func classifyGraphQL(h http.Header, body []byte, now time.Time, tok Token, parti
 		return newAPIError(ErrForbidden, tok, e.Message, nil)
 	}
 	for _, e := range out.Errors {
+		if partial && len(e.Path) > 0 {
+			continue
+		}
 		if e.Type == "" && strings.HasPrefix(strings.ToLower(e.Message), somethingWentWrong) {
-			return newAPIError(ErrUnavailable, tok, e.Message, nil)
+			return newAPIError(ErrUnavailable, tok, e.Message, &timeoutError{})
 		}
 	}
 	return nil

@@ -39,9 +39,42 @@ type Config struct {
 	// Logger receives retry warnings and debug lines; nil discards them. The token is never
 	// logged.
 	Logger *slog.Logger
-	// Gate holds requests back while GitHub asked to wait. Share one between every client of a
-	// token (and give it a GateStore to survive restarts); nil makes one for this client alone.
+	// Gate holds requests back while GitHub asked to wait, and paces writes (pace.go). Share one
+	// between every client of a token (and give it a GateStore to survive restarts); nil makes one
+	// for this client alone.
 	Gate *Gate
+	// RESTAPIVersion is the REST API version every REST request names (X-GitHub-Api-Version).
+	// Empty means RESTAPIVersionFor the REST URL.
+	RESTAPIVersion string
+	// WritePace paces the writes (pace.go). Nil means GitHubWritePace, but none for a GitHub on
+	// the loopback interface (the simulated GitHub of the demo and the tests).
+	WritePace *WritePace
+}
+
+// REST API versions prmonitor knows. It reads nothing 2026-03-10 removed (merge_commit_sha,
+// /rate_limit's rate, ...: https://docs.github.com/rest/about-the-rest-api/breaking-changes), so
+// it works with either.
+const (
+	RESTAPIVersion20221128 = "2022-11-28"
+	RESTAPIVersion20260310 = "2026-03-10"
+)
+
+// apiVersionHeader names the REST API version of a request.
+const apiVersionHeader = "X-GitHub-Api-Version"
+
+// RESTAPIVersionFor is the REST API version prmonitor pins for a REST root: 2026-03-10 on
+// github.com and GitHub Enterprise Cloud with data residency (*.ghe.com); 2022-11-28, which every
+// supported GitHub Enterprise Server knows, anywhere else.
+func RESTAPIVersionFor(restURL string) string {
+	u, err := url.Parse(restURL)
+	if err != nil {
+		return RESTAPIVersion20221128
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "api.github.com" || strings.HasSuffix(host, ".ghe.com") {
+		return RESTAPIVersion20260310
+	}
+	return RESTAPIVersion20221128
 }
 
 // Client reads pull requests from GitHub. It is safe for concurrent use.
@@ -111,6 +144,15 @@ func New(cfg Config) (*Client, error) {
 		jitter:    cfg.Jitter,
 		log:       logger,
 		gate:      cfg.Gate,
+
+		apiVersion: cfg.RESTAPIVersion,
+	}
+	if t.apiVersion == "" {
+		t.apiVersion = RESTAPIVersionFor(ep.REST)
+	}
+	t.pace = writePaceFor(ep.REST)
+	if cfg.WritePace != nil {
+		t.pace = *cfg.WritePace
 	}
 	if t.now == nil {
 		t.now = time.Now

@@ -69,24 +69,111 @@ func (in ingest) toReviews(nodes []*reviewNode) []prstatus.Review {
 	return out
 }
 
-func (in ingest) toReviewRequests(pr *pullRequestNode) []string {
+// toReviewRequests lists the pending review requests, and those of them GitHub made of code
+// owners.
+func (in ingest) toReviewRequests(pr *pullRequestNode) (all, codeOwners []string) {
 	if pr.ReviewRequests == nil {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	for _, n := range pr.ReviewRequests.Nodes {
 		if n == nil || n.RequestedReviewer == nil {
 			continue
 		}
 		r := n.RequestedReviewer
+		var who string
 		switch {
 		case r.Typename == "Team" && r.Team.Slug != "":
-			out = append(out, in.text(r.Team.Organization.Login)+"/"+in.text(r.Team.Slug))
+			who = in.text(r.Team.Organization.Login) + "/" + in.text(r.Team.Slug)
 		case r.Typename == "Bot" && r.Actor.Login != "":
-			out = append(out, botLogin(in.text(r.Actor.Login)))
+			who = botLogin(in.text(r.Actor.Login))
 		case r.Actor.Login != "":
-			out = append(out, in.text(r.Actor.Login))
+			who = in.text(r.Actor.Login)
+		default:
+			continue
 		}
+		all = append(all, who)
+		if n.AsCodeOwner {
+			codeOwners = append(codeOwners, who)
+		}
+	}
+	return all, codeOwners
+}
+
+// toBaseRules joins what the base branch's protection rule (either view of it) and its rulesets
+// require. Check contexts are GitHub text, cleaned like any other.
+func (in ingest) toBaseRules(b *baseRefNode) prstatus.BaseRules {
+	var r prstatus.BaseRules
+	if b == nil {
+		return r
+	}
+	var checks []string
+	addChecks := func(contexts []*string) {
+		for _, c := range contexts {
+			if c != nil && *c != "" {
+				checks = append(checks, in.text(*c))
+			}
+		}
+	}
+	if p := b.BranchProtectionRule; p != nil {
+		if p.RequiresStatusChecks {
+			addChecks(p.RequiredStatusCheckContexts)
+			r.StrictChecks = p.RequiresStrictStatusChecks
+		}
+		if p.RequiresApprovingReviews && p.RequiredApprovingReviewCount != nil {
+			r.RequiredApprovals = *p.RequiredApprovingReviewCount
+		}
+		r.CodeOwnerReviews = p.RequiresCodeOwnerReviews
+		r.ConversationResolution = p.RequiresConversationResolution
+	}
+	if u := b.RefUpdateRule; u != nil {
+		addChecks(u.RequiredStatusCheckContexts)
+		if u.RequiredApprovingReviewCount != nil {
+			r.RequiredApprovals = max(r.RequiredApprovals, *u.RequiredApprovingReviewCount)
+		}
+		r.CodeOwnerReviews = r.CodeOwnerReviews || u.RequiresCodeOwnerReviews
+		r.ConversationResolution = r.ConversationResolution || u.RequiresConversationResolution
+	}
+	if b.Rules != nil {
+		for _, n := range b.Rules.Nodes {
+			if n == nil {
+				continue
+			}
+			switch n.Type {
+			case "MERGE_QUEUE":
+				r.MergeQueue = true
+			case "REQUIRED_STATUS_CHECKS":
+				if p := n.Parameters; p != nil {
+					for _, c := range p.Checks.RequiredStatusChecks {
+						checks = append(checks, in.text(c.Context))
+					}
+					r.StrictChecks = r.StrictChecks || p.Checks.Strict
+				}
+			case "PULL_REQUEST":
+				if p := n.Parameters; p != nil {
+					r.RequiredApprovals = max(r.RequiredApprovals, p.PullRequest.RequiredApprovingReviewCount)
+					r.CodeOwnerReviews = r.CodeOwnerReviews || p.PullRequest.RequireCodeOwnerReview
+					r.ConversationResolution = r.ConversationResolution || p.PullRequest.RequiredReviewThreadResolution
+				}
+			}
+		}
+	}
+	slices.Sort(checks)
+	r.RequiredChecks = slices.Compact(checks)
+	return r
+}
+
+// toAutoMerge is the pull request's auto-merge request (nil: none).
+func (in ingest) toAutoMerge(pr *pullRequestNode) *prstatus.AutoMerge {
+	a := pr.AutoMergeRequest
+	if a == nil {
+		return nil
+	}
+	out := &prstatus.AutoMerge{MergeMethod: a.MergeMethod}
+	if a.EnabledBy != nil {
+		out.EnabledBy = in.toActor(a.EnabledBy).Login
+	}
+	if a.EnabledAt != nil {
+		out.EnabledAt = a.EnabledAt.UTC()
 	}
 	return out
 }
@@ -172,6 +259,9 @@ func (in ingest) toChecks(nodes []*contextNode) []prstatus.Check {
 			if cr.DatabaseID != nil {
 				c.DatabaseID = *cr.DatabaseID
 			}
+			if cr.StartedAt != nil {
+				c.At = cr.StartedAt.UTC()
+			}
 			if cr.CheckSuite != nil && cr.CheckSuite.WorkflowRun != nil {
 				if run := cr.CheckSuite.WorkflowRun; run.DatabaseID != nil {
 					c.WorkflowRunID = *run.DatabaseID
@@ -183,13 +273,17 @@ func (in ingest) toChecks(nodes []*contextNode) []prstatus.Check {
 			out = append(out, c)
 		case string(prstatus.KindStatusContext):
 			sc := n.StatusContext
-			out = append(out, prstatus.Check{
+			c := prstatus.Check{
 				Kind:       prstatus.KindStatusContext,
 				Name:       in.text(sc.Context),
 				State:      sc.State,
 				URL:        in.text(deref(sc.TargetURL)),
 				IsRequired: sc.IsRequired,
-			})
+			}
+			if sc.CreatedAt != nil {
+				c.At = sc.CreatedAt.UTC()
+			}
+			out = append(out, c)
 		}
 	}
 	return out

@@ -112,7 +112,13 @@ func (r *recorder) reset() {
 
 func newFakeEnv(t *testing.T, tweak ...func(*ghclient.Config)) *fakeEnv {
 	t.Helper()
-	f := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(fakeToken))
+	return newFakeEnvOf(t, nil, tweak...)
+}
+
+// newFakeEnvOf is newFakeEnv with options for the fake.
+func newFakeEnvOf(t *testing.T, opts []githubfake.Option, tweak ...func(*ghclient.Config)) *fakeEnv {
+	t.Helper()
+	f := githubfake.MustNew(append([]githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(fakeToken)}, opts...)...)
 	base := f.Start()
 	t.Cleanup(f.Close)
 	e := &fakeEnv{f: f, rec: &recorder{next: http.DefaultTransport}}

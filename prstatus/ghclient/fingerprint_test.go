@@ -75,14 +75,19 @@ func TestFingerprintsRefuseMoreThanABatch(t *testing.T) {
 	require.ErrorIs(t, err, prstatus.ErrBadRef)
 }
 
-// TestFingerprintDocumentIsStable pins the fingerprint batch document for three pull requests in
-// two repositories: what it reads, and that it costs 1 point, are reviewed, never changed by
-// accident. Set PRMONITOR_UPDATE_GOLDEN=1 to rewrite the file.
+// TestFingerprintDocumentIsStable pins the fingerprint batch document for four pull requests in
+// two repositories, one with each combination of connections: what it reads, and that it costs 1
+// point, are reviewed, never changed by accident. Set PRMONITOR_UPDATE_GOLDEN=1 to rewrite the file.
 func TestFingerprintDocumentIsStable(t *testing.T) {
 	e := newFakeEnv(t)
 	e.apply(t, githubfake.OpenPR{Title: "t"})
 	e.rec.reset()
-	_, err := e.c.Fingerprints(t.Context(), []prstatus.PRRef{ref, {Owner: "acme", Repo: "gadgets", Number: 2}, {Owner: "acme", Repo: "widgets", Number: 9}})
+	_, err := e.c.FingerprintsOf(t.Context(), []ghclient.FingerprintRequest{
+		{Ref: ref, Checks: true, Threads: true},
+		{Ref: prstatus.PRRef{Owner: "acme", Repo: "gadgets", Number: 2}, Threads: true},
+		{Ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 9}},
+		{Ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 11}, Checks: true},
+	})
 	require.NoError(t, err)
 	docs := e.rec.documents()
 	require.Len(t, docs, 1)
@@ -95,4 +100,71 @@ func TestFingerprintDocumentIsStable(t *testing.T) {
 	want, err := os.ReadFile(golden)
 	require.NoError(t, err, "run with PRMONITOR_UPDATE_GOLDEN=1 to create %s", golden)
 	assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(got))
+}
+
+func TestAFingerprintCatchesWhatGitHubDoesNotTimestamp(t *testing.T) {
+	tests := []struct {
+		name   string
+		look   ghclient.FingerprintRequest
+		before githubfake.Event
+		event  githubfake.Event
+		want   []string
+	}{
+		{
+			name:  "a thread resolved, with the threads read",
+			look:  ghclient.FingerprintRequest{Ref: ref, Threads: true},
+			event: githubfake.ThreadResolved{Thread: 0, By: alice},
+			want:  []string{"reviewThreads.isResolved"},
+		},
+		{
+			name:   "a thread unresolved again",
+			look:   ghclient.FingerprintRequest{Ref: ref, Threads: true},
+			before: githubfake.ThreadResolved{Thread: 1, By: alice},
+			event:  githubfake.ThreadUnresolved{Thread: 1, By: alice},
+			want:   []string{"reviewThreads.isResolved"},
+		},
+		{
+			name:  "a thread resolved, without the threads read: unseen (GitHub moves no timestamp)",
+			look:  ghclient.FingerprintRequest{Ref: ref, Checks: true},
+			event: githubfake.ThreadResolved{Thread: 0, By: alice},
+		},
+		{
+			name:  "the base branch moving",
+			look:  ghclient.FingerprintRequest{Ref: ref},
+			event: githubfake.BaseBranchMoved{},
+			want:  []string{"baseRef.target.oid", "mergeStateStatus"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newFakeEnv(t)
+			e.apply(t, githubfake.OpenPR{Title: "t"}, githubfake.CommentReview(alice, "", githubfake.Threads(2, "a.go")...))
+			if tt.before != nil {
+				e.apply(t, tt.before)
+			}
+			before, err := e.c.FingerprintsOf(t.Context(), []ghclient.FingerprintRequest{tt.look})
+			require.NoError(t, err)
+			e.f.Advance(time.Minute)
+			e.apply(t, tt.event)
+			after, err := e.c.FingerprintsOf(t.Context(), []ghclient.FingerprintRequest{tt.look})
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, before.PRs[ref].Changed(after.PRs[ref]))
+			s, _ := e.snapshot(t)
+			if tt.look.Threads {
+				assert.Equal(t, ghclient.SnapshotThreadsPrint(s), after.PRs[ref].Threads, "a snapshot's threads print as the fingerprint reads them")
+			}
+			assert.Equal(t, s.BaseOID, after.PRs[ref].BaseOID)
+		})
+	}
+}
+
+func TestAFingerprintComparesOnlyWhatBothLooksRead(t *testing.T) {
+	withAll := ghclient.Fingerprint{HeadOID: "a", Checks: "run:SUCCESS=1", Threads: "0/1:00000000"}
+	plain := ghclient.Fingerprint{HeadOID: "a"}
+	assert.Empty(t, withAll.Changed(plain), "what one look did not read is not a change")
+	merged := plain.Over(withAll)
+	assert.Equal(t, withAll, merged, "the last value seen carries over")
+	moved := ghclient.Fingerprint{HeadOID: "a", Threads: "1/1:00000001"}.Over(withAll)
+	assert.Equal(t, []string{"reviewThreads.isResolved"}, withAll.Changed(moved))
+	assert.Equal(t, ghclient.Fingerprint{Missing: true}, ghclient.Fingerprint{Missing: true}.Over(withAll))
 }

@@ -22,6 +22,7 @@ type Gate struct {
 
 	mu    sync.Mutex
 	holds map[string]Hold
+	pace  pacer // the token's writes (pace.go)
 }
 
 // Hold is one reason not to send requests before a time.

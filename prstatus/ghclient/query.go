@@ -20,7 +20,8 @@ const (
 //	  viewer{login}, rateLimit{cost,remaining,limit,resetAt}}
 type snapshotQuery struct {
 	Repository *struct {
-		PullRequest *pullRequestNode `graphql:"pullRequest(number: $number)"`
+		AutoMergeAllowed bool             `graphql:"autoMergeAllowed"`
+		PullRequest      *pullRequestNode `graphql:"pullRequest(number: $number)"`
 	} `graphql:"repository(owner: $owner, name: $name)"`
 	Viewer struct {
 		Login string `graphql:"login"`
@@ -46,6 +47,17 @@ type pullRequestNode struct {
 	MergeStateStatus string     `graphql:"mergeStateStatus"`
 	ReviewDecision   *string    `graphql:"reviewDecision"`
 	UpdatedAt        time.Time  `graphql:"updatedAt"`
+	CreatedAt        time.Time  `graphql:"createdAt"`
+
+	// The base branch: its tip, and what it requires before a merge.
+	BaseRef             *baseRefNode `graphql:"baseRef"`
+	IsMergeQueueEnabled bool         `graphql:"isMergeQueueEnabled"`
+	IsInMergeQueue      bool         `graphql:"isInMergeQueue"`
+	AutoMergeRequest    *struct {
+		EnabledAt   *time.Time `graphql:"enabledAt"`
+		EnabledBy   *actorNode `graphql:"enabledBy"`
+		MergeMethod string     `graphql:"mergeMethod"`
+	} `graphql:"autoMergeRequest"`
 
 	LatestOpinionatedReviews *struct {
 		Nodes []*reviewNode `graphql:"nodes"`
@@ -57,12 +69,59 @@ type pullRequestNode struct {
 	} `graphql:"reviews(last: 100)"`
 	ReviewRequests *struct {
 		Nodes []*struct {
+			AsCodeOwner       bool                   `graphql:"asCodeOwner"`
 			RequestedReviewer *requestedReviewerNode `graphql:"requestedReviewer"`
 		} `graphql:"nodes"`
 	} `graphql:"reviewRequests(first: 100)"`
 	ReviewThreads     threadConnection  `graphql:"reviewThreads(first: 100)"`
 	Commits           commitConnection  `graphql:"commits(last: 100)"`
 	StatusCheckRollup *statusRollupNode `graphql:"statusCheckRollup"`
+}
+
+// baseRefNode is the base branch: its tip (the PR's baseRefOid lags it), its protection rule
+// (branchProtectionRule, null unless the token is an administrator's; refUpdateRule, GitHub's
+// view of it for everyone) and the rules of the rulesets that apply to it. Only rules(first: 100)
+// is a connection: one request by GitHub's formula.
+type baseRefNode struct {
+	Target *struct {
+		Oid string `graphql:"oid"`
+	} `graphql:"target"`
+	BranchProtectionRule *struct {
+		RequiresStatusChecks           bool      `graphql:"requiresStatusChecks"`
+		RequiredStatusCheckContexts    []*string `graphql:"requiredStatusCheckContexts"`
+		RequiresStrictStatusChecks     bool      `graphql:"requiresStrictStatusChecks"`
+		RequiresApprovingReviews       bool      `graphql:"requiresApprovingReviews"`
+		RequiredApprovingReviewCount   *int      `graphql:"requiredApprovingReviewCount"`
+		RequiresCodeOwnerReviews       bool      `graphql:"requiresCodeOwnerReviews"`
+		RequiresConversationResolution bool      `graphql:"requiresConversationResolution"`
+	} `graphql:"branchProtectionRule"`
+	RefUpdateRule *struct {
+		RequiredStatusCheckContexts    []*string `graphql:"requiredStatusCheckContexts"`
+		RequiredApprovingReviewCount   *int      `graphql:"requiredApprovingReviewCount"`
+		RequiresCodeOwnerReviews       bool      `graphql:"requiresCodeOwnerReviews"`
+		RequiresConversationResolution bool      `graphql:"requiresConversationResolution"`
+	} `graphql:"refUpdateRule"`
+	Rules *struct {
+		Nodes []*ruleNode `graphql:"nodes"`
+	} `graphql:"rules(first: 100)"`
+}
+
+// ruleNode is one rule of a ruleset that applies to the base branch.
+type ruleNode struct {
+	Type       string `graphql:"type"`
+	Parameters *struct {
+		Checks struct {
+			RequiredStatusChecks []struct {
+				Context string `graphql:"context"`
+			} `graphql:"requiredStatusChecks"`
+			Strict bool `graphql:"strictRequiredStatusChecksPolicy"`
+		} `graphql:"... on RequiredStatusChecksParameters"`
+		PullRequest struct {
+			RequiredApprovingReviewCount   int  `graphql:"requiredApprovingReviewCount"`
+			RequireCodeOwnerReview         bool `graphql:"requireCodeOwnerReview"`
+			RequiredReviewThreadResolution bool `graphql:"requiredReviewThreadResolution"`
+		} `graphql:"... on PullRequestParameters"`
+	} `graphql:"parameters"`
 }
 
 // actorNode is any Actor. __typename tells bots (whose GraphQL login lacks REST's "[bot]").
@@ -176,12 +235,13 @@ type contextConnection struct {
 type contextNode struct {
 	Typename string `graphql:"__typename"`
 	CheckRun struct {
-		Name       string  `graphql:"name"`
-		Status     string  `graphql:"status"`
-		Conclusion *string `graphql:"conclusion"`
-		DetailsURL *string `graphql:"detailsUrl"`
-		DatabaseID *int64  `graphql:"databaseId"`
-		IsRequired bool    `graphql:"isRequired(pullRequestNumber: $number)"`
+		Name       string     `graphql:"name"`
+		Status     string     `graphql:"status"`
+		Conclusion *string    `graphql:"conclusion"`
+		DetailsURL *string    `graphql:"detailsUrl"`
+		DatabaseID *int64     `graphql:"databaseId"`
+		StartedAt  *time.Time `graphql:"startedAt"`
+		IsRequired bool       `graphql:"isRequired(pullRequestNumber: $number)"`
 		CheckSuite *struct {
 			WorkflowRun *struct {
 				DatabaseID *int64 `graphql:"databaseId"`
@@ -192,10 +252,11 @@ type contextNode struct {
 		} `graphql:"checkSuite"`
 	} `graphql:"... on CheckRun"`
 	StatusContext struct {
-		Context    string  `graphql:"context"`
-		State      string  `graphql:"state"`
-		TargetURL  *string `graphql:"targetUrl"`
-		IsRequired bool    `graphql:"isRequired(pullRequestNumber: $number)"`
+		Context    string     `graphql:"context"`
+		State      string     `graphql:"state"`
+		TargetURL  *string    `graphql:"targetUrl"`
+		CreatedAt  *time.Time `graphql:"createdAt"`
+		IsRequired bool       `graphql:"isRequired(pullRequestNumber: $number)"`
 	} `graphql:"... on StatusContext"`
 }
 

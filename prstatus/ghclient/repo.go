@@ -128,6 +128,13 @@ func (c *Client) ThreadReplies(ctx context.Context, s *dispatch.Snapshot, number
 			if t := where[n.Thread.ID]; t != nil {
 				t.IsResolved = n.Thread.IsResolved
 				t.TotalComments = n.Thread.Comments.TotalCount
+				t.Comments = t.Comments[:0]
+				for _, first := range n.Thread.Comments.Nodes {
+					if first != nil {
+						t.Comments = append(t.Comments, prstatus.Comment{ID: first.ID, Author: c.in.toActor(first.Author),
+							AuthorAssociation: prstatus.Association(first.AuthorAssociation)})
+					}
+				}
 			}
 		}
 	}
@@ -140,10 +147,10 @@ func (c *Client) ThreadReplies(ctx context.Context, s *dispatch.Snapshot, number
 // bugLabel is the label whose issues rule 11 takes first.
 const bugLabel = "bug"
 
-// UnassignedIssues reads open issues without an assignee, oldest first, into s.Issues: up to want
-// labelled bug, then, when fewer were found, up to want of any label.
-func (c *Client) UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, want int, cost *RepoCost) error {
-	bugs, err := c.unassignedIssues(ctx, s.Repo, []githubv4.String{bugLabel}, want, cost)
+// UnassignedIssues reads open issues without an assignee that keep accepts, oldest first, into
+// s.Issues: up to want labelled bug, then, when fewer were found, up to want of any label.
+func (c *Client) UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, want int, keep func(dispatch.Issue) bool, cost *RepoCost) error {
+	bugs, err := c.unassignedIssues(ctx, s.Repo, []githubv4.String{bugLabel}, want, keep, cost)
 	if err != nil {
 		return err
 	}
@@ -152,7 +159,7 @@ func (c *Client) UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, wan
 	}
 	s.Issues = bugs
 	if len(bugs) < want {
-		rest, err := c.unassignedIssues(ctx, s.Repo, nil, want, cost)
+		rest, err := c.unassignedIssues(ctx, s.Repo, nil, want, keep, cost)
 		if err != nil {
 			return err
 		}
@@ -162,7 +169,7 @@ func (c *Client) UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, wan
 	return nil
 }
 
-func (c *Client) unassignedIssues(ctx context.Context, repo dispatch.RepoRef, labels []githubv4.String, want int, cost *RepoCost) ([]dispatch.Issue, error) {
+func (c *Client) unassignedIssues(ctx context.Context, repo dispatch.RepoRef, labels []githubv4.String, want int, keep func(dispatch.Issue) bool, cost *RepoCost) ([]dispatch.Issue, error) {
 	var out []dispatch.Issue
 	var cursor *githubv4.String
 	for page := 0; page < maxPages && len(out) < want; page++ {
@@ -179,8 +186,13 @@ func (c *Client) unassignedIssues(ctx context.Context, repo dispatch.RepoRef, la
 			return nil, fmt.Errorf("%w: no repository %s", ErrNotFound, repo)
 		}
 		for _, n := range q.Repository.Issues.Nodes {
-			if n != nil && n.Assignees.TotalCount == 0 && len(out) < want {
-				out = append(out, dispatch.Issue{Number: n.Number, Title: c.in.text(n.Title), URL: n.URL, Labels: []string{}, Assignees: []string{}})
+			if n == nil || n.Assignees.TotalCount > 0 || len(out) == want {
+				continue
+			}
+			is := dispatch.Issue{Number: n.Number, Title: c.in.text(n.Title), URL: n.URL, Labels: []string{}, Assignees: []string{},
+				Author: c.in.toActor(n.Author), AuthorAssociation: prstatus.Association(n.AuthorAssociation)}
+			if keep == nil || keep(is) {
+				out = append(out, is)
 			}
 		}
 		info := q.Repository.Issues.PageInfo
@@ -209,10 +221,15 @@ func (in ingest) toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR 
 			Threads:   toThreadStates(n.ReviewThreads.Nodes),
 			Checks:    []prstatus.Check{},
 		},
-		Labels:      []string{},
-		Assignees:   []string{},
-		LabelEvents: []dispatch.LabelEvent{},
-		Comments:    in.mergeComments(nil, n.Comments.Nodes),
+		AuthorAssociation: prstatus.Association(n.AuthorAssociation),
+		IsCrossRepository: n.IsCrossRepository,
+		Labels:            []string{},
+		Assignees:         []string{},
+		LabelEvents:       []dispatch.LabelEvent{},
+		Comments:          in.mergeComments(nil, n.Comments.Nodes),
+	}
+	if info := n.Comments.PageInfo; info.HasPreviousPage && info.StartCursor != nil {
+		pr.CommentsBefore = *info.StartCursor
 	}
 	pr.LatestOpinionatedReviews = make([]prstatus.Review, 0, len(n.LatestOpinionatedReviews.Nodes))
 	for _, v := range n.LatestOpinionatedReviews.Nodes {
@@ -232,11 +249,7 @@ func (in ingest) toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR 
 			pr.Assignees = append(pr.Assignees, in.text(a.Login))
 		}
 	}
-	for _, e := range n.TimelineItems.Nodes {
-		if e != nil && e.LabeledEvent.Label.Name != "" {
-			pr.LabelEvents = append(pr.LabelEvents, dispatch.LabelEvent{Label: in.text(e.LabeledEvent.Label.Name), At: e.LabeledEvent.CreatedAt.UTC()})
-		}
-	}
+	pr.LabelEvents = in.labelEvents(pr.LabelEvents, n.TimelineItems.Nodes)
 	if r := n.StatusCheckRollup; r != nil {
 		pr.RollupState = r.State
 		pr.Checks = in.repoChecks(r.Contexts.Nodes)
@@ -273,6 +286,25 @@ func toThreadStates(nodes []*threadStateNode) []prstatus.Thread {
 		if n != nil {
 			out = append(out, prstatus.Thread{ID: n.ID, IsResolved: n.IsResolved, Comments: []prstatus.Comment{}})
 		}
+	}
+	return out
+}
+
+// labelEvents converts timeline label events, oldest first.
+func (in ingest) labelEvents(out []dispatch.LabelEvent, nodes []*labelEventNode) []dispatch.LabelEvent {
+	for _, e := range nodes {
+		if e == nil {
+			continue
+		}
+		d, removed := e.LabeledEvent, false
+		if e.Typename == "UnlabeledEvent" {
+			d, removed = e.Unlabeled, true
+		}
+		if d.Label.Name == "" {
+			continue
+		}
+		out = append(out, dispatch.LabelEvent{ID: d.ID, Label: in.text(d.Label.Name), At: d.CreatedAt.UTC(),
+			Actor: in.toActor(d.Actor).Login, Removed: removed})
 	}
 	return out
 }

@@ -31,15 +31,18 @@ type repoQuery struct {
 }
 
 type repoPRNode struct {
-	ID          string     `graphql:"id"`
-	Number      int        `graphql:"number"`
-	URL         string     `graphql:"url"`
-	Author      *actorNode `graphql:"author"`
-	IsDraft     bool       `graphql:"isDraft"`
-	HeadRefName string     `graphql:"headRefName"`
-	HeadRefOid  string     `graphql:"headRefOid"`
-	BaseRefName string     `graphql:"baseRefName"`
-	Mergeable   string     `graphql:"mergeable"`
+	ID     string     `graphql:"id"`
+	Number int        `graphql:"number"`
+	URL    string     `graphql:"url"`
+	Author *actorNode `graphql:"author"`
+	// AuthorAssociation and IsCrossRepository decide whether the dispatcher works on it at all.
+	AuthorAssociation string `graphql:"authorAssociation"`
+	IsCrossRepository bool   `graphql:"isCrossRepository"`
+	IsDraft           bool   `graphql:"isDraft"`
+	HeadRefName       string `graphql:"headRefName"`
+	HeadRefOid        string `graphql:"headRefOid"`
+	BaseRefName       string `graphql:"baseRefName"`
+	Mergeable         string `graphql:"mergeable"`
 
 	Labels struct {
 		Nodes []*struct {
@@ -51,16 +54,9 @@ type repoPRNode struct {
 			Login string `graphql:"login"`
 		} `graphql:"nodes"`
 	} `graphql:"assignees(first: 10)"`
-	// TimelineItems are the newest label events: when the lock label was applied.
+	// TimelineItems are the newest label events: when the lock label was applied, and by whom.
 	TimelineItems struct {
-		Nodes []*struct {
-			LabeledEvent struct {
-				CreatedAt time.Time `graphql:"createdAt"`
-				Label     struct {
-					Name string `graphql:"name"`
-				} `graphql:"label"`
-			} `graphql:"... on LabeledEvent"`
-		} `graphql:"nodes"`
+		Nodes []*labelEventNode `graphql:"nodes"`
 	} `graphql:"timelineItems(itemTypes: [LABELED_EVENT], last: 100)"`
 	LatestOpinionatedReviews struct {
 		Nodes []*verdictNode `graphql:"nodes"`
@@ -69,9 +65,11 @@ type repoPRNode struct {
 	Reviews struct {
 		Nodes []*reviewNode `graphql:"nodes"`
 	} `graphql:"reviews(last: 100)"`
-	// Comments are the newest 100 conversation comments: self-reviews and fix plans.
+	// Comments are the newest 100 conversation comments: self-reviews and fix plans. Older pages
+	// are read (OlderComments) when the rules need the user's comments and there are more.
 	Comments struct {
-		Nodes []*commentNode `graphql:"nodes"`
+		PageInfo pageInfoBackward `graphql:"pageInfo"`
+		Nodes    []*commentNode   `graphql:"nodes"`
 	} `graphql:"comments(last: 100)"`
 	ReviewThreads struct {
 		TotalCount int                `graphql:"totalCount"`
@@ -138,7 +136,8 @@ type repoThreadsPageQuery struct {
 	RateLimit *rateLimitNode `graphql:"rateLimit"`
 }
 
-// threadRepliesQuery reads how many comments each of up to 100 threads has.
+// threadRepliesQuery reads how many comments each of up to 100 threads has, and who opened it
+// (rule 9 counts only threads opened by people it trusts).
 type threadRepliesQuery struct {
 	Nodes []*struct {
 		Thread struct {
@@ -146,8 +145,56 @@ type threadRepliesQuery struct {
 			IsResolved bool   `graphql:"isResolved"`
 			Comments   struct {
 				TotalCount int `graphql:"totalCount"`
+				Nodes      []*struct {
+					ID                string     `graphql:"id"`
+					Author            *actorNode `graphql:"author"`
+					AuthorAssociation string     `graphql:"authorAssociation"`
+				} `graphql:"nodes"`
 			} `graphql:"comments(first: 1)"`
 		} `graphql:"... on PullRequestReviewThread"`
+	} `graphql:"nodes(ids: $ids)"`
+	RateLimit *rateLimitNode `graphql:"rateLimit"`
+}
+
+// labelEventNode is a label applied (or, in the lock's re-read, removed): when, by whom, which.
+type labelEventNode struct {
+	Typename     string         `graphql:"__typename"`
+	LabeledEvent labelEventData `graphql:"... on LabeledEvent"`
+	Unlabeled    labelEventData `graphql:"... on UnlabeledEvent"`
+}
+
+type labelEventData struct {
+	ID        string     `graphql:"id"`
+	CreatedAt time.Time  `graphql:"createdAt"`
+	Actor     *actorNode `graphql:"actor"`
+	Label     struct {
+		Name string `graphql:"name"`
+	} `graphql:"label"`
+}
+
+// olderCommentsQuery reads one older page of a pull request's conversation comments.
+type olderCommentsQuery struct {
+	Node *struct {
+		PullRequest struct {
+			Comments struct {
+				PageInfo pageInfoBackward `graphql:"pageInfo"`
+				Nodes    []*commentNode   `graphql:"nodes"`
+			} `graphql:"comments(last: 100, before: $cursor)"`
+		} `graphql:"... on PullRequest"`
+	} `graphql:"node(id: $id)"`
+	RateLimit *rateLimitNode `graphql:"rateLimit"`
+}
+
+// lockEventsQuery re-reads the label events of the pull requests a run just locked, after the
+// writes: who applied the lock first (up to 100 pull requests, 1 point).
+type lockEventsQuery struct {
+	Nodes []*struct {
+		PullRequest struct {
+			Number        int `graphql:"number"`
+			TimelineItems struct {
+				Nodes []*labelEventNode `graphql:"nodes"`
+			} `graphql:"timelineItems(itemTypes: [LABELED_EVENT, UNLABELED_EVENT], last: 100)"`
+		} `graphql:"... on PullRequest"`
 	} `graphql:"nodes(ids: $ids)"`
 	RateLimit *rateLimitNode `graphql:"rateLimit"`
 }
@@ -159,10 +206,12 @@ type issuesQuery struct {
 		Issues struct {
 			PageInfo pageInfoForward `graphql:"pageInfo"`
 			Nodes    []*struct {
-				Number    int    `graphql:"number"`
-				Title     string `graphql:"title"`
-				URL       string `graphql:"url"`
-				Assignees struct {
+				Number            int        `graphql:"number"`
+				Title             string     `graphql:"title"`
+				URL               string     `graphql:"url"`
+				Author            *actorNode `graphql:"author"`
+				AuthorAssociation string     `graphql:"authorAssociation"`
+				Assignees         struct {
 					TotalCount int `graphql:"totalCount"`
 				} `graphql:"assignees(first: 1)"`
 			} `graphql:"nodes"`

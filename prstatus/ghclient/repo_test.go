@@ -58,7 +58,7 @@ func TestRepoReadsAreValidAndComplete(t *testing.T) {
 	assert.Equal(t, 1, s.PRs[0].Threads[0].TotalComments)
 	assert.Equal(t, 2, s.PRs[0].Threads[100].TotalComments)
 
-	require.NoError(t, e.c.UnassignedIssues(t.Context(), s, 2, &cost))
+	require.NoError(t, e.c.UnassignedIssues(t.Context(), s, 2, nil, &cost))
 	assert.True(t, s.IssuesLoaded)
 	var numbers []int
 	for _, is := range s.Issues {

@@ -114,6 +114,22 @@ func retryable(err error) bool {
 	return !errors.As(err, &certErr) && !errors.As(err, &unknownAuthority) && !errors.As(err, &hostname)
 }
 
+// timeoutError marks an ErrUnavailable that is a timeout: no answer within the attempt's time, or
+// GitHub saying its query timed out. GitHub counts timeouts against the primary rate limit
+// (https://github.blog/changelog/2025-07-21-including-timeouts-in-primary-rate-limits), so the
+// request log counts them (RequestLog.TimedOut).
+type timeoutError struct{}
+
+func (*timeoutError) Error() string { return "timed out" }
+
+// isTimeout reports whether err is a timeout: a timeoutError, or GitHub's 502 and 504, which its
+// front end answers when the backend did not in time.
+func isTimeout(err error) bool {
+	var te *timeoutError
+	var st *statusError
+	return errors.As(err, &te) || (errors.As(err, &st) && (st.code == 502 || st.code == 504))
+}
+
 // statusError records the HTTP status behind an ErrUnavailable.
 type statusError struct{ code int }
 

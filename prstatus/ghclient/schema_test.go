@@ -90,6 +90,26 @@ func fingerprintsCall(ctx context.Context, c *ghclient.Client, f *githubfake.Fak
 	return nil
 }
 
+// fingerprintsOfCall reads a full batch of 100 pull requests with the thread states of every one
+// and the check counts of checks of them: 100 + checks connections.
+func fingerprintsOfCall(checks int) func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+	return func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+		reqs := make([]ghclient.FingerprintRequest, 0, ghclient.MaxFingerprintBatch)
+		for i := range ghclient.MaxFingerprintBatch {
+			r := prstatus.PRRef{Owner: "acme", Repo: fmt.Sprintf("repo%d", i%10), Number: 100 + i}
+			reqs = append(reqs, ghclient.FingerprintRequest{Ref: r, Threads: true, Checks: i < checks})
+			if err := f.Apply(githubfake.Ref(r), githubfake.OpenPR{Title: "t"}); err != nil {
+				return err
+			}
+		}
+		b, err := c.FingerprintsOf(ctx, reqs)
+		if err == nil && len(b.PRs) != len(reqs) {
+			err = fmt.Errorf("fingerprints: %d answers for %d pull requests", len(b.PRs), len(reqs))
+		}
+		return err
+	}
+}
+
 // documentsPrmonitorCanSend is the table of every GraphQL document the client can send. Add a row
 // for each new query or mutation (drive the client so that it goes out); the test validates
 // whatever the row sends.
@@ -106,6 +126,19 @@ var documentsPrmonitorCanSend = []sendable{
 		send:     fingerprintsCall,
 		wantDocs: 1,
 		maxCost:  1,
+	},
+	{
+		// The watcher's largest 1-point batch: ghclient.OnePointConnections connections.
+		name:     "fingerprints of 100 pull requests with every thread state and 49 check counts",
+		send:     fingerprintsOfCall(ghclient.OnePointConnections - ghclient.MaxFingerprintBatch),
+		wantDocs: 1,
+		maxCost:  1,
+	},
+	{
+		name:     "fingerprints of 100 pull requests with every thread state and 50 check counts (one too many)",
+		send:     fingerprintsOfCall(ghclient.OnePointConnections - ghclient.MaxFingerprintBatch + 1),
+		wantDocs: 1,
+		maxCost:  2,
 	},
 	{
 		name:     "snapshot + review threads page",
@@ -186,6 +219,29 @@ var documentsPrmonitorCanSend = []sendable{
 		wantDocs: 1,
 		maxCost:  1,
 	},
+	{
+		name:  "auto-merge: the pull request read, enabled, then disabled",
+		setup: waitingPR,
+		send: func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+			if _, err := c.EnableAutoMerge(ctx, ref, ghclient.AutoMergeRequest{Method: "squash", ExpectedHeadSHA: f.PR(githubfake.Ref(ref)).HeadOID()}); err != nil {
+				return err
+			}
+			_, err := c.DisableAutoMerge(ctx, ref)
+			return err
+		},
+		wantDocs: 4,
+		maxCost:  1,
+	},
+	{
+		name:  "merge queue: the pull request read and enqueued",
+		setup: []githubfake.Event{githubfake.OpenPR{Title: "t"}, githubfake.AddRuleset{MergeQueue: true}},
+		send: func(ctx context.Context, c *ghclient.Client, f *githubfake.Fake) error {
+			_, err := c.Enqueue(ctx, ref, f.PR(githubfake.Ref(ref)).HeadOID())
+			return err
+		},
+		wantDocs: 2,
+		maxCost:  1,
+	},
 }
 
 func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
@@ -208,8 +264,10 @@ func TestEveryDocumentIsValidAgainstGitHubsSchema(t *testing.T) {
 		})
 	}
 	// The snapshot query and the three page queries; the head, thread and merge-state queries, the
-	// fingerprint batch, the open pull requests search and the resolve mutation.
-	assert.Len(t, distinct, 10)
+	// fingerprint batch (with the check counts; with thread states and 49 or 50 check counts),
+	// the open pull requests search and the resolve mutation; the merge-later state query and its
+	// three mutations.
+	assert.Len(t, distinct, 16)
 }
 
 // TestEveryDocumentCostsWhatGitHubsFormulaSays computes the point cost of every document the

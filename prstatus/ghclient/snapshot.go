@@ -76,31 +76,43 @@ func (c *Client) snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sn
 	}
 
 	in := c.in
+	requests, codeOwners := in.toReviewRequests(pr)
 	s := &prstatus.Snapshot{
-		Ref:              ref,
-		ID:               pr.ID,
-		Title:            in.text(pr.Title),
-		URL:              in.text(pr.URL),
-		Body:             in.text(pr.Body),
-		Author:           in.toActor(pr.Author),
-		State:            prstatus.PRState(pr.State),
-		Merged:           pr.Merged,
-		Closed:           pr.Closed,
-		IsDraft:          pr.IsDraft,
-		HeadRef:          in.text(pr.HeadRefName),
-		HeadOID:          pr.HeadRefOid,
-		BaseRef:          in.text(pr.BaseRefName),
-		Mergeable:        prstatus.Mergeable(pr.Mergeable),
-		MergeStateStatus: pr.MergeStateStatus,
-		ReviewDecision:   deref(pr.ReviewDecision),
-		UpdatedAt:        pr.UpdatedAt.UTC(),
-		ReviewRequests:   in.toReviewRequests(pr),
-		Threads:          in.toThreads(threads),
-		Commits:          in.toCommits(commits),
-		CommitsTotal:     pr.Commits.TotalCount,
-		Checks:           in.toChecks(contexts),
-		Viewer:           in.text(q.Viewer.Login),
-		RateLimit:        toRateLimit(p.rate),
+		Ref:               ref,
+		ID:                pr.ID,
+		Title:             in.text(pr.Title),
+		URL:               in.text(pr.URL),
+		Body:              in.text(pr.Body),
+		Author:            in.toActor(pr.Author),
+		State:             prstatus.PRState(pr.State),
+		Merged:            pr.Merged,
+		Closed:            pr.Closed,
+		IsDraft:           pr.IsDraft,
+		HeadRef:           in.text(pr.HeadRefName),
+		HeadOID:           pr.HeadRefOid,
+		BaseRef:           in.text(pr.BaseRefName),
+		Mergeable:         prstatus.Mergeable(pr.Mergeable),
+		MergeStateStatus:  pr.MergeStateStatus,
+		ReviewDecision:    deref(pr.ReviewDecision),
+		UpdatedAt:         pr.UpdatedAt.UTC(),
+		CreatedAt:         pr.CreatedAt.UTC(),
+		ReviewRequests:    requests,
+		CodeOwnerRequests: codeOwners,
+		Threads:           in.toThreads(threads),
+		Commits:           in.toCommits(commits),
+		CommitsTotal:      pr.Commits.TotalCount,
+		Checks:            in.toChecks(contexts),
+		Viewer:            in.text(q.Viewer.Login),
+		RateLimit:         toRateLimit(p.rate),
+
+		Rules:              in.toBaseRules(pr.BaseRef),
+		AutoMergeAllowed:   q.Repository.AutoMergeAllowed,
+		AutoMerge:          in.toAutoMerge(pr),
+		MergeQueueRequired: pr.IsMergeQueueEnabled,
+		InMergeQueue:       pr.IsInMergeQueue,
+	}
+	if pr.BaseRef != nil && pr.BaseRef.Target != nil {
+		s.BaseOID = pr.BaseRef.Target.Oid
 	}
 	s.LatestOpinionatedReviews = []prstatus.Review{}
 	if pr.LatestOpinionatedReviews != nil {

@@ -34,6 +34,11 @@ type transport struct {
 	jitter    func(time.Duration) time.Duration
 	log       *slog.Logger
 	gate      *Gate
+	// pace is how its writes are paced (pace.go).
+	pace WritePace
+	// apiVersion is the REST API version every REST request to GitHub names
+	// (X-GitHub-Api-Version): prmonitor reads nothing that version removed.
+	apiVersion string
 
 	mu   sync.Mutex
 	last RateLimitInfo
@@ -69,7 +74,13 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err := t.passGate(ctx, resource); err != nil {
 			return nil, err
 		}
+		if !idempotent && resource != "" {
+			if err := t.paceWrite(ctx, req); err != nil {
+				return nil, err
+			}
+		}
 		resp, err := t.attempt(ctx, req, body, buffered, gql)
+		logRequest(ctx, err)
 		if err == nil {
 			t.holdExhausted(resp.Header, resource)
 			return resp, nil
@@ -112,6 +123,9 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 	r.Header.Set("User-Agent", t.userAgent)
 	if !marked(ctx, markTokenless) && t.authHosts[r.URL.Scheme+"://"+strings.ToLower(r.URL.Host)] {
 		r.Header.Set("Authorization", "Bearer "+t.token.reveal())
+		if !gql {
+			r.Header.Set(apiVersionHeader, t.apiVersion)
+		}
 	}
 
 	resp, err := t.base.RoundTrip(r)
@@ -163,7 +177,7 @@ func (t *transport) transportError(ctx, actx context.Context, err error) error {
 	}
 	if errors.Is(actx.Err(), context.DeadlineExceeded) {
 		return newAPIError(ErrUnavailable, t.token,
-			fmt.Sprintf("no response within %s", t.retry.AttemptTimeout), err)
+			fmt.Sprintf("no response within %s", t.retry.AttemptTimeout), errors.Join(err, &timeoutError{}))
 	}
 	return newAPIError(ErrUnavailable, t.token, err.Error(), err)
 }
@@ -186,10 +200,13 @@ const (
 	// markQuery: the GraphQL request is a query, which the transport may send again after a failure.
 	// queryClient sets it; mutationClient never does.
 	markQuery
-	// markPartial: the sender reads a GraphQL answer with NOT_FOUND or FORBIDDEN errors for some
-	// of its aliases itself (a batch of pull requests, some of them gone): those errors do not fail
-	// the request. Rate limits and GitHub's transient failures still do.
+	// markPartial: the sender reads a GraphQL answer with errors for some of its aliases itself
+	// (a batch of pull requests, some of them gone or not answered in time): those errors do not
+	// fail the request. Rate limits, and failures that name no alias, still do.
 	markPartial
+	// markContent: the write creates content (a comment, a reply, a review) GitHub's secondary
+	// limits count per minute and hour (pace.go). REST paths that do are recognised without it.
+	markContent
 )
 
 // withMark returns ctx with m set for every request made with it.
@@ -224,4 +241,49 @@ func redactURL(u *url.URL) string {
 	c := *u
 	c.User, c.RawQuery, c.Fragment = nil, "", ""
 	return c.String()
+}
+
+// RequestLog counts what a call sent to GitHub: the attempts that went out (past the gate and the
+// write pacing) and those of them that timed out, which GitHub counts against the primary rate
+// limit although they answered nothing. The watcher gives one to each request it makes
+// (WithRequestLog), to charge its budget what GitHub charged. Safe for concurrent use.
+type RequestLog struct {
+	mu             sync.Mutex
+	sent, timedOut int
+}
+
+// Sent is how many attempts went out.
+func (l *RequestLog) Sent() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.sent
+}
+
+// TimedOut is how many of them timed out (no answer in time, a 502 or 504, or GitHub's "this may
+// be the result of a timeout").
+func (l *RequestLog) TimedOut() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.timedOut
+}
+
+type requestLogKey struct{}
+
+// WithRequestLog returns ctx with l counting every attempt of every request made with it.
+func WithRequestLog(ctx context.Context, l *RequestLog) context.Context {
+	return context.WithValue(ctx, requestLogKey{}, l)
+}
+
+// logRequest counts one attempt that went out, and whether it timed out.
+func logRequest(ctx context.Context, err error) {
+	l, _ := ctx.Value(requestLogKey{}).(*RequestLog)
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sent++
+	if err != nil && isTimeout(err) {
+		l.timedOut++
+	}
 }

@@ -35,7 +35,7 @@ func (f *Fake) Advance(d time.Duration) {
 		return
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	f.clock.offset += d
 	f.settleLocked()
 }

@@ -32,7 +32,25 @@
 // UNLABELED_EVENT only; any other item type is a loud error).
 // Mutations: resolveReviewThread, unresolveReviewThread, addPullRequestReviewThreadReply (with
 // WithPendingReplies the reply lands in a PENDING review, invisible in the thread: GitHub's
-// pitfall), submitPullRequestReview, requestReviews, mergePullRequest, updatePullRequest.
+// pitfall), submitPullRequestReview, requestReviews, mergePullRequest, updatePullRequest,
+// enablePullRequestAutoMerge and disablePullRequestAutoMerge (refused where the repository does
+// not allow auto-merge, on another head than expectedHeadOid, and on a pull request that could be
+// merged right now: "clean status"), enqueuePullRequest (only where the base branch has a merge
+// queue). GitHub merges what auto-merge and the merge queue hold by itself once the base branch's
+// requirements are met, when time passes (Merges records them, Merge.Through says how).
+//
+// The base branch's requirements come from a classic protection rule (ProtectBranch; shown as
+// Ref.branchProtectionRule to administrators only, WithoutAdmin, and as Ref.refUpdateRule to
+// everyone) and rulesets (AddRuleset; Ref.rules): required checks (isRequired follows them),
+// approvals, code owners, resolved conversations, a merge queue. mergeStateStatus is BLOCKED while
+// one is not met, and a direct merge is refused.
+//
+// What GitHub computes late is late here too: with WithLazyMergeability, mergeable reads UNKNOWN
+// after a push or a move of the base branch (BaseBranchMoved: the base tip, baseRef.target, moves;
+// baseRefOid does not) until computed, on its own or after a REST GET of the pull request started
+// the computation; with WithWorkflowOnPush, a pushed head has no checks (a null rollup) until its
+// workflow registers. A re-run (and CheckSuperseded) leaves the run it replaces in the rollup,
+// where it still votes; only the latest run of a check counts for the merge state.
 //
 // Logins are faithful: in GraphQL a bot's login has no "[bot]" suffix and its __typename is Bot;
 // in REST the login ends in "[bot]" and type is "Bot". The fake never normalises for you.
@@ -55,7 +73,9 @@
 //	GET    /repos/{o}/{r}/actions/runs/{id}[/jobs]
 //	POST   /repos/{o}/{r}/actions/runs/{id}/rerun-failed-jobs, /rerun    201
 //
-// Anything else is 404 {"message":"Not Found"}. Responses carry x-ratelimit-* headers.
+// Anything else is 404 {"message":"Not Found"}. Responses carry x-ratelimit-* headers. The REST
+// API version (X-GitHub-Api-Version) is 2022-11-28 or 2026-03-10, which drops what GitHub removed
+// in it (merge_commit_sha from pull requests, rate from /rate_limit); any other is a 400.
 //
 // Log URLs are pre-signed: they need no token and, on a started fake, live on a second loopback
 // server (LogURL), another host as on GitHub, so a token sent along a redirect shows in the
@@ -103,8 +123,9 @@
 //
 // InjectFault answers matching requests (GraphQL query or mutation by name, REST method and path
 // pattern) N times or forever with an HTTP status, a secondary rate limit (403/429, Retry-After,
-// x-ratelimit-remaining: 0), a typed GraphQL error, a delay that honours the request context, or
-// a dropped connection; with After, the request is carried out first and the fault replaces the
+// x-ratelimit-remaining: 0), a typed GraphQL error, a partial answer (data for some aliases, an
+// error naming each of the others, as when part of a heavy query timed out), a delay that honours
+// the request context, or a dropped connection; with After, the request is carried out first and the fault replaces the
 // answer (the operation happened, the client never learnt it). Every request is recorded
 // (Requests, GraphQLQueries, GraphQLMutations, MutationCalls, RESTCalls, Documents,
 // ResetRecording).

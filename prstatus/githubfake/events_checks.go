@@ -207,3 +207,35 @@ func (e StatusReported) Apply(tx *Tx) error {
 	f.nodes[s.ID] = s
 	return nil
 }
+
+// CheckSuperseded starts a new run of the head's check Name (a re-run, or the same job queued
+// again): the new run is QUEUED and is the check from now on; the old one stays in the rollup as
+// it was (a failure, a run still queued that never starts), where it still votes.
+type CheckSuperseded struct{ Name string }
+
+// Describe implements Event.
+func (e CheckSuperseded) Describe() string {
+	return fmt.Sprintf("check %q runs again; its earlier run stays in the rollup", e.Name)
+}
+
+// Apply implements Event.
+func (e CheckSuperseded) Apply(tx *Tx) error {
+	_, head, err := tx.head()
+	if err != nil {
+		return err
+	}
+	old, err := findCheck(head, e.Name)
+	if err != nil {
+		return err
+	}
+	f := tx.f
+	cr := f.newCheckRunLocked(head, old.Run, old.Name, old.SuiteID, old.SuiteDatabaseID)
+	cr.IsRequired = old.IsRequired
+	for i := range head.CheckRuns {
+		if head.CheckRuns[i] == old {
+			head.CheckRuns[i] = cr
+		}
+	}
+	head.Superseded = append(head.Superseded, old)
+	return nil
+}

@@ -49,7 +49,7 @@ func (f *Fake) pushLocked(pr *PullRequest, commits []NewCommit) []*Commit {
 			c.AuthoredDate = now
 		}
 		if nc.Merge {
-			pr.BaseOID = f.ids.oid(pr.BaseRef)
+			pr.BaseOID = f.newBaseLocked(pr)
 			c.Parents = append(c.Parents, pr.BaseOID)
 			pr.Behind = false
 			if c.Headline == "" {
@@ -64,7 +64,25 @@ func (f *Fake) pushLocked(pr *PullRequest, commits []NewCommit) []*Commit {
 		out = append(out, c)
 	}
 	pr.UpdatedAt = now
+	f.newHeadLocked(pr)
 	return out
+}
+
+// newHeadLocked is what a new head sets off on GitHub: mergeability is computed again (lazily,
+// see WithLazyMergeability), and the workflows that run on a push register (WithWorkflowOnPush),
+// so that until they do the head has no checks and a null rollup.
+func (f *Fake) newHeadLocked(pr *PullRequest) {
+	f.recomputeMergeabilityLocked(pr, mergeabilityTruth(pr))
+	f.schedulePushWorkflowLocked(pr, pr.Head())
+}
+
+// newBaseLocked is the base commit a merge of the base or a rebase builds on: the base branch's
+// tip when it moved (BaseBranchMoved), else a new one.
+func (f *Fake) newBaseLocked(pr *PullRequest) string {
+	if t, ok := pr.Repo.Tips[pr.BaseRef]; ok {
+		return t
+	}
+	return f.ids.oid(pr.BaseRef)
 }
 
 func describeCommits(commits []NewCommit) string {
@@ -199,7 +217,7 @@ func (Rebase) Apply(tx *Tx) error {
 	}
 	f := tx.f
 	now := f.clock.now()
-	pr.BaseOID = f.ids.oid(pr.BaseRef)
+	pr.BaseOID = f.newBaseLocked(pr)
 	parent := pr.BaseOID
 	var rewritten []*Commit
 	for _, c := range pr.Commits {
@@ -216,6 +234,7 @@ func (Rebase) Apply(tx *Tx) error {
 	pr.Commits = rewritten
 	pr.Behind = false
 	pr.UpdatedAt = now
+	f.newHeadLocked(pr)
 	return nil
 }
 
@@ -255,6 +274,7 @@ func (e Amend) Apply(tx *Tx) error {
 	c.OID = f.ids.oid(c.Headline)
 	pr.Commits[len(pr.Commits)-1] = c
 	pr.UpdatedAt = now
+	f.newHeadLocked(pr)
 	return nil
 }
 
@@ -320,7 +340,9 @@ func (ConflictResolved) Apply(tx *Tx) error {
 	return tx.recompute(func(pr *PullRequest) { pr.Mergeable = MergeableStateMergeable })
 }
 
-// MergeableUnknown makes GitHub still computing mergeability (mergeable UNKNOWN).
+// MergeableUnknown makes mergeability UNKNOWN: GitHub has not computed it, and does so only when
+// asked (a REST GET of the pull request; see LazyMergeability.AfterGet), or on its own when
+// WithLazyMergeability says so. It computes what it was before (mergeable when unknown).
 type MergeableUnknown struct{}
 
 // Describe implements Event.
@@ -328,7 +350,43 @@ func (MergeableUnknown) Describe() string { return "GitHub is recomputing mergea
 
 // Apply implements Event.
 func (MergeableUnknown) Apply(tx *Tx) error {
-	return tx.recompute(func(pr *PullRequest) { pr.Mergeable = MergeableStateUnknown })
+	return tx.recompute(func(pr *PullRequest) {
+		pr.Mergeable, pr.Computing, pr.ComputedAt = MergeableStateUnknown, mergeabilityTruth(pr), time.Time{}
+		if tx.f.lazy.OnItsOwn > 0 {
+			pr.ComputedAt = tx.f.clock.now().Add(tx.f.lazy.OnItsOwn)
+		}
+	})
+}
+
+// BaseBranchMoved moves the base branch's tip on (someone merged into it): baseRef's target
+// moves at once, the pull request's baseRefOid and updatedAt do not, mergeability is computed
+// again (CONFLICTING with Conflict, else what it was; lazily with WithLazyMergeability), and the
+// head is behind the base.
+type BaseBranchMoved struct{ Conflict bool }
+
+// Describe implements Event.
+func (e BaseBranchMoved) Describe() string {
+	if e.Conflict {
+		return "the base branch moves on (a merge into it) and now conflicts with the head"
+	}
+	return "the base branch moves on (a merge into it)"
+}
+
+// Apply implements Event.
+func (e BaseBranchMoved) Apply(tx *Tx) error {
+	return tx.recompute(func(pr *PullRequest) {
+		f := tx.f
+		if pr.Repo.Tips == nil {
+			pr.Repo.Tips = map[string]string{}
+		}
+		pr.Repo.Tips[pr.BaseRef] = f.ids.oid(pr.BaseRef + " tip")
+		pr.Behind = true
+		truth := mergeabilityTruth(pr)
+		if e.Conflict {
+			truth = MergeableStateConflicting
+		}
+		f.recomputeMergeabilityLocked(pr, truth)
+	})
 }
 
 // BaseAdvanced moves the base branch ahead of the head without a conflict (merge state BEHIND).

@@ -54,6 +54,13 @@ type Fake struct {
 	rerunHook      RerunHook
 	pendingReplies bool
 	logExpiry      time.Duration
+	lazy           LazyMergeability
+	notAdmin       bool
+	onPush         *WorkflowOnPush
+	pushDue        []pushDue
+	// afterSettle are merge hook calls of merges GitHub did by itself (auto-merge, the merge
+	// queue) while settling: made once the lock is released (unlock).
+	afterSettle []func()
 
 	schema    *ast.Schema
 	resolvers map[string]typeResolver
@@ -106,6 +113,44 @@ func WithRateLimit(limit int) Option {
 // WithMergeHook calls hook for every merge attempt, through REST or GraphQL, successful or
 // refused. A test that expects no merge can fail from it. It runs after the fake is unlocked.
 func WithMergeHook(hook func(Merge)) Option { return func(f *Fake) { f.mergeHook = hook } }
+
+// LazyMergeability is how GitHub computes mergeability: lazily, in the background. After a push
+// or when the base branch moves, mergeable reads UNKNOWN until the computation is done: OnItsOwn
+// after the change (0: never by itself), or AfterGet after a REST GET of the pull request asked
+// for it (GitHub starts the computation on that read).
+type LazyMergeability struct {
+	On       bool
+	OnItsOwn time.Duration
+	AfterGet time.Duration
+}
+
+// WithLazyMergeability makes mergeability lazy, as on GitHub (see LazyMergeability). Without it,
+// a push or a moved base leaves mergeability as it was, computed at once.
+func WithLazyMergeability(l LazyMergeability) Option {
+	return func(f *Fake) {
+		l.On = true
+		f.lazy = l
+	}
+}
+
+// WithoutAdmin makes the viewer a writer who is not an administrator: the base branch's protection
+// rule then reads null (Ref.branchProtectionRule), as on GitHub; refUpdateRule and the rulesets'
+// rules still show.
+func WithoutAdmin() Option { return func(f *Fake) { f.notAdmin = true } }
+
+// WorkflowOnPush is a GitHub Actions workflow that runs on every push to a pull request's head
+// (and on its opening): its check runs register After the push, so that until then the head has
+// no checks at all and its rollup is null, as right after a push on GitHub.
+type WorkflowOnPush struct {
+	Workflow string
+	Jobs     []string
+	After    time.Duration
+}
+
+// WithWorkflowOnPush registers w on every push (see WorkflowOnPush).
+func WithWorkflowOnPush(w WorkflowOnPush) Option {
+	return func(f *Fake) { f.onPush = &w }
+}
 
 // WithRerunHook decides how re-run check runs finish; see RerunHook. The hook runs with the fake
 // locked: it must not call the fake.

@@ -1,6 +1,7 @@
 package githubfake
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -101,7 +102,15 @@ type Fault struct {
 	GraphQLError string
 	// Message replaces the default error message.
 	Message string
+	// PartialPaths makes a GraphQL answer partial, as GitHub's is when part of a heavy query
+	// timed out: the request is carried out (and charged), then each path's value in data (a
+	// dotted path of response keys, e.g. "r0.p7" for an alias under an alias) becomes null with
+	// an error of type GraphQLError ("" as on a timeout, with GitHub's message) naming that path.
+	PartialPaths []string
 }
+
+// timeoutMessage is what GitHub says when part of a query timed out.
+const timeoutMessage = "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please try again."
 
 func (ft Fault) String() string {
 	var parts []string
@@ -122,6 +131,9 @@ func (ft Fault) String() string {
 	}
 	if ft.RateLimited {
 		parts = append(parts, "rate limited")
+	}
+	if len(ft.PartialPaths) > 0 {
+		parts = append(parts, "partial: "+strings.Join(ft.PartialPaths, ", "))
 	}
 	if ft.RetryAfter > 0 {
 		parts = append(parts, "retry after "+ft.RetryAfter.String())
@@ -202,6 +214,16 @@ func (f *Fake) serveWithFaults(w *statusWriter, r *http.Request, rec *Request, s
 		return
 	}
 	rec.Fault = ft.String()
+	if len(ft.PartialPaths) > 0 && rec.Kind == KindGraphQL {
+		done := httptest.NewRecorder()
+		serve(done)
+		for k, v := range done.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(done.Code)
+		_, _ = w.Write(partialAnswer(done.Body.Bytes(), ft))
+		return
+	}
 	if !ft.After {
 		if !f.answerFault(w, r, rec, ft, now) {
 			serve(w)
@@ -318,4 +340,48 @@ func faultMessage(ft Fault) string {
 		return "We couldn't respond to your request in time. Sorry about that. Please try resubmitting your request and contact us if the problem persists."
 	}
 	return http.StatusText(ft.Status)
+}
+
+// partialAnswer nulls the fault's paths in a GraphQL answer and names each in an error. A body
+// that is not a JSON object is left alone.
+func partialAnswer(body []byte, ft Fault) []byte {
+	var resp map[string]any
+	if json.Unmarshal(body, &resp) != nil {
+		return body
+	}
+	data, _ := resp["data"].(map[string]any)
+	errs, _ := resp["errors"].([]any)
+	msg := ft.Message
+	if msg == "" {
+		msg = timeoutMessage
+		if ft.GraphQLError != "" {
+			msg = faultMessage(Fault{GraphQLError: ft.GraphQLError})
+		}
+	}
+	for _, p := range ft.PartialPaths {
+		keys := strings.Split(p, ".")
+		obj := data
+		for _, k := range keys[:len(keys)-1] {
+			obj, _ = obj[k].(map[string]any)
+		}
+		if obj == nil {
+			continue
+		}
+		obj[keys[len(keys)-1]] = nil
+		path := make([]any, len(keys))
+		for i, k := range keys {
+			path[i] = k
+		}
+		e := map[string]any{"message": msg, "path": path}
+		if ft.GraphQLError != "" {
+			e["type"] = ft.GraphQLError
+		}
+		errs = append(errs, e)
+	}
+	resp["errors"] = errs
+	out, err := json.Marshal(resp)
+	if err != nil {
+		return body
+	}
+	return out
 }

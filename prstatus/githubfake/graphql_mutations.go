@@ -86,6 +86,9 @@ func resolveMutation(x *execution, _ any, field string, args map[string]any) (an
 		}
 		return static(payloadType(field), map[string]any{"clientMutationId": cmid, "pullRequest": pr, "actor": x.actor(x.f.viewer)}), nil
 
+	case "enablePullRequestAutoMerge", "disablePullRequestAutoMerge", "enqueuePullRequest":
+		return x.mergeLaterMutation(field, input)
+
 	case "updatePullRequest":
 		pr, err := x.pullRequest(input)
 		if err != nil {
@@ -180,4 +183,31 @@ func (x *execution) submitReview(input map[string]any) (any, error) {
 	return static("SubmitPullRequestReviewPayload", map[string]any{
 		"clientMutationId": input["clientMutationId"], "pullRequestReview": review,
 	}), nil
+}
+
+// mergeLaterMutation enables or disables auto-merge, or adds a pull request to its merge queue.
+func (x *execution) mergeLaterMutation(field string, input map[string]any) (any, error) {
+	pr, err := x.pullRequest(input)
+	if err != nil {
+		return nil, err
+	}
+	cmid := input["clientMutationId"]
+	head, _ := input["expectedHeadOid"].(string)
+	switch field {
+	case "enablePullRequestAutoMerge":
+		method, _ := input["mergeMethod"].(string)
+		if err := x.f.enableAutoMergeLocked(pr, method, head); err != nil {
+			return nil, err
+		}
+	case "disablePullRequestAutoMerge":
+		if err := x.f.disableAutoMergeLocked(pr); err != nil {
+			return nil, err
+		}
+	default:
+		if _, err := x.f.enqueueLocked(pr, head); err != nil {
+			return nil, err
+		}
+		return static(payloadType(field), map[string]any{"clientMutationId": cmid, "mergeQueueEntry": x.queueEntryObject(pr)}), nil
+	}
+	return static(payloadType(field), map[string]any{"clientMutationId": cmid, "pullRequest": pr, "actor": x.actor(x.f.viewer)}), nil
 }

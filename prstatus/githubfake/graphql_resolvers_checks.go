@@ -1,6 +1,7 @@
 package githubfake
 
 import (
+	"slices"
 	"sort"
 )
 
@@ -18,7 +19,7 @@ func resolveRollup(_ *execution, parent any, field string, _ map[string]any) (an
 		items := make([]any, 0, len(c.CheckRuns)+len(c.Statuses))
 		runCounts := map[string]int{}
 		statusCounts := map[string]int{}
-		for _, cr := range c.CheckRuns {
+		for _, cr := range slices.Concat(c.Superseded, c.CheckRuns) {
 			items = append(items, cr)
 			state := cr.Status
 			if cr.Status == StatusCompleted && cr.Conclusion != "" {
@@ -31,7 +32,7 @@ func resolveRollup(_ *execution, parent any, field string, _ map[string]any) (an
 			statusCounts[s.State]++
 		}
 		return connSource{items: items, extra: map[string]any{
-			"checkRunCount":              len(c.CheckRuns),
+			"checkRunCount":              len(c.Superseded) + len(c.CheckRuns),
 			"statusContextCount":         len(c.Statuses),
 			"checkRunCountsByState":      stateCounts("CheckRunStateCount", runCounts),
 			"statusContextCountsByState": stateCounts("StatusContextStateCount", statusCounts),
@@ -96,7 +97,7 @@ func resolveCheckRun(_ *execution, parent any, field string, args map[string]any
 		if err := requiredArg(args); err != nil {
 			return nil, err
 		}
-		return cr.IsRequired, nil
+		return cr.IsRequired || requiredByBase(cr.commit.pr, cr.Name), nil
 	case "checkSuite":
 		return checkSuite{cr: cr}, nil
 	case "repository":
@@ -211,7 +212,7 @@ func resolveStatusContext(x *execution, parent any, field string, args map[strin
 		if err := requiredArg(args); err != nil {
 			return nil, err
 		}
-		return s.IsRequired, nil
+		return s.IsRequired || requiredByBase(s.commit.pr, s.Context), nil
 	case "creator":
 		return x.actor(s.Creator), nil
 	case "avatarUrl":

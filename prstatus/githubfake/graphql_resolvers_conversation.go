@@ -106,6 +106,8 @@ func resolveIssue(x *execution, parent any, field string, args map[string]any) (
 		return is.State != "OPEN", nil
 	case "author":
 		return x.actor(is.Author), nil
+	case "authorAssociation":
+		return x.f.association(is.Author), nil
 	case "createdAt", "publishedAt":
 		return is.CreatedAt, nil
 	case "updatedAt":

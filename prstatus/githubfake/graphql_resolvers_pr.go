@@ -41,12 +41,27 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 		return pr.State != PRStateOpen, nil
 	case "isDraft":
 		return pr.IsDraft, nil
-	case "locked", "isCrossRepository", "isInMergeQueue", "isMergeQueueEnabled", "maintainerCanModify",
+	case "isCrossRepository":
+		return pr.CrossRepository, nil
+	case "locked", "maintainerCanModify",
 		"createdViaEmail", "includesCreatedEdit", "viewerCanMergeAsAdmin":
 		return false, nil
-	case "viewerCanUpdate", "viewerCanClose", "viewerCanReopen", "viewerCanUpdateBranch", "viewerCanEnableAutoMerge":
+	case "isMergeQueueEnabled":
+		_, queue := baseRules(pr)
+		return queue, nil
+	case "isInMergeQueue":
+		return pr.Queued != nil, nil
+	case "autoMergeRequest":
+		return x.autoMergeObject(pr), nil
+	case "mergeQueueEntry":
+		return x.queueEntryObject(pr), nil
+	case "viewerCanEnableAutoMerge":
+		return pr.Repo.AutoMergeAllowed && pr.State == PRStateOpen && pr.AutoMerge == nil, nil
+	case "viewerCanDisableAutoMerge":
+		return pr.AutoMerge != nil, nil
+	case "viewerCanUpdate", "viewerCanClose", "viewerCanReopen", "viewerCanUpdateBranch":
 		return true, nil
-	case "activeLockReason", "autoMergeRequest", "potentialMergeCommit", "lastEditedAt", "editor", "milestone", "mergeQueueEntry":
+	case "activeLockReason", "potentialMergeCommit", "lastEditedAt", "editor", "milestone":
 		return nil, nil
 	case "headRefName":
 		return pr.HeadRef, nil
@@ -59,7 +74,7 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 	case "headRef":
 		return refObject(pr.HeadRef, pr.HeadOID()), nil
 	case "baseRef":
-		return refObject(pr.BaseRef, pr.BaseOID), nil
+		return x.baseRefObject(pr), nil
 	case "repository", "baseRepository", "headRepository":
 		return pr.Repo, nil
 	case "mergeable":
@@ -269,4 +284,19 @@ func resolveReviewRequest(x *execution, parent any, field string, _ map[string]a
 		return x.actor(rr.Reviewer), nil
 	}
 	return nil, errNotImplemented
+}
+
+// baseRefObject is the base branch's Ref: its tip, and what it requires before a merge (its
+// protection rule, shown to administrators only, GitHub's view of it for everyone, and the
+// rulesets' rules).
+func (x *execution) baseRefObject(pr *PullRequest) *staticObject {
+	ref := refObject(pr.BaseRef, baseTipLocked(pr))
+	prot := pr.Repo.Protections[pr.BaseRef]
+	ref.fields["branchProtectionRule"] = nil
+	if !x.f.notAdmin {
+		ref.fields["branchProtectionRule"] = protectionObject("BranchProtectionRule", pr.BaseRef, prot)
+	}
+	ref.fields["refUpdateRule"] = protectionObject("RefUpdateRule", pr.BaseRef, prot)
+	ref.fields["rules"] = conn(ruleNodes(pr.Repo, pr.BaseRef))
+	return ref
 }

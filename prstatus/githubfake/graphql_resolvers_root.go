@@ -98,8 +98,10 @@ func resolveRepository(x *execution, parent any, field string, args map[string]a
 	case "createdAt":
 		return r.CreatedAt, nil
 	case "isPrivate", "isArchived", "isFork", "isDisabled", "isLocked", "isTemplate", "isMirror", "isEmpty",
-		"autoMergeAllowed", "deleteBranchOnMerge":
+		"deleteBranchOnMerge":
 		return false, nil
+	case "autoMergeAllowed":
+		return r.AutoMergeAllowed, nil
 	case "mergeCommitAllowed", "squashMergeAllowed", "rebaseMergeAllowed":
 		return true, nil
 	case "viewerPermission":

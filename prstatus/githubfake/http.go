@@ -15,14 +15,15 @@ const (
 
 // serveHTTP routes a request: GraphQL, a log download, or REST (at / or under /api/v3).
 func (f *Fake) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := &Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Auth: r.Header.Get("Authorization") != ""}
+	rec := &Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Auth: r.Header.Get("Authorization") != "",
+		APIVersion: r.Header.Get("X-GitHub-Api-Version")}
 	// The request is recorded when its status is written, before the body reaches the client, so
 	// a caller that counts requests right after one returns never sees it missing.
 	sw := &statusWriter{ResponseWriter: w, onStatus: func(status int) { rec.Status = status; f.record(*rec) }}
 	f.mu.Lock()
 	rec.At = f.clock.now()
 	f.settleLocked()
-	f.mu.Unlock()
+	f.unlock()
 
 	switch {
 	case strings.HasPrefix(r.URL.Path, logPathPrefix):

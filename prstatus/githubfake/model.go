@@ -115,6 +115,17 @@ type Repository struct {
 	Issues map[int]*Issue
 	// Labels are the repository's labels, by lowercase name.
 	Labels map[string]*Label
+	// Files are files on the default branch, by path (see PutFile).
+	Files map[string]string
+	// Tips are the branches' tips, by name, once a branch moved (BaseBranchMoved); a branch not
+	// in it is at the base commit its pull requests were built on.
+	Tips map[string]string
+	// AutoMergeAllowed is the repository's "Allow auto-merge" setting.
+	AutoMergeAllowed bool
+	// Protections are the classic branch protection rules, by branch name.
+	Protections map[string]*BranchRules
+	// Rulesets are the active rulesets' rules, each for the branches it names.
+	Rulesets []*Ruleset
 
 	ownerID string
 }
@@ -156,6 +167,14 @@ type PullRequest struct {
 	// MergeRefusal, when set, is the message a merge is refused with (a ruleset or branch
 	// protection, e.g. "At least 2 approving reviews are required").
 	MergeRefusal string
+	// Computing is what Mergeable becomes once GitHub has computed it (lazy mergeability, see
+	// WithLazyMergeability); ComputedAt is when that happens (zero: nobody asked yet).
+	Computing  MergeableState
+	ComputedAt time.Time
+	// AutoMerge is the auto-merge request enabled on the pull request (nil: none).
+	AutoMerge *AutoMergeRequest
+	// Queued is the pull request's merge queue entry (nil: not queued).
+	Queued *QueueEntry
 
 	Reviews        []*Review
 	Threads        []*Thread
@@ -167,6 +186,8 @@ type PullRequest struct {
 	MergedAt       time.Time
 	MergedBy       Actor
 	MergeCommitOID string
+	// CrossRepository marks a pull request from a fork (see FromFork).
+	CrossRepository bool
 
 	// Conversation is what the pull request shares with issues: labels, assignees, comments.
 	Conversation
@@ -212,6 +233,10 @@ type Commit struct {
 	// CheckRuns are the current check runs (a re-run replaces a run's entry).
 	CheckRuns []*CheckRun
 	Statuses  []*StatusContext
+	// Superseded are check runs a later run of the same check replaced (a re-run). GitHub keeps
+	// them in the commit's status check rollup, where they still vote: a failed run a re-run
+	// replaced keeps the rollup's state FAILURE, a queued one that never ran keeps it PENDING.
+	Superseded []*CheckRun
 
 	pr *PullRequest
 }

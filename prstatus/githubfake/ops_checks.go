@@ -198,6 +198,7 @@ func (f *Fake) rerunLocked(run *WorkflowRun, failedOnly bool, only *CheckRun) (i
 				c.CheckRuns[i] = cr
 			}
 		}
+		c.Superseded = append(c.Superseded, old)
 		if f.rerunHook == nil {
 			continue
 		}
@@ -212,8 +213,27 @@ func (f *Fake) rerunLocked(run *WorkflowRun, failedOnly bool, only *CheckRun) (i
 	return len(picked), nil
 }
 
-// settleLocked lets due things happen: re-run check runs progress and finish.
+// settleLocked lets due things happen: re-run check runs progress and finish, workflows
+// registered on a push appear, lazy mergeability is computed, and GitHub merges what auto-merge
+// and merge queues hold (their merge hook calls wait in afterSettle for unlock).
 func (f *Fake) settleLocked() {
+	f.settleChecksLocked()
+	f.settleMergeabilityLocked()
+	f.settleMergesLocked()
+}
+
+// unlock releases the fake's lock, then makes the merge hook calls settling left.
+func (f *Fake) unlock() {
+	hooks := f.afterSettle
+	f.afterSettle = nil
+	f.mu.Unlock()
+	for _, h := range hooks {
+		h()
+	}
+}
+
+func (f *Fake) settleChecksLocked() {
+	f.settlePushWorkflowsLocked()
 	if len(f.due) == 0 {
 		return
 	}

@@ -56,28 +56,24 @@ func (f *Fake) mergeCheckLocked(pr *PullRequest, method, sha string) *mergeRefus
 	case pr.Behind:
 		return &mergeRefusal{http.StatusMethodNotAllowed, "Head branch is not up to date with the base branch"}
 	}
+	rules, queue := baseRules(pr)
+	switch {
+	case queue:
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Repository rule violations found\n\nChanges must be made through the merge queue."}
+	case rules.ConversationResolution && unresolvedThreads(pr) > 0:
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Repository rule violations found\n\nAll comments must be resolved."}
+	case rules.CodeOwnerReviews && codeOwnerPending(pr):
+		return &mergeRefusal{http.StatusMethodNotAllowed, "Repository rule violations found\n\nWaiting on code owner review."}
+	}
 	if d, ok := f.reviewDecision(pr); ok && d != "APPROVED" {
 		n := max(pr.RequiredApprovals, 1)
 		return &mergeRefusal{http.StatusMethodNotAllowed, fmt.Sprintf(
 			"Repository rule violations found\n\nAt least %d approving review%s required by reviewers with write access.", n, plural(n, " is", "s are"))}
 	}
-	if head := pr.Head(); head != nil {
-		var failing []string
-		for _, cr := range head.CheckRuns {
-			if cr.IsRequired && cr.outcome() != outcomeSuccess {
-				failing = append(failing, cr.Name)
-			}
-		}
-		for _, s := range head.Statuses {
-			if s.IsRequired && s.outcome() != outcomeSuccess {
-				failing = append(failing, s.Context)
-			}
-		}
-		if len(failing) > 0 {
-			return &mergeRefusal{http.StatusMethodNotAllowed, fmt.Sprintf(
-				"Repository rule violations found\n\nRequired status check%s %q %s not successful.", plural(len(failing), "", "s"),
-				strings.Join(failing, ", "), plural(len(failing), "is", "are"))}
-		}
+	if failing := requiredNotPassing(pr); len(failing) > 0 {
+		return &mergeRefusal{http.StatusMethodNotAllowed, fmt.Sprintf(
+			"Repository rule violations found\n\nRequired status check%s %q %s not successful.", plural(len(failing), "", "s"),
+			strings.Join(failing, ", "), plural(len(failing), "is", "are"))}
 	}
 	return nil
 }

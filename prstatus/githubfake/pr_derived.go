@@ -1,6 +1,7 @@
 package githubfake
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -49,7 +50,9 @@ func (f *Fake) reviewDecision(pr *PullRequest) (string, bool) {
 	if pr.ReviewDecision != "" {
 		return pr.ReviewDecision, true
 	}
-	if pr.RequiredApprovals <= 0 {
+	rules, _ := baseRules(pr)
+	need := max(pr.RequiredApprovals, rules.RequiredApprovals)
+	if need <= 0 {
 		return "", false
 	}
 	approvals := 0
@@ -64,7 +67,7 @@ func (f *Fake) reviewDecision(pr *PullRequest) (string, bool) {
 			approvals++
 		}
 	}
-	if approvals >= pr.RequiredApprovals {
+	if approvals >= need {
 		return "APPROVED", true
 	}
 	return "REVIEW_REQUIRED", true
@@ -101,13 +104,14 @@ func (s *StatusContext) outcome() outcome {
 }
 
 // rollupState is StatusCheckRollup.state of a commit; ok is false when it has no checks at all
-// (GitHub returns a null rollup then).
+// (GitHub returns a null rollup then: right after a push, before any check registered). Every run
+// in the rollup votes, superseded ones too.
 func rollupState(c *Commit) (string, bool) {
-	if c == nil || len(c.CheckRuns)+len(c.Statuses) == 0 {
+	if c == nil || len(c.CheckRuns)+len(c.Statuses)+len(c.Superseded) == 0 {
 		return "", false
 	}
 	failed, pending, errored := false, false, false
-	for _, cr := range c.CheckRuns {
+	for _, cr := range slices.Concat(c.Superseded, c.CheckRuns) {
 		switch cr.outcome() {
 		case outcomeFailure:
 			failed = true
@@ -156,6 +160,10 @@ func (f *Fake) mergeStateStatus(pr *PullRequest) string {
 		return "UNKNOWN"
 	}
 	if d, ok := f.reviewDecision(pr); ok && d != "APPROVED" {
+		return "BLOCKED"
+	}
+	if rules, _ := baseRules(pr); len(requiredNotPassing(pr)) > 0 ||
+		(rules.ConversationResolution && unresolvedThreads(pr) > 0) || (rules.CodeOwnerReviews && codeOwnerPending(pr)) {
 		return "BLOCKED"
 	}
 	unstable := false

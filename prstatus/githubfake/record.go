@@ -40,8 +40,10 @@ type Request struct {
 	// Body is a REST request's body.
 	Body string
 	// Auth is true when the request carried an Authorization header (a log download must not).
-	Auth   bool
-	Status int // 0 when the connection was dropped or the client went away
+	Auth bool
+	// APIVersion is the X-GitHub-Api-Version the request named ("" when none).
+	APIVersion string
+	Status     int // 0 when the connection was dropped or the client went away
 	// Fault describes the injected fault that answered the request, if one did.
 	Fault string
 }
@@ -84,6 +86,9 @@ type Merge struct {
 	Merged bool
 	// Refusal is why GitHub refused it (HTTP 405/409 message), when it did.
 	Refusal string
+	// Through is "" for a merge someone asked for, ThroughAutoMerge or ThroughMergeQueue for one
+	// GitHub did by itself.
+	Through string
 }
 
 // record appends to the request log. The log has its own lock: a request is recorded when its

@@ -16,6 +16,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("GET /user", f.restGetUser)
 	m.HandleFunc("GET /rate_limit", f.restRateLimit)
 
+	m.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", f.restGetContents)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}", f.restGetPull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/pulls/{number}", f.restPatchPull)
 	m.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{number}", f.restPatchIssue)
@@ -62,10 +63,34 @@ func (f *Fake) serveREST(w *statusWriter, r *http.Request, rec *Request) {
 	f.serveWithFaults(w, r, rec, func(w http.ResponseWriter) { f.serveRESTCall(w, r, p, body) })
 }
 
+// REST API versions the fake serves (X-GitHub-Api-Version). A request without the header gets
+// the oldest, as on GitHub. 2026-03-10 removed fields: merge_commit_sha from pull requests, rate
+// from /rate_limit (https://docs.github.com/rest/about-the-rest-api/breaking-changes).
+const (
+	APIVersion20221128 = "2022-11-28"
+	APIVersion20260310 = "2026-03-10"
+)
+
+// apiVersion is the request's REST API version; ok is false for one GitHub does not serve.
+func apiVersion(r *http.Request) (string, bool) {
+	switch v := r.Header.Get("X-GitHub-Api-Version"); v {
+	case "":
+		return APIVersion20221128, true
+	case APIVersion20221128, APIVersion20260310:
+		return v, true
+	default:
+		return v, false
+	}
+}
+
 // serveRESTCall answers an authenticated, rate-limited REST call at path p.
 func (f *Fake) serveRESTCall(w http.ResponseWriter, r *http.Request, p string, body []byte) {
 	if !f.authorized(r) {
 		writeBadCredentials(w)
+		return
+	}
+	if v, ok := apiVersion(r); !ok {
+		writeMessage(w, http.StatusBadRequest, "API version "+v+" is not supported: use "+APIVersion20221128+" or "+APIVersion20260310)
 		return
 	}
 
@@ -136,7 +161,7 @@ func (f *Fake) restGetUser(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, u)
 }
 
-func (f *Fake) restRateLimit(w http.ResponseWriter, _ *http.Request) {
+func (f *Fake) restRateLimit(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	now := f.clock.now()
 	core, gql := f.restRate.headers(now), f.graphqlRate.headers(now)
@@ -144,8 +169,12 @@ func (f *Fake) restRateLimit(w http.ResponseWriter, _ *http.Request) {
 	res := func(h rateHeaders) map[string]any {
 		return map[string]any{"limit": h.limit, "remaining": h.remaining, "used": h.used, "reset": h.reset, "resource": h.resource}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	out := map[string]any{
 		"resources": map[string]any{"core": res(core), "graphql": res(gql)},
 		"rate":      res(core),
-	})
+	}
+	if v, _ := apiVersion(r); v == APIVersion20260310 {
+		delete(out, "rate")
+	}
+	writeJSON(w, http.StatusOK, out)
 }

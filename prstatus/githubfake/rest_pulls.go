@@ -8,10 +8,22 @@ import (
 // REST endpoints on pull requests: read, reply to a review comment, review requests, merge, and
 // the refused ones (closing, deleting a branch).
 
+// restGetPull answers GET .../pulls/{n}. Reading a pull request whose mergeability GitHub has not
+// computed starts the computation (the answer still says mergeable null).
 func (f *Fake) restGetPull(w http.ResponseWriter, r *http.Request) {
 	f.withPull(w, r, func(pr *PullRequest) {
-		writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+		out := f.restPullLocked(pr)
+		f.askMergeabilityLocked(pr)
+		writeJSON(w, http.StatusOK, versioned(r, out))
 	})
+}
+
+// versioned drops from a pull request what the request's API version removed.
+func versioned(r *http.Request, pull map[string]any) map[string]any {
+	if v, _ := apiVersion(r); v == APIVersion20260310 {
+		delete(pull, "merge_commit_sha")
+	}
+	return pull
 }
 
 func (f *Fake) restPatchPull(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +48,7 @@ func (f *Fake) restPatchPull(w http.ResponseWriter, r *http.Request) {
 			pr.Body = *in.Body
 		}
 		pr.UpdatedAt = f.clock.now()
-		writeJSON(w, http.StatusOK, f.restPullLocked(pr))
+		writeJSON(w, http.StatusOK, versioned(r, f.restPullLocked(pr)))
 	})
 }
 

@@ -42,7 +42,7 @@ var ErrScenarioDone = errors.New("githubfake: scenario finished")
 // PlayStep advances the clock by step.After and applies the step's events atomically.
 func (f *Fake) PlayStep(ref Ref, step Step) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	if step.After > 0 {
 		f.clock.offset += step.After
 	}

@@ -60,7 +60,7 @@ func (tx *Tx) OID(seed string) string { return tx.f.ids.oid(seed) }
 // Apply applies events to the pull request atomically, in order, stopping at the first error.
 func (f *Fake) Apply(ref Ref, events ...Event) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	f.settleLocked()
 	return (&Tx{f: f, ref: ref}).Apply(events...)
 }
@@ -76,7 +76,7 @@ func (f *Fake) Do(ref Ref, fn func(tx *Tx) error) error {
 // call the fake.
 func (f *Fake) View(ref Ref, fn func(pr *PullRequest)) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
+	defer f.unlock()
 	f.settleLocked()
 	pr := f.prLocked(ref)
 	if pr == nil {

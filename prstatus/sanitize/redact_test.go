@@ -2,9 +2,12 @@ package sanitize
 
 import (
 	"encoding/base64"
+	"encoding/hex"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -65,5 +68,87 @@ func BenchmarkRedactorClean(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = r.Clean(log)
+	}
+}
+
+func TestRedactorFindsTheSecretSplitSpacedOrEncoded(t *testing.T) {
+	wrapped := func(s string, width int) string {
+		var lines []string
+		for len(s) > width {
+			lines = append(lines, s[:width])
+			s = s[width:]
+		}
+		return strings.Join(append(lines, s), "\n")
+	}
+	hexed := hex.EncodeToString([]byte(secret))
+	var pct strings.Builder
+	for _, c := range []byte(secret) {
+		fmt.Fprintf(&pct, "%%%02X", c)
+	}
+	b64 := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + secret + strings.Repeat("!", 40)))
+	tests := []struct{ name, in string }{
+		{"split across lines", "token: " + secret[:12] + "\n" + secret[12:] + "\nnext"},
+		{"split across CRLF-ish lines with indentation", "  " + secret[:5] + "\n    " + secret[5:20] + "\n    " + secret[20:]},
+		{"spaced with no-break spaces", strings.Join(strings.Split(secret, ""), "\u00a0")},
+		{"spaced with ideographic and thin spaces", secret[:8] + "\u3000" + secret[8:16] + "\u2009" + secret[16:]},
+		{"base64 wrapped at 76 columns", "Authorization: basic\n" + wrapped(b64, 76)},
+		{"base64 wrapped at 20 columns", wrapped(b64, 20)},
+		{"hex", "dump " + hexed},
+		{"hex, upper case, wrapped", wrapped(strings.ToUpper(hexed), 16)},
+		{"every byte percent-encoded", "?t=" + pct.String()},
+		{"every byte percent-encoded, lower case", "?t=" + strings.ToLower(pct.String())},
+	}
+	r := NewRedactor(secret)
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.Clean(tt.in)
+			assert.Contains(t, got, Redacted)
+			for _, form := range []string{secret, hexed, strings.ToUpper(hexed), alignedBase64(base64.StdEncoding, secret, 0),
+				alignedBase64(base64.StdEncoding, secret, 1), alignedBase64(base64.StdEncoding, secret, 2)} {
+				assert.NotContains(t, squeeze(got), form[:20], "%q", got)
+			}
+		})
+	}
+	assert.Equal(t, "a b\nc", r.Redact("a b\nc"), "white space alone changes nothing")
+	assert.Equal(t, "keep "+Redacted+" and "+Redacted+" end", r.Redact("keep "+secret[:9]+" "+secret[9:]+" and "+secret+" end"))
+}
+
+// FuzzRedactSpaced: the secret, split anywhere by any white space, inside any text, never
+// survives, not even read without white space.
+func FuzzRedactSpaced(f *testing.F) {
+	f.Add("log: ", 10, "\n  ", " end")
+	f.Add("", 0, "\u00a0", "")
+	f.Add("ghp_", 39, "\u2028", secret)
+	r := NewRedactor(secret)
+	f.Fuzz(func(t *testing.T, before string, at int, space, after string) {
+		space = strings.Map(func(c rune) rune {
+			if unicode.IsSpace(c) {
+				return c
+			}
+			return -1
+		}, space)
+		at = ((at % len(secret)) + len(secret)) % len(secret)
+		out := r.Redact(before + secret[:at] + space + secret[at:] + after)
+		if squeezed := strings.Join(strings.FieldsFunc(out, unicode.IsSpace), ""); strings.Contains(squeezed, secret) {
+			t.Fatalf("the secret survives: %q", out)
+		}
+	})
+}
+
+// BenchmarkClean is the ingestion step on a 64 KB job log with no token in it (the usual case)
+// and with the token wrapped across its lines.
+func BenchmarkClean(b *testing.B) {
+	r := NewRedactor(secret)
+	log := strings.Repeat("2026-03-02T12:00:00Z ok   github.com/acme/widgets/pkg  0.123s\n", 1000)
+	wrapped := log + secret[:20] + "\n" + secret[20:] + "\n"
+	for name, text := range map[string]string{"no token": log, "a wrapped token": wrapped} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				_ = r.Clean(text)
+			}
+		})
 	}
 }

@@ -9,11 +9,15 @@
 // Unicode tag characters (used to smuggle hidden instructions), bidirectional controls (Trojan
 // Source), zero-width and other invisible format characters, and variation selectors that do not
 // modify a visible character (runs of them encode hidden payloads). A carriage return becomes a
-// newline (CRLF one newline), so nothing can overwrite a line on a terminal. Invalid UTF-8 becomes
-// U+FFFD. Newlines, tabs and every visible character are kept. Text is idempotent, and returns its
+// newline (CRLF one newline), so nothing can overwrite a line on a terminal, and so do the
+// Unicode line breaks (NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR), which break a line for a model
+// while many displays show nothing. Invalid UTF-8 becomes U+FFFD. Newlines, tabs and every visible character are kept. Text is idempotent, and returns its
 // input unchanged, without allocating, when there is nothing to remove.
 //
 // Redactor removes a secret (the server's own token) and its obvious encodings from text.
+//
+// Fence wraps GitHub text for a reader (an agent, a person, a model) in a labelled fence that the
+// text cannot close: see fence.go and docs/security.md.
 package sanitize
 
 import (
@@ -37,7 +41,8 @@ const (
 const maxEscape = 256
 
 // Text returns s without control, invisible and bidirectional control characters and escape
-// sequences, with carriage returns turned into newlines and invalid UTF-8 replaced by U+FFFD.
+// sequences, with carriage returns and Unicode line breaks turned into newlines and invalid UTF-8
+// replaced by U+FFFD.
 func Text(s string) string {
 	i := firstChange(s)
 	if i == len(s) {
@@ -71,6 +76,11 @@ func Text(s string) string {
 		case r == esc || r == csi || r == osc:
 			i += escapeLen(s[i:])
 			continue
+		case isLineBreak(r):
+			b.WriteByte('\n')
+			prev = '\n'
+			i += size
+			continue
 		case dropped(r, prev):
 			i += size
 			continue
@@ -101,12 +111,18 @@ func firstChange(s string) int {
 		if i > 0 && isVariationSelector(r) {
 			prev, _ = utf8.DecodeLastRuneInString(s[:i])
 		}
-		if dropped(r, prev) {
+		if dropped(r, prev) || isLineBreak(r) {
 			return i
 		}
 		i += size
 	}
 	return len(s)
+}
+
+// isLineBreak reports whether r is a Unicode line break other than newline and carriage return:
+// NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR. Text turns each into a newline.
+func isLineBreak(r rune) bool {
+	return r == 0x85 || r == 0x2028 || r == 0x2029
 }
 
 // asciiChange marks the ASCII bytes Text changes: controls but newline and tab (CR included),
@@ -205,7 +221,7 @@ func IsInvisible(r rune) bool {
 	case r < 0x80:
 		return false
 	case r <= 0x9f:
-		return r != 0x85 // C1 controls; NEL is a line break and is kept
+		return r != 0x85 // C1 controls; NEL is a line break (Text turns it into a newline)
 	case r == 0x00ad, // soft hyphen
 		r == 0x061c, // Arabic letter mark
 		r == 0x180e, // Mongolian vowel separator

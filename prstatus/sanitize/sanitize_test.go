@@ -42,7 +42,8 @@ func TestText(t *testing.T) {
 		{"marks removed", "\u200Eleft\u200Fright\u061Carabic", "leftrightarabic"},
 		{"zero widths removed", "a\u200Bb\u200Cc\u200Dd\u2060e\u2061f\u2062g\u2063h\u2064i", "abcdefghi"},
 		{"bom soft hyphen mongolian removed", "\uFEFFde\u00ADfault\u180E", "default"},
-		{"c1 controls removed, NEL kept", "a\u0080b\u0090c\u0085d", "abc\u0085d"},
+		{"c1 controls removed, NEL a newline", "a\u0080b\u0090c\u0085d", "abc\nd"},
+		{"line and paragraph separators become newlines", "one\u2028two\u2029three", "one\ntwo\nthree"},
 		{"interlinear annotations removed", "a\uFFF9b\uFFFAc\uFFFBd", "abcd"},
 		{"invalid utf8 replaced", "a\xffb\xc3", "a\uFFFDb\uFFFD"},
 		{"stray continuation byte 0x80 replaced", "a\x80b", "a\uFFFDb"},
@@ -138,7 +139,7 @@ func FuzzText(f *testing.F) {
 			if IsInvisible(r) {
 				t.Fatalf("Text(%q) = %q still contains %U", in, out, r)
 			}
-			if isControl(r) || r == '\r' || r == esc {
+			if isControl(r) || r == '\r' || r == esc || isLineBreak(r) {
 				t.Fatalf("Text(%q) = %q still contains the control %U", in, out, r)
 			}
 			if isVariationSelector(r) && !isBase(prev) {

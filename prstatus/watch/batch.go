@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -31,12 +32,52 @@ func compareRefs(a, b prstatus.PRRef) int {
 }
 
 // hotLocked reports whether a pull request is looked at in every batch: it changed lately, its
-// checks run, or GitHub is still computing whether it can merge.
+// checks run, GitHub has not computed whether it can merge (for at most HotWindow), or the last
+// batch had no answer for it.
 func (w *Watcher) hotLocked(e *entry, now time.Time) bool {
-	if !e.changedAt.IsZero() && now.Sub(e.changedAt) < w.cfg.HotWindow {
+	if !e.changedAt.IsZero() && now.Sub(e.changedAt) < w.cfg.HotWindow || e.lookFailed {
 		return true
 	}
-	return e.hasFP && (e.fp.Rollup == "PENDING" || e.fp.Mergeable == "UNKNOWN")
+	if !e.hasFP {
+		return false
+	}
+	unknown := e.fp.Mergeable == "UNKNOWN" && (e.unknown.since.IsZero() || now.Sub(e.unknown.since) < w.cfg.HotWindow)
+	return e.fp.Rollup == "PENDING" || unknown
+}
+
+// checksMayMove reports whether a look should read the pull request's check counts: a check runs
+// or failed (a re-run moves only the counts, as the superseded run keeps voting in the rollup's
+// state), a required check has not reported (its success would move nothing else), or nothing is
+// known yet. A green or empty rollup moves its state when anything starts.
+func checksMayMove(e *entry) bool {
+	if !e.hasFP {
+		return true
+	}
+	if r := e.fp.Rollup; r != "" && r != "SUCCESS" {
+		return true
+	}
+	return e.good != nil && len(prstatus.MissingRequiredChecks(e.good)) > 0
+}
+
+// threadsMayMove reports whether the pull request has review threads whose resolution a look
+// should read (or nothing is known of it yet). Without a thread, a new one moves
+// totalCommentsCount and updatedAt.
+func threadsMayMove(e *entry) bool {
+	return e.good == nil || len(e.good.Threads) > 0
+}
+
+// looksLocked chooses what each pull request of a batch is read with: the check counts where they
+// may move, and the thread states of those that have threads, every batch, so that a resolve is
+// caught at the next look. Each is one connection: a batch of 100 costs 1 point up to
+// ghclient.OnePointConnections of them (100 quiet pull requests under review, 49 of them with
+// checks running or failed), 2 points beyond; the governor paces the batches by what they cost.
+func (w *Watcher) looksLocked(batch []prstatus.PRRef) []ghclient.FingerprintRequest {
+	reqs := make([]ghclient.FingerprintRequest, len(batch))
+	for i, r := range batch {
+		e := w.prs[r]
+		reqs[i] = ghclient.FingerprintRequest{Ref: r, Checks: checksMayMove(e), Threads: threadsMayMove(e)}
+	}
+	return reqs
 }
 
 // pickBatchLocked returns the next fingerprint batch when one is due: the hot pull requests (up
@@ -94,21 +135,27 @@ func (w *Watcher) pickBatchLocked(now time.Time) []prstatus.PRRef {
 func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRef, now time.Time) {
 	w.mu.Lock()
 	w.inFlight++
+	looker, canLook := src.(Looker)
+	var reqs []ghclient.FingerprintRequest
+	if canLook {
+		reqs = w.looksLocked(refs)
+	}
 	w.mu.Unlock()
-	b, err := src.Fingerprints(ctx, refs)
+	log := &ghclient.RequestLog{}
+	lctx := ghclient.WithRequestLog(ctx, log)
+	var b ghclient.FingerprintBatch
+	var err error
+	if canLook {
+		b, err = looker.FingerprintsOf(lctx, reqs)
+	} else {
+		b, err = src.Fingerprints(lctx, refs)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.inFlight--
-	var rl *ghclient.RateLimitError
-	switch {
-	case err == nil:
-		w.gov.charge(now, max(b.RateLimit.Cost, 1))
-		w.observeLocked(b.RateLimit)
+	w.chargeLocked(now, err, b.RateLimit, log, w.gov.batchCost)
+	if err == nil {
 		w.gov.noteBatch(b.RateLimit.Cost)
-	case errors.As(err, &rl) && rl.HeldBack:
-		// Not sent: the gate held it.
-	default:
-		w.gov.charge(now, 1)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -123,12 +170,25 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 		}
 		return
 	}
+	for r, msg := range b.Failed {
+		e, ok := w.prs[r]
+		if !ok {
+			continue
+		}
+		if e.lookFailed {
+			// Twice in a row: say so to whoever waits, as for a batch that failed.
+			w.publishErrLocked(r, e, fmt.Errorf("watch: look for changes: GitHub: %s", msg), now)
+		}
+		e.lookFailed = true
+	}
 	for _, r := range refs {
 		e, ok := w.prs[r]
 		fp, got := b.PRs[r]
 		if !ok || !got {
 			continue
 		}
+		e.lookFailed = false
+		w.noteMergeableLocked(e, fp.Mergeable, fp.HeadOID, fp.BaseOID, now, true)
 		if !e.hasFP {
 			e.fp, e.hasFP = fp, true
 			failed := e.upd.Err != nil && !fp.Missing // the read failed, GitHub answers now
@@ -141,6 +201,7 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 			}
 			continue
 		}
+		fp = fp.Over(e.fp)
 		diff := e.fp.Changed(fp)
 		e.fp = fp
 		switch {
@@ -177,5 +238,26 @@ func contradicts(fp ghclient.Fingerprint, u Update) bool {
 	}
 	return fp.Missing || updated || fp.HeadOID != s.HeadOID || fp.State != string(s.State) ||
 		fp.IsDraft != s.IsDraft || fp.Mergeable != string(s.Mergeable) ||
-		fp.MergeStateStatus != s.MergeStateStatus || fp.ReviewDecision != s.ReviewDecision
+		fp.MergeStateStatus != s.MergeStateStatus || fp.ReviewDecision != s.ReviewDecision ||
+		(s.BaseOID != "" && fp.BaseOID != s.BaseOID) ||
+		(fp.Threads != "" && fp.Threads != ghclient.SnapshotThreadsPrint(s))
+}
+
+// chargeLocked counts a request against the budget as GitHub counted it: what its answer says it
+// cost, and each attempt that timed out at the expected cost (GitHub counts timeouts against the
+// primary limit, https://github.blog/changelog/2025-07-21-including-timeouts-in-primary-rate-limits).
+// A request the gate held back before any attempt went costs nothing; one that failed otherwise at
+// least a point.
+func (w *Watcher) chargeLocked(now time.Time, err error, rl prstatus.RateLimit, log *ghclient.RequestLog, expected float64) {
+	timedOut := log.TimedOut() * max(int(math.Ceil(expected)), 1)
+	var held *ghclient.RateLimitError
+	switch {
+	case err == nil:
+		w.gov.charge(now, max(rl.Cost, 1)+timedOut)
+		w.observeLocked(rl)
+	case errors.As(err, &held) && held.HeldBack && log.Sent() == 0:
+		// Not sent: the gate held it.
+	default:
+		w.gov.charge(now, max(timedOut, 1))
+	}
 }

@@ -29,8 +29,11 @@ func BenchmarkQuietPullRequests(b *testing.B) {
 		plan loadPlan
 	}{
 		{"100PRs", loadPlan{prs: 100, hours: 3, published: true}},
+		{"100PRs-under-review", loadPlan{prs: 100, hours: 3, published: true, threads: true}},
+		{"100PRs-under-review-CI-failed", loadPlan{prs: 100, hours: 3, published: true, threads: true, failing: true}},
 		{"100PRs-resumed", loadPlan{prs: 100, hours: 3}},
 		{"1000PRs", loadPlan{prs: 1000, hours: 3, published: true}},
+		{"1000PRs-under-review", loadPlan{prs: 1000, hours: 3, published: true, threads: true}},
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			for b.Loop() {
@@ -59,6 +62,24 @@ func BenchmarkEventToUpdate(b *testing.B) {
 				b.ReportMetric(float64(res.pointsByHour[len(res.pointsByHour)-1]), "points/hour")
 			}
 		})
+	}
+}
+
+// BenchmarkResolveToUpdate reports the mean and worst time (fake clock) from a thread resolved or
+// unresolved on GitHub (which moves no timestamp) to the watcher's published update, with 60 an
+// hour on 100 pull requests under review.
+func BenchmarkResolveToUpdate(b *testing.B) {
+	for b.Loop() {
+		res := runLoad(b, loadPlan{prs: 100, hours: 3, resolves: 30, seed: 5})
+		var sum, worst time.Duration
+		for _, l := range res.resolveLatencies {
+			sum += l
+			worst = max(worst, l)
+		}
+		b.ReportMetric((sum / time.Duration(max(len(res.resolveLatencies), 1))).Seconds(), "mean-s")
+		b.ReportMetric(worst.Seconds(), "max-s")
+		b.ReportMetric(res.cycle.Seconds(), "cycle-s")
+		b.ReportMetric(float64(res.pointsByHour[len(res.pointsByHour)-1]), "points/hour")
 	}
 }
 

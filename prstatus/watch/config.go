@@ -21,6 +21,21 @@ type Source interface {
 	Snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Snapshot, error)
 }
 
+// Looker is a Source that reads, per pull request of a batch, the connections the watcher asks
+// for (ghclient.Client.FingerprintsOf): the check counts only while checks may still move, the
+// review threads' resolved state of every pull request that has threads, as many as keep the batch
+// at 1 point. A Source without it is read with Fingerprints (check counts for all, no thread
+// states: a resolve is then seen by the follow-up or safety refresh only).
+type Looker interface {
+	FingerprintsOf(ctx context.Context, reqs []ghclient.FingerprintRequest) (ghclient.FingerprintBatch, error)
+}
+
+// MergeabilityAsker is a Source that can ask GitHub to compute a pull request's mergeability
+// (ghclient.Client.AskMergeability: a REST GET of the pull request).
+type MergeabilityAsker interface {
+	AskMergeability(ctx context.Context, ref prstatus.PRRef) (prstatus.Mergeable, error)
+}
+
 // Gated is a Source whose requests pass a ghclient.Gate (*ghclient.Client does): the watcher sends
 // nothing while it holds, and sleeps until it opens instead of queueing requests behind it.
 type Gated interface {
@@ -54,6 +69,15 @@ type Config struct {
 	HotRefresh, HotWindow time.Duration
 	// Jitter spreads requests: each wake-up moves by a random amount in [0, Jitter) (default 1 s).
 	Jitter time.Duration
+	// MergeableAsk is how long mergeability may read UNKNOWN (GitHub has not computed it) before
+	// the watcher asks GitHub, once, to compute it (default 10 s: two or three looks). Meanwhile,
+	// and for at most HotWindow, the pull request is in every batch.
+	MergeableAsk time.Duration
+	// ChecksGrace is how long after a push a head with no check, on a base branch that requires
+	// none, is taken for one whose checks have not registered yet (prstatus.ChecksGraceEnd; default
+	// prstatus.DefaultChecksGrace, negative: none). The watcher publishes the snapshot again when
+	// it ends, so that a waiting call derives anew: give Derive the same grace.
+	ChecksGrace time.Duration
 	// Quiet, when set, says whether now is in quiet hours: a non-zero time is when they end. In
 	// quiet hours the cycle is MaxCycle and there are no safety refreshes.
 	Quiet func(now time.Time) time.Time
@@ -82,6 +106,7 @@ const (
 	DefaultHotRefresh    = 2 * time.Minute
 	DefaultHotWindow     = 10 * time.Minute
 	DefaultJitter        = time.Second
+	DefaultMergeableAsk  = 10 * time.Second
 	// DefaultLimit is the hourly GraphQL points assumed before GitHub said (a user token's limit).
 	DefaultLimit = 5000
 )
@@ -117,6 +142,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.HotWindow <= 0 {
 		c.HotWindow = DefaultHotWindow
+	}
+	if c.MergeableAsk <= 0 {
+		c.MergeableAsk = DefaultMergeableAsk
+	}
+	if c.ChecksGrace == 0 {
+		c.ChecksGrace = prstatus.DefaultChecksGrace
 	}
 	if c.Jitter < 0 {
 		c.Jitter = 0

@@ -4,11 +4,15 @@
 //
 // # How it looks
 //
-// Change detection is batched: one GraphQL request (ghclient.Client.Fingerprints) reads a
-// fingerprint of up to 100 pull requests, aliased per repository and pull request, plain fields
-// only but for one count connection, which costs 1 point by GitHub's formula. A pull request whose
-// fingerprint moved gets a full one-query snapshot (ghclient.Client.Snapshot) at once; the others
-// get one only for a slow safety refresh, or a faster hot refresh while they changed lately.
+// Change detection is batched: one GraphQL request (ghclient.Client.FingerprintsOf) reads a
+// fingerprint of up to 100 pull requests, aliased per repository and pull request: plain fields
+// (the base branch's tip among them), plus, per pull request, the check counts while its checks
+// may still move and the resolved state of its review threads when it has any, which GitHub moves
+// no timestamp for. Each is one connection by GitHub's formula: a batch costs 1 point up to 149
+// of them (100 quiet pull requests under review). A pull request whose fingerprint moved gets a
+// full one-query snapshot (ghclient.Client.Snapshot) at once; the others get one only for a slow
+// safety refresh, or a faster hot refresh while they changed lately. A partly answered batch
+// keeps what it got and looks at the rest again at once.
 //
 // Which field catches which event a monitor acts on (TestEveryEventAMonitorActsOnIsCaught holds
 // it, event by event, against the fake GitHub, which moves updatedAt as GitHub does: on edits of
@@ -18,13 +22,15 @@
 //	review submitted                updatedAt (reviewDecision when it moves)
 //	new review thread               updatedAt, totalCommentsCount
 //	reply in a thread               updatedAt, totalCommentsCount
+//	thread resolved or unresolved   reviewThreads.isResolved
 //	check started or completed      checkRunCountsByState (statusCheckRollup.state when it moves)
-//	base moved, conflict appears    mergeable, mergeStateStatus
+//	base branch moved on            baseRef.target.oid (mergeable, mergeStateStatus)
 //	merged or closed elsewhere      updatedAt, state, mergeStateStatus
 //	draft toggled                   updatedAt, isDraft, mergeStateStatus
-//	thread resolved                 no plain field: the follow-up snapshot HotRefresh after the
-//	                                last change, a Poke after prmonitor's own resolve, or the
-//	                                safety refresh
+//
+// What GitHub computes late is waited for (late.go): mergeability that reads UNKNOWN is looked at
+// again in every batch and, when it stays so, GitHub is asked once to compute it (a REST GET); a
+// head without checks is published again when the grace for its checks to register ends.
 //
 // # Budget
 //

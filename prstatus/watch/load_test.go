@@ -30,11 +30,19 @@ type loadPlan struct {
 	// published: every pull request starts with a snapshot handed to the watcher (Publish), as
 	// pr_monitor_start does; otherwise each needs a first read, as after a restart.
 	published bool
+	// threads: every pull request is under review, with one unresolved thread.
+	threads bool
+	// failing: every pull request's CI failed (its check counts are read in every look).
+	failing bool
+	// resolves is how many threads are resolved (or unresolved again) on random pull requests
+	// each hour after the first; their latencies are measured apart (threads is implied).
+	resolves int
 }
 
 type loadResult struct {
 	pointsByHour, requestsByHour []int
 	latencies                    []time.Duration
+	resolveLatencies             []time.Duration
 	maxInFlight                  int
 	minBatchGap                  time.Duration
 	cycle                        time.Duration
@@ -75,8 +83,15 @@ func runLoad(tb testing.TB, plan loadPlan) loadResult {
 	tb.Helper()
 	s := newSim(tb, Config{})
 	refs := loadRefs(plan.prs)
+	var setup []githubfake.Event
+	if plan.threads || plan.resolves > 0 {
+		setup = append(setup, githubfake.CommentReview(alice, "", githubfake.NewThread{Path: "a.go", Line: 1, Body: "nil?"}))
+	}
+	if plan.failing {
+		setup = append(setup, githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: githubfake.ConclusionFailure})
+	}
 	for _, r := range refs {
-		s.open(r)
+		s.open(r, setup...)
 		if plan.published {
 			snap, err := s.c.Snapshot(context.Background(), r)
 			require.NoError(tb, err)
@@ -86,10 +101,11 @@ func runLoad(tb testing.TB, plan loadPlan) loadResult {
 	rng := rand.New(rand.NewPCG(plan.seed, 1))
 	start := s.f.Now()
 	type pending struct {
-		ref   prstatus.PRRef
-		at    time.Time
-		after uint64
-		ev    githubfake.Event
+		ref     prstatus.PRRef
+		at      time.Time
+		after   uint64
+		ev      githubfake.Event
+		resolve bool
 	}
 	var plannedEvents []pending
 	for h := 1; h < plan.hours; h++ {
@@ -101,18 +117,27 @@ func runLoad(tb testing.TB, plan loadPlan) loadResult {
 			}
 			plannedEvents = append(plannedEvents, pending{ref: refs[rng.IntN(len(refs))], at: at, ev: ev})
 		}
+		for range plan.resolves {
+			at := start.Add(time.Duration(h)*time.Hour + time.Duration(rng.Int64N(int64(time.Hour))))
+			plannedEvents = append(plannedEvents, pending{ref: refs[rng.IntN(len(refs))], at: at, resolve: true})
+		}
 	}
 	sort.Slice(plannedEvents, func(i, j int) bool { return plannedEvents[i].at.Before(plannedEvents[j].at) })
 
 	var res loadResult
 	var waiting []pending
+	resolved := map[prstatus.PRRef]bool{}
 	hourEnd := start.Add(time.Hour)
 	lastPoints, lastRequests := 0, 0
 	check := func() {
 		kept := waiting[:0]
 		for _, p := range waiting {
 			if u, ok := s.w.Latest(p.ref); ok && u.Seq > p.after {
-				res.latencies = append(res.latencies, u.At.Sub(p.at))
+				if p.resolve {
+					res.resolveLatencies = append(res.resolveLatencies, u.At.Sub(p.at))
+				} else {
+					res.latencies = append(res.latencies, u.At.Sub(p.at))
+				}
 				continue
 			}
 			kept = append(kept, p)
@@ -135,6 +160,13 @@ func runLoad(tb testing.TB, plan loadPlan) loadResult {
 			plannedEvents = plannedEvents[1:]
 			u, _ := s.w.Latest(p.ref)
 			p.after = u.Seq
+			if p.resolve {
+				p.ev = githubfake.ThreadResolved{Thread: 0, By: alice}
+				if resolved[p.ref] {
+					p.ev = githubfake.ThreadUnresolved{Thread: 0, By: alice}
+				}
+				resolved[p.ref] = !resolved[p.ref]
+			}
 			require.NoError(tb, s.f.Apply(githubfake.Ref(p.ref), p.ev))
 			waiting = append(waiting, p)
 			continue
@@ -223,5 +255,46 @@ func TestLoadAnEventReachesTheWatcherWithinSeconds(t *testing.T) {
 			tt.prs, len(res.latencies), res.meanLatency(), res.percentile(0.9), res.percentile(1), res.pointsByHour)
 		assert.LessOrEqual(t, res.meanLatency(), tt.mean, "%d PRs", tt.prs)
 		assert.Zero(t, res.unpublished)
+	}
+}
+
+// TestLoadAHundredPullRequestsUnderReviewCatchEveryResolveWithinTwoCycles watches 100 pull
+// requests under review (a thread each): quiet, they stay under 600 points an hour, as their
+// batches read every thread state for 1 point. Threads resolved and unresolved again, which move
+// no timestamp on GitHub, are each caught within two cycles. When every pull request also has
+// failed CI (its check counts read in every look too: 200 connections), a batch costs 2 points
+// and the governor slows the cycle to stay within its share.
+func TestLoadAHundredPullRequestsUnderReviewCatchEveryResolveWithinTwoCycles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test: a few seconds")
+	}
+	for _, tt := range []struct {
+		name      string
+		plan      loadPlan
+		maxPoints int
+	}{
+		{"quiet, under review", loadPlan{prs: 100, hours: 3, threads: true}, 600},
+		{"under review, 60 resolves and unresolves an hour", loadPlan{prs: 100, hours: 3, resolves: 30, seed: 5}, 1250},
+		{"under review, CI failed on every one, 60 resolves an hour", loadPlan{prs: 100, hours: 3, resolves: 30, seed: 5, failing: true}, 1250},
+	} {
+		if raceEnabled {
+			if tt.plan.resolves == 0 || tt.plan.failing {
+				continue // a tenth of the speed: the resolves of quiet pull requests under review only
+			}
+			tt.plan.hours = 2
+		}
+		res := runLoad(t, tt.plan)
+		var worst time.Duration
+		for _, l := range res.resolveLatencies {
+			worst = max(worst, l)
+		}
+		t.Logf("%s: points by hour %v, requests by hour %v, cycle %s; %d resolves caught, worst after %s",
+			tt.name, res.pointsByHour, res.requestsByHour, res.cycle, len(res.resolveLatencies), worst)
+		assert.Zero(t, res.unpublished, tt.name)
+		assert.Len(t, res.resolveLatencies, (tt.plan.hours-1)*tt.plan.resolves, tt.name)
+		assert.LessOrEqual(t, worst, 2*(res.cycle+DefaultJitter), "%s: every resolve within two cycles", tt.name)
+		for h, p := range res.pointsByHour[1:] {
+			assert.LessOrEqual(t, p, tt.maxPoints, "%s: hour %d", tt.name, h+2)
+		}
 	}
 }

@@ -89,6 +89,7 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 		}
 	}
 	w.mu.Lock()
+	w.endGracesLocked(now)
 	if until, over := w.gov.overBudget(now); over {
 		w.mu.Unlock()
 		return until.Add(w.jitter())
@@ -113,6 +114,7 @@ func (w *Watcher) tick(ctx context.Context) time.Time {
 		w.runSnapshots(ctx, src, jobs, now)
 		sent = true
 	}
+	w.askMergeability(ctx, src, now)
 
 	w.mu.Lock()
 	save := false

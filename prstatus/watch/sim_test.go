@@ -30,6 +30,7 @@ type countingSource struct {
 	Source
 	mu                  sync.Mutex
 	batches, snapshots  int
+	asks                int
 	points              int
 	inFlight, maxFlight int
 	batchTimes          []time.Time
@@ -48,6 +49,24 @@ func (c *countingSource) enter() {
 func (c *countingSource) Fingerprints(ctx context.Context, refs []prstatus.PRRef) (ghclient.FingerprintBatch, error) {
 	c.enter()
 	b, err := c.Source.Fingerprints(ctx, refs)
+	return c.batched(b, err)
+}
+
+func (c *countingSource) FingerprintsOf(ctx context.Context, reqs []ghclient.FingerprintRequest) (ghclient.FingerprintBatch, error) {
+	c.enter()
+	b, err := c.Source.(Looker).FingerprintsOf(ctx, reqs)
+	return c.batched(b, err)
+}
+
+func (c *countingSource) AskMergeability(ctx context.Context, ref prstatus.PRRef) (prstatus.Mergeable, error) {
+	c.mu.Lock()
+	c.asks++
+	c.mu.Unlock()
+	return c.Source.(MergeabilityAsker).AskMergeability(ctx, ref)
+}
+
+// batched counts a fingerprint batch that came back.
+func (c *countingSource) batched(b ghclient.FingerprintBatch, err error) (ghclient.FingerprintBatch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.inFlight--

@@ -3,7 +3,6 @@ package watch
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -137,19 +136,18 @@ func (w *Watcher) runSnapshots(ctx context.Context, src Source, jobs []snapJob, 
 			// The update is stamped when its request goes: a poke's snapshot is never stamped
 			// before the poke, though the tick that sends it may have begun before.
 			sent := w.cfg.Now()
-			s, err := src.Snapshot(ctx, j.ref)
+			log := &ghclient.RequestLog{}
+			s, err := src.Snapshot(ghclient.WithRequestLog(ctx, log), j.ref)
 			w.mu.Lock()
 			w.inFlight--
 			w.gov.pending = max(w.gov.pending-w.gov.snapCost, 0)
-			var rl *ghclient.RateLimitError
-			switch {
-			case err == nil:
-				w.gov.charge(now, max(s.RateLimit.Cost, 1))
-				w.observeLocked(s.RateLimit)
+			var rl prstatus.RateLimit
+			if s != nil {
+				rl = s.RateLimit
+			}
+			w.chargeLocked(now, err, rl, log, w.gov.snapCost)
+			if err == nil {
 				w.gov.noteSnapshot(s.RateLimit.Cost)
-			case errors.As(err, &rl) && rl.HeldBack:
-			default:
-				w.gov.charge(now, 1)
 			}
 			if e, ok := w.prs[j.ref]; ok {
 				e.busy = false
@@ -181,6 +179,11 @@ func (w *Watcher) nextWakeLocked(now, wake time.Time) time.Time {
 		next = w.nextFP
 	}
 	for _, e := range w.prs {
+		for _, due := range []time.Time{e.graceEnd, w.askDueLocked(e)} {
+			if !due.IsZero() && due.Before(next) {
+				next = due
+			}
+		}
 		if e.busy {
 			continue
 		}

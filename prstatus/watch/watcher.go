@@ -65,6 +65,10 @@ type Stats struct {
 	QuietUntil time.Time
 	// InFlight is how many of the watcher's requests are under way.
 	InFlight int
+	// Writes is the token's write pacing (ghclient.Gate.WritePacing): when the next write may go,
+	// the content-creating writes of the last minute and hour, and until when a write is held back
+	// (zero: none).
+	Writes ghclient.WritePacing
 }
 
 // Watcher watches pull requests for one token on one GitHub host. It is safe for concurrent use.
@@ -136,6 +140,18 @@ type entry struct {
 	followUp  time.Time // when the follow-up snapshot after the last change is due (zero: none)
 	want      string    // a snapshot is due: the cause ("" none)
 	busy      bool      // a snapshot is in flight
+
+	lookFailed bool // GitHub answered the last batch but not for this one: look again first
+	unknown    unknownEpisode
+	graceEnd   time.Time // when the checks grace of the published snapshot ends (zero: none)
+}
+
+// unknownEpisode is a stretch of mergeability reading UNKNOWN on one head and base tip.
+type unknownEpisode struct {
+	since     time.Time // when it was first seen (zero: not UNKNOWN)
+	head, tip string
+	looks     int  // fingerprints that read it UNKNOWN since
+	asked     bool // GitHub was asked to compute it (once an episode)
 }
 
 // markChanged notes a change seen at now and schedules the follow-up snapshot.
@@ -227,6 +243,8 @@ func (w *Watcher) Publish(ref prstatus.PRRef, s *prstatus.Snapshot) {
 	}
 	e.good = s
 	w.observeLocked(s.RateLimit)
+	w.noteMergeableLocked(e, string(s.Mergeable), s.HeadOID, s.BaseOID, now, false)
+	w.noteGraceLocked(e, s, now)
 	w.publishLocked(ref, e, Update{Snapshot: s, At: now, Cause: CausePublished})
 	w.mu.Unlock()
 	w.wake() // the pace may have changed with the limit the snapshot carries
@@ -314,6 +332,7 @@ func (w *Watcher) Stats() Stats {
 		if h, ok := g.NotBefore("graphql"); ok {
 			st.HeldUntil = h.Until
 		}
+		st.Writes = g.WritePacing()
 	}
 	return st
 }
@@ -345,6 +364,9 @@ func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err er
 	if !e.followUp.IsZero() && !at.Before(e.followUp) {
 		e.followUp = time.Time{}
 	}
+	if err == nil {
+		w.noteMergeableLocked(e, string(s.Mergeable), s.HeadOID, s.BaseOID, at, false)
+	}
 	if !force && e.has {
 		switch {
 		case err != nil && e.upd.Err != nil && e.upd.Err.Error() == err.Error():
@@ -360,6 +382,7 @@ func (w *Watcher) publishResult(ref prstatus.PRRef, s *prstatus.Snapshot, err er
 			e.markChanged(at, w.cfg.HotRefresh)
 		}
 		e.good = s
+		w.noteGraceLocked(e, s, w.cfg.Now())
 	}
 	w.publishLocked(ref, e, Update{Snapshot: s, At: at, Err: err, Cause: cause})
 	return true

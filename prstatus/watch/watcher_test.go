@@ -273,7 +273,7 @@ func TestNewNeedsConnect(t *testing.T) {
 func TestAFailedLookStandsDownWithoutReReadingWhenNothingMoved(t *testing.T) {
 	s := newSim(t, Config{})
 	s.open(testPR)
-	s.runFor(time.Minute)
+	s.runFor(prstatus.DefaultChecksGrace + time.Minute) // past the grace for checks to register
 	good, _ := s.w.Latest(testPR)
 	require.NotNil(t, good.Snapshot)
 	_, snaps, _ := s.src.counts()
@@ -297,7 +297,7 @@ func TestAFailedLookStandsDownWithoutReReadingWhenNothingMoved(t *testing.T) {
 func TestASecondaryRateLimitHoldsTheWholeWatcherUntilGitHubSaid(t *testing.T) {
 	s := newSim(t, Config{})
 	s.open(testPR)
-	s.runFor(time.Minute)
+	s.runFor(prstatus.DefaultChecksGrace + time.Minute) // past the grace for checks to register
 	good, _ := s.w.Latest(testPR)
 	b0, sn0, _ := s.src.counts()
 

@@ -130,7 +130,7 @@ func (w *world) green(n int, open githubfake.OpenPR) {
 // alice as the hand-off assignee.
 func (w *world) ready(n int) {
 	w.t.Helper()
-	w.cfg.ReviewBots = []string{"sonnet"}
+	w.cfg.ReviewBots = []dispatch.ReviewBot{{Name: "sonnet"}}
 	w.cfg.HandoffAssignee = "alice"
 	w.green(n, githubfake.OpenPR{})
 	h := w.head(n)

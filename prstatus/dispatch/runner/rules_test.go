@@ -179,7 +179,7 @@ func TestRules(t *testing.T) {
 			name: "5: a configured review bot has not reviewed: wait",
 			setup: func(w *world) {
 				w.ready(3)
-				w.cfg.ReviewBots = []string{"sonnet", "security"}
+				w.cfg.ReviewBots = []dispatch.ReviewBot{{Name: "sonnet"}, {Name: "security"}}
 			},
 			want: none, pr: 3, decision: dispatch.DecisionWait, rule: dispatch.RuleBotMissing, writes: []string{},
 		},

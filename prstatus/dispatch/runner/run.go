@@ -15,9 +15,12 @@ import (
 // Source is what a run reads and writes through; *ghclient.Client is one.
 type Source interface {
 	RepoSnapshot(ctx context.Context, repo dispatch.RepoRef, cost *ghclient.RepoCost) (*dispatch.Snapshot, error)
+	OlderComments(ctx context.Context, s *dispatch.Snapshot, numbers []int, cost *ghclient.RepoCost) error
 	ThreadReplies(ctx context.Context, s *dispatch.Snapshot, numbers []int, cost *ghclient.RepoCost) error
-	UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, want int, cost *ghclient.RepoCost) error
-	// REST carries the writes: go-github over prmonitor's transport (ghclient.Client.REST).
+	UnassignedIssues(ctx context.Context, s *dispatch.Snapshot, want int, keep func(dispatch.Issue) bool, cost *ghclient.RepoCost) error
+	LockEvents(ctx context.Context, s *dispatch.Snapshot, numbers []int, cost *ghclient.RepoCost) (map[int][]dispatch.LabelEvent, error)
+	// REST carries the writes, and the read of the configuration: go-github over prmonitor's
+	// transport (ghclient.Client.REST).
 	REST() *github.Client
 }
 
@@ -50,8 +53,9 @@ type Cost struct {
 	Writes int `json:"rest_writes"`
 }
 
-// maxDecisions bounds how often the rules may ask for more data: threads, then issues, at most.
-const maxDecisions = 3
+// maxDecisions bounds how often the rules may decide again: after reading older comments, the
+// threads' replies and the issues, and after each round of tasks that could not be rendered.
+const maxDecisions = 8
 
 // Run carries out one run. On an error the result holds what was done before it (the writes
 // that landed are marked Applied); nothing is written after a failed read or write.
@@ -68,28 +72,8 @@ func Run(ctx context.Context, src Source, req Request) (Result, error) {
 	if res.User == "" {
 		res.User = snap.Viewer
 	}
-	for i := 0; ; i++ {
-		res.Plan = dispatch.Decide(snap, req.Config, req.Now)
-		need := res.Plan.Need
-		if need.Empty() {
-			break
-		}
-		if i+1 == maxDecisions {
-			return res, fmt.Errorf("dispatch: the rules still need data after %d reads", maxDecisions)
-		}
-		if len(need.ThreadsOf) > 0 {
-			if err := src.ThreadReplies(ctx, snap, need.ThreadsOf, &res.GitHub.RepoCost); err != nil {
-				return res, err
-			}
-		}
-		if need.Issues > 0 {
-			if err := src.UnassignedIssues(ctx, snap, need.Issues, &res.GitHub.RepoCost); err != nil {
-				return res, err
-			}
-		}
-	}
-	if err := res.Plan.RenderTasks(req.Templates); err != nil {
-		return res, fmt.Errorf("dispatch: %w", err)
+	if err := decide(ctx, src, snap, req, &res); err != nil {
+		return res, err
 	}
 	if req.DryRun || len(res.Plan.Mutations) == 0 {
 		return res, nil
@@ -104,7 +88,48 @@ func Run(ctx context.Context, src Source, req Request) (Result, error) {
 		}
 		m.Applied = true
 	}
-	return res, nil
+	return res, confirmLocks(ctx, src, snap, req.Config, &res)
+}
+
+// decide runs the rules until they need nothing more and every spawn's task is rendered: it reads
+// what they ask for, and skips a pull request whose task cannot be rendered, so that one bad
+// pull request never stops the run for the others.
+func decide(ctx context.Context, src Source, snap *dispatch.Snapshot, req Request, res *Result) error {
+	for i := 0; ; i++ {
+		if i == maxDecisions {
+			return fmt.Errorf("dispatch: the rules still need data after %d decisions", maxDecisions)
+		}
+		res.Plan = dispatch.Decide(snap, req.Config, req.Now)
+		need := res.Plan.Need
+		if need.Empty() {
+			failed := res.Plan.RenderTasks(req.Templates)
+			if failed == nil {
+				return nil
+			}
+			if snap.Unrenderable == nil {
+				snap.Unrenderable = map[int]string{}
+			}
+			for n, why := range failed {
+				snap.Unrenderable[n] = why
+			}
+			continue
+		}
+		if len(need.CommentsOf) > 0 {
+			if err := src.OlderComments(ctx, snap, need.CommentsOf, &res.GitHub.RepoCost); err != nil {
+				return err
+			}
+		}
+		if len(need.ThreadsOf) > 0 {
+			if err := src.ThreadReplies(ctx, snap, need.ThreadsOf, &res.GitHub.RepoCost); err != nil {
+				return err
+			}
+		}
+		if need.Issues > 0 {
+			if err := src.UnassignedIssues(ctx, snap, need.Issues, dispatch.TakesIssue(req.Config, snap.Viewer), &res.GitHub.RepoCost); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 func describe(a dispatch.MutationAction) string {
