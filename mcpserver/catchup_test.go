@@ -41,6 +41,7 @@ func (m *memSeen) SaveSeen(seen map[prstatus.PRRef]watch.Seen) error {
 // poke brings the change to the resumed monitor before a safety refresh; one whose record is newer
 // than the read needs none.
 func TestAResumedMonitorGetsTheChangeTheWatcherReadJustBeforeARestart(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	tests := []struct {
 		name      string
 		readAfter bool // the watcher's last read came after the monitor's record was saved

@@ -25,7 +25,10 @@ func updateCalls(f *githubfake.Fake) []githubfake.Request {
 }
 
 func TestChoosingUpdateBranchUpdatesItAtTheHeadTheUserSawAndKeepsWatchingWithoutMerging(t *testing.T) {
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+	t.Parallel() // see parallelSafe in harness_test.go
+	// The call after the choice waits out its deadline (nothing for the agent while the checks run
+	// again): long enough for the update and the new head's snapshot on a loaded machine.
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 2 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.Approve(githubfake.User("carol"), "lgtm"),
 		githubfake.BaseAdvanced{})
@@ -48,6 +51,7 @@ func TestChoosingUpdateBranchUpdatesItAtTheHeadTheUserSawAndKeepsWatchingWithout
 }
 
 func TestFeedbackFromSomeoneWhoCannotReviewIsShownLabelledButNeverDispatched(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
 	h.fake.SetAssociation("drive-by", "NONE")
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
@@ -78,6 +82,7 @@ func TestFeedbackFromSomeoneWhoCannotReviewIsShownLabelledButNeverDispatched(t *
 }
 
 func TestABranchBehindIsNeverUpdatedUnlessTheUserChoosesTo(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	for _, choice := range []string{"wait_for_approver", "resume", "handle_myself"} {
 		t.Run(choice, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 200 * time.Millisecond }})

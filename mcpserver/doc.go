@@ -1,5 +1,17 @@
 // Package mcpserver is the MCP face of prmonitor: the pr_monitor tools over stdio, calls that wait
 // on the server's one watcher (prstatus/watch) for every monitor or for all of them at once
-// (monitor_id=all), the server-side GitHub actions, and elicitation and sampling in both protocol
-// eras. It is thin: it translates between MCP and the state machine.
+// (monitor_id=all), and elicitation and sampling in both protocol eras. It is thin: it translates
+// between MCP and the state machine; the GitHub work the machine asks for is package effects'.
+//
+// A pr_monitor_next_step call reads top-down (tool_next_step.go): parse the call
+// (next_step_call.go), find the monitor (registry.go), begin the call (calls.go: it supersedes the
+// call that drove the monitor, gets its deadline and its progress), drive the monitor (drive.go)
+// and render where the driver stopped (render.go). The driver waits for the watcher's news
+// (poll.go), does the server's GitHub work and waits out GitHub's rate limits (drive_github.go),
+// and asks the user or the host's model (drive_client.go, roundtrip.go); it returns a typed
+// outcome. The monitor (monitor.go) is used through its methods only. monitor_id=all is the
+// scheduler's (all.go; its order in all_order.go).
+//
+// Each tool is defined in its own file (tool_*.go) beside its handler; Tools returns the
+// definitions without a server, for a second front end that serves the same contract.
 package mcpserver

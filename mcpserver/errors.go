@@ -19,7 +19,7 @@ func oneLine(err error) string {
 func githubCause(err error) string {
 	switch {
 	case errors.Is(err, ghclient.ErrNoToken):
-		return "no GitHub token: set GITHUB_TOKEN or GH_TOKEN, or run gh auth login (" + oneLine(err) + ")"
+		return oneLine(err) // it says where the token was looked for and how to provide one
 	case errors.Is(err, ghclient.ErrUnauthorized):
 		return "GitHub rejected the token (401): check GITHUB_TOKEN or GH_TOKEN"
 	case errors.Is(err, ghclient.ErrNotFound):

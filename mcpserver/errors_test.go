@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -18,12 +18,15 @@ import (
 )
 
 func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()
 	act := h.next("ready", "", nil)
 	require.Equal(t, "ask_user", act.Action)
-	before := h.srv.monitors["acme/widgets#7"].m.Position()
+	live, ok := h.srv.live("acme/widgets#7")
+	require.True(t, ok)
+	before := live.position()
 
 	tests := []struct {
 		name string
@@ -40,7 +43,7 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 		{"data has an unknown field", "pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready", "data": map[string]any{"replytext": "x"}}, "replytext"},
 		{"malformed PR reference", "pr_monitor_start", map[string]any{"pr": "not a pr"}, "malformed pull request reference"},
 		{"no such PR", "pr_monitor_start", map[string]any{"pr": "acme/widgets#99"}, "404"},
-		{"stop needs an id", "pr_monitor_stop", map[string]any{}, "monitor_id"}, // the schema requires it: mcp-go words the refusal
+		{"stop needs an id", "pr_monitor_stop", map[string]any{}, `missing required field "monitor_id"`}, // the schema requires it
 		{"status of an unknown monitor", "pr_monitor_status", map[string]any{"monitor_id": "x/y#1"}, "unknown monitor"},
 	}
 	for _, tt := range tests {
@@ -52,7 +55,7 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 			assert.NotContains(t, errText, testToken)
 		})
 	}
-	after := h.srv.monitors["acme/widgets#7"].m.Position()
+	after := live.position()
 	assert.Equal(t, mustJSON(t, before), mustJSON(t, after), "no bad input moves the monitor")
 }
 
@@ -68,8 +71,14 @@ func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
 			}
 		}, "rejected the token"},
 		{"no token at all", func(string) Connect {
-			return func(context.Context) (GitHub, error) { return nil, fmt.Errorf("resolve: %w", ghclient.ErrNoToken) }
-		}, "no GitHub token"},
+			return func(ctx context.Context) (GitHub, error) {
+				_, err := ghclient.ResolveToken(ctx, func(string) string { return "" }, "", func(context.Context, string, ...string) ([]byte, error) {
+					return nil, errors.New(`exec: "gh": executable file not found in $PATH`)
+				})
+				return nil, err
+			}
+		}, "no GitHub token found: set GITHUB_TOKEN or GH_TOKEN, or sign in with `gh auth login` (GITHUB_TOKEN and GH_TOKEN are empty; " +
+			"`gh auth token --hostname github.com` failed: exec: \"gh\": executable file not found in $PATH)"},
 		{"no client", func(string) Connect { return func(context.Context) (GitHub, error) { return nil, nil } }, "no GitHub client"},
 	}
 	for _, tt := range tests {
@@ -80,12 +89,16 @@ func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
 			_, errText := h.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
 			assert.Contains(t, errText, tt.want)
 			assert.NotContains(t, errText, testToken)
+			assert.Equal(t, 1, strings.Count(errText, "GitHub token")+strings.Count(errText, "rejected the token")+strings.Count(errText, "no GitHub client"),
+				"the cause is said once: %s", errText)
+			assert.LessOrEqual(t, parenDepth(errText), 1, "no parentheses within parentheses: %s", errText)
 			assert.Empty(t, h.srv.monitors, "no monitor without GitHub")
 		})
 	}
 }
 
 func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()
@@ -110,6 +123,7 @@ func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
 }
 
 func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 5 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
@@ -130,6 +144,7 @@ func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
 // no snapshot; a change reaches the call as one snapshot. (Before the watcher, every poll was one
 // snapshot request: this test replaces TestOneGraphQLRequestPerPoll.)
 func TestAWaitingCallSendsNoRequestOfItsOwn(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
 		c.MaxBlock = 400 * time.Millisecond
 		c.Watch.HotRefresh, c.Watch.SafetyRefresh = time.Hour, time.Hour
@@ -172,6 +187,7 @@ func requestKinds(f *githubfake.Fake) (snapshots, fingerprints int) {
 }
 
 func TestStatusStopAndResume(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()
@@ -212,6 +228,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Minute }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
@@ -233,11 +250,31 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 	// The server honoured the cancellation: the monitor is free and answers at once.
 	require.Eventually(t, func() bool {
 		m, _ := h.srv.live("acme/widgets#7")
-		m.callMu.Lock()
-		defer m.callMu.Unlock()
-		return m.active == nil
+		return !driven(m)
 	}, 5*time.Second, 10*time.Millisecond, "the blocked call ended on the server too")
 	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
 	act := h.next("ready", "", nil)
 	assert.Equal(t, "ask_user", act.Action)
+}
+
+// driven reports whether a tool call drives m.
+func driven(m *monitor) bool {
+	m.calls.mu.Lock()
+	defer m.calls.mu.Unlock()
+	return m.calls.active != nil
+}
+
+// parenDepth is how deeply s nests parentheses.
+func parenDepth(s string) int {
+	depth, most := 0, 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+			most = max(most, depth)
+		case ')':
+			depth--
+		}
+	}
+	return most
 }

@@ -48,6 +48,13 @@ type harness struct {
 	schemas   conformance
 }
 
+// parallelSafe: mcp-go's stdio server keeps one session for the whole process
+// (stdioSessionInstance): while two harnesses serve at once, the client that initialized last sets
+// the session's client info, capabilities and protocol version, and server-initiated requests and
+// notifications (elicitation, sampling, progress) may reach either client. Top-level tests that
+// call t.Parallel run only beside each other, after the others; a test may do so when none of
+// that matters to it: the 2026-07-28 era (capabilities and version come with each request), no
+// user or model (nothing is asked of the client), no progress counted, no host named.
 func newHarness(t testing.TB, o harnessOpts) *harness {
 	t.Helper()
 	// A rate limit far above GitHub's: the watcher's budget then allows its shortest cycle.

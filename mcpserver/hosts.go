@@ -10,18 +10,25 @@ import (
 )
 
 // DefaultCallBound is how long a next_step call waits, outside a task, for a client that does not
-// name a host we know: under the shortest common limit above a minute (Copilot CLI's 180 s, Claude
-// Code's 2 min before it backgrounds a call) with room to spare.
-const DefaultCallBound = 90 * time.Second
+// name a host we know: under the TypeScript SDK's default request timeout (60 s, which progress
+// does not reset unless the client asks), so that any client built on it with its defaults gets
+// its answer, with room to spare. (The Python SDK's default client sets no request timeout.)
+const DefaultCallBound = 50 * time.Second
+
+// TypeScriptSDKTimeout is the TypeScript SDK's default request timeout (DEFAULT_REQUEST_TIMEOUT_MSEC),
+// the shortest limit of a client that does not name itself here.
+const TypeScriptSDKTimeout = 60 * time.Second
 
 // HostBound is one row of the table in docs/hosts.md ("How long a call waits"): a host, the names
 // it gives in the initialize request's clientInfo (name or title, compared case-insensitively),
-// what cuts its tool calls, and how long prmonitor lets a next_step call wait for it.
+// what cuts its tool calls (in words, and as a duration when it is known), and how long prmonitor
+// lets a next_step call wait for it.
 type HostBound struct {
-	Host  string
-	Names []string
-	Limit string
-	Bound time.Duration
+	Host    string
+	Names   []string
+	Limit   string
+	Timeout time.Duration
+	Bound   time.Duration
 }
 
 // HostBounds is the table. A host missing here gets DefaultCallBound; so does a host whose limit we
@@ -30,13 +37,14 @@ type HostBound struct {
 func HostBounds() []HostBound {
 	return []HostBound{
 		{Host: "Copilot CLI", Names: []string{"github-copilot-developer", "copilot-cli", "GitHub Copilot CLI"},
-			Limit: "180 s per tool call by default, then the call fails", Bound: 150 * time.Second},
+			Limit: "180 s per tool call by default, then the call fails", Timeout: 180 * time.Second, Bound: 150 * time.Second},
 		{Host: "Claude Code", Names: []string{"claude-code", "Claude Code"},
-			Limit: "moves a call to the background after 2 min (CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS)", Bound: 100 * time.Second},
+			Limit: "moves a call to the background after 2 min (CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS)", Timeout: 2 * time.Minute, Bound: 100 * time.Second},
 		{Host: "VS Code", Names: []string{"Visual Studio Code", "Visual Studio Code - Insiders", "Code - OSS", "VSCodium"},
-			Limit: "5 min for a call made without tasks", Bound: 240 * time.Second},
-		{Host: "MCP Inspector, TypeScript SDK clients", Names: []string{"mcp-inspector", "inspector-client"},
-			Limit: "60 s request timeout by default (error -32001)", Bound: 50 * time.Second},
+			Limit: "5 min for a call made without tasks", Timeout: 5 * time.Minute, Bound: 240 * time.Second},
+		{Host: "MCP Inspector (UI and CLI)", Names: []string{"mcp-inspector", "inspector-client", "inspector-cli"},
+			Limit:   "the UI: 60 s in all (progress resets only its 10 s request timeout); the CLI: the TypeScript SDK's 60 s (error -32001)",
+			Timeout: TypeScriptSDKTimeout, Bound: 50 * time.Second},
 	}
 }
 

@@ -32,9 +32,9 @@ func thousand(tb testing.TB, h *harness, n int) uint64 {
 		h.srv.watchMonitor(m)
 	}
 	require.Eventually(tb, func() bool {
-		w := h.srv.watching()
+		w := h.srv.runningWatcher()
 		got := 0
-		for _, m := range h.srv.all() {
+		for _, m := range h.srv.monitorsByID() {
 			if u, ok := w.Latest(m.ref); ok && u.Snapshot != nil {
 				got++
 			}
@@ -55,7 +55,7 @@ func TestAThousandMonitorsAreAllWatched(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	heap := thousand(t, h, 1000)
 	t.Logf("1,000 monitors with their snapshots: %d KiB of heap (%d bytes a monitor)", heap>>10, heap/1000)
-	require.Equal(t, 1000, h.srv.watching().Stats().PRs)
+	require.Equal(t, 1000, h.srv.runningWatcher().Stats().PRs)
 	raw, errText := h.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText)
 	require.LessOrEqual(t, len(raw), maxPayload+1<<10)
@@ -67,7 +67,7 @@ func TestAThousandMonitorsAreAllWatched(t *testing.T) {
 func BenchmarkStatusAndStopWhileCallsBlock(b *testing.B) {
 	h := newHarness(b, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Minute }})
 	heap := thousand(b, h, 1000)
-	ms := h.srv.all()
+	ms := h.srv.monitorsByID()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range waiters(h.srv.cfg.Workers) {

@@ -13,7 +13,10 @@ import (
 // When the user chooses to merge, the server re-reads the pull request and merges only what the
 // user was shown; a change request submitted after the question was asked comes back to the user.
 func TestTheMergeReReadsThePullRequestAndAsksAgainWhenItChanged(t *testing.T) {
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+	t.Parallel() // see parallelSafe in harness_test.go
+	// Each call returns as soon as the machine moves; the deadline only has to leave room for the
+	// re-read and the merge on a loaded machine (work cut by it would wait for the next call).
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 5 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.Approve(githubfake.User("carol"), "lgtm"))
 	h.start()

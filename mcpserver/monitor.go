@@ -13,13 +13,16 @@ import (
 )
 
 // monitor is one watched pull request: its machine, what the last poll saw, and the tool call
-// currently driving it.
+// currently driving it. Its fields and its mutex are touched in this file only: the rest of the
+// server uses the methods below, and reads id and ref, which never change.
 type monitor struct {
 	id      string
 	ref     prstatus.PRRef
 	created time.Time
 	state   Persister
-	log     *slog.Logger
+	logger  *slog.Logger
+	// calls holds the tool call driving the monitor.
+	calls callSlot
 
 	mu      sync.Mutex // guards everything below and serialises machine steps
 	m       *statemachine.Machine
@@ -31,7 +34,9 @@ type monitor struct {
 	lastAction *ActionOutput
 	// handed identifies the last task this process handed to the agent (taskID) since the last
 	// pr_monitor_start; a task saved by an earlier process was never handed out by this one.
-	handed  string
+	handed string
+	// release gives up the monitor's claim in the state directory; nil once given up (or for a
+	// stopped monitor kept only to be read): then nothing is saved any more.
 	release func()
 	ended   bool
 
@@ -55,46 +60,40 @@ type monitor struct {
 	servedAt     time.Time
 	servedStep   uint64
 	endUnseen    bool
-
-	callMu sync.Mutex
-	active *call
 }
 
-// call is one pr_monitor_next_step invocation driving the monitor.
-type call struct {
-	cancel context.CancelFunc
-	done   chan struct{}
+// newMonitor is a new monitor of ref, holding release (its claim in the state directory).
+func newMonitor(id string, ref prstatus.PRRef, now time.Time, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
+	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine}
 }
 
-// begin makes the calling tool call the one driving the monitor. A call already driving it is
-// cancelled and awaited first: a second next_step supersedes the first cleanly.
+// resumedMonitor is the monitor saved in rec, at machine's position, holding release.
+func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
+	return &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
+		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt}
+}
+
+// The calls driving the monitor.
+
+// begin makes the calling tool call the one driving the monitor, superseding the call that did.
 func (m *monitor) begin(parent context.Context) (context.Context, func()) {
-	m.callMu.Lock()
-	for m.active != nil {
-		prev := m.active
-		prev.cancel()
-		m.callMu.Unlock()
-		select {
-		case <-prev.done:
-		case <-time.After(30 * time.Second):
-			m.log.Warn("superseded call did not finish in time", "monitor", m.id)
-		}
-		m.callMu.Lock()
-		if m.active == prev {
-			m.active = nil
-		}
+	ctx, done, late := m.calls.supersede(parent)
+	if late {
+		m.logger.Warn("superseded call did not finish in time", "monitor", m.id)
 	}
-	return m.activateLocked(parent)
+	return ctx, done
 }
 
-// cancelActive stops whatever call drives the monitor (pr_monitor_stop, shutdown).
-func (m *monitor) cancelActive() {
-	m.callMu.Lock()
-	defer m.callMu.Unlock()
-	if m.active != nil {
-		m.active.cancel()
-	}
+// claim makes the calling tool call the one driving the monitor, unless another call drives it:
+// monitor_id=all never supersedes a call waiting on one pull request.
+func (m *monitor) claim(parent context.Context) (context.Context, func(), bool) {
+	return m.calls.claim(parent)
 }
+
+// stopCall cancels the call driving the monitor, if any (pr_monitor_stop, shutdown).
+func (m *monitor) stopCall() { m.calls.cancel() }
+
+// The machine and its record.
 
 // step feeds one input to the machine and persists the result. A machine error leaves the
 // monitor exactly as it was.
@@ -110,10 +109,11 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 		f := *in.Facts
 		m.facts, m.factsAt = &f, now
 	}
-	if in.Kind != statemachine.InputPoll && !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
+	ready := in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady
+	if in.Kind != statemachine.InputPoll && !ready {
 		m.dirtyAt = now
 	}
-	if !(in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady) {
+	if !ready {
 		// Anything but the agent's ready (an answer, a finished task that may have pushed, the
 		// server's own GitHub work, a newer poll) makes the start snapshot older than GitHub.
 		m.fresh = nil
@@ -130,20 +130,40 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 	case m.waitingSince.IsZero():
 		m.waitingSince = now
 	}
-	m.persistLocked()
+	m.saveLocked()
 	m.state.Log(m.id, logKind(in), describeStep(in, act), map[string]any{"node": act.Node, "fired": m.m.Fired()})
 	return bound(act, actionBudget), nil
 }
 
-func (m *monitor) persistLocked() {
+// save writes the monitor's record, while it holds its claim.
+func (m *monitor) save() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.saveLocked()
+}
+
+func (m *monitor) saveLocked() {
 	if m.release == nil { // no longer claimed: the record was finalised when the monitor ended
 		return
 	}
 	err := m.state.Save(m.id, store.Record{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created})
 	if err != nil {
-		m.log.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)
+		m.logger.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)
 	}
 }
+
+// letGo gives up the monitor's claim in the state directory: its record stays as last saved.
+func (m *monitor) letGo() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.release != nil {
+		m.release()
+		m.release = nil
+	}
+}
+
+// note appends to the monitor's event log.
+func (m *monitor) note(kind, summary string, data any) { m.state.Log(m.id, kind, summary, data) }
 
 // position is a copy of the machine's position.
 func (m *monitor) position() statemachine.Position {
@@ -159,6 +179,76 @@ func (m *monitor) pending() statemachine.Action {
 	return bound(m.m.Pending(), actionBudget)
 }
 
+func (m *monitor) isEnded() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.ended
+}
+
+// lastFacts is what the last poll saw.
+func (m *monitor) lastFacts() (*prstatus.Facts, time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.facts, m.factsAt
+}
+
+// monitorView is a monitor as pr_monitor_status shows it: copies, read at once.
+type monitorView struct {
+	pos        statemachine.Position
+	pending    statemachine.Action // unbounded
+	facts      *prstatus.Facts
+	factsAt    time.Time
+	lastAction *ActionOutput
+}
+
+func (m *monitor) view() monitorView {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return monitorView{pos: m.m.Position(), pending: m.m.Pending(), facts: m.facts, factsAt: m.factsAt, lastAction: m.lastAction}
+}
+
+// The agent.
+
+// attached records that an agent (re)attached with pr_monitor_start or pr_monitor_start_all: it
+// may not have the task in progress, which its ready gets back. f, read at now, is the snapshot
+// pr_monitor_start took (nil for start_all), which the watcher published as update seq.
+func (m *monitor) attached(f *prstatus.Facts, now time.Time, seq uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.handed = ""
+	if f != nil {
+		m.facts, m.factsAt, m.fresh, m.freshSeq = f, now, f, seq
+	}
+}
+
+// handedOut records what reached the agent: the last action (status shows it) and, for a task,
+// that this process handed it out.
+func (m *monitor) handedOut(out ActionOutput) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.lastAction = &out
+	if out.Action == string(statemachine.ActionExecute) {
+		m.handed = taskID(m.m.Position())
+	}
+}
+
+// taskHandedOut reports whether this process handed the task in progress (if any) to the agent.
+func (m *monitor) taskHandedOut() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := taskID(m.m.Position())
+	return id == "" || id == m.handed
+}
+
+// endSeen records that a call told the agent the monitor ended.
+func (m *monitor) endSeen() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.endUnseen = false
+}
+
+// The watcher.
+
 // takeFresh returns the start snapshot once, if it is still recent.
 func (m *monitor) takeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts {
 	m.mu.Lock()
@@ -170,78 +260,6 @@ func (m *monitor) takeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts
 	}
 	m.seen = max(m.seen, m.freshSeq) // the watcher has the same snapshot: it is not fed twice
 	return f
-}
-
-// lastFacts is what the last poll saw.
-func (m *monitor) lastFacts() (*prstatus.Facts, time.Time) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.facts, m.factsAt
-}
-
-// taskID identifies a task in progress: its name and when it began.
-func taskID(p statemachine.Position) string {
-	if p.Task == nil {
-		return ""
-	}
-	return string(p.Task.Name) + "@" + p.Task.StartedAt.UTC().Format(time.RFC3339Nano)
-}
-
-// handOut records that the task in progress reached the agent through this process.
-func (m *monitor) handOut() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.handed = taskID(m.m.Position())
-}
-
-// taskHandedOut reports whether this process handed the task in progress (if any) to the agent.
-func (m *monitor) taskHandedOut() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	id := taskID(m.m.Position())
-	return id == "" || id == m.handed
-}
-
-func (m *monitor) remember(out *ActionOutput) {
-	m.mu.Lock()
-	m.lastAction = out
-	m.mu.Unlock()
-}
-
-func logKind(in statemachine.Input) string {
-	switch in.Kind {
-	case statemachine.InputPoll:
-		return "poll"
-	case statemachine.InputOutcome, statemachine.InputHead:
-		return "github"
-	case statemachine.InputEvent:
-		if in.Event == statemachine.EventUserChose {
-			return "answer"
-		}
-		return "event"
-	case statemachine.InputDecline, statemachine.InputCancel, statemachine.InputFreeform:
-		return "answer"
-	}
-	return "lifecycle"
-}
-
-func describeStep(in statemachine.Input, act statemachine.Action) string {
-	what := string(in.Kind)
-	switch in.Kind {
-	case statemachine.InputEvent:
-		what = string(in.Event)
-		if in.Choice != "" {
-			what += " " + string(in.Choice)
-		}
-	case statemachine.InputPoll:
-		what = "poll: " + string(in.Facts.Attention.Kind)
-	case statemachine.InputOutcome:
-		what = string(in.Outcome.Kind)
-		if !in.Outcome.OK {
-			what += " failed: " + in.Outcome.Error
-		}
-	}
-	return what + " → " + string(act.Kind) + " at " + string(act.Node)
 }
 
 // seenSeq is the last watcher update the monitor took.
@@ -303,39 +321,88 @@ func (m *monitor) poke(w *watch.Watcher, now time.Time) {
 	w.Poke(m.ref)
 }
 
-// tryBegin makes the calling tool call the one driving the monitor, unless another call drives
-// it: monitor_id=all never supersedes a call waiting on one pull request.
-func (m *monitor) tryBegin(parent context.Context) (context.Context, func(), bool) {
-	m.callMu.Lock()
-	if m.active != nil {
-		m.callMu.Unlock()
-		return nil, nil, false
-	}
-	ctx, done := m.activateLocked(parent)
-	return ctx, done, true
+// watcherView is what hasNews reads of the watcher.
+type watcherView interface {
+	Latest(ref prstatus.PRRef) (watch.Update, bool)
 }
 
-// endSeen records that a call told the agent the monitor ended.
-func (m *monitor) endSeen() {
+// hasNews says whether a monitor_id=all scan should drive the monitor: it starts, has GitHub
+// work, was asked to poll now, or the watcher has a snapshot it has not seen.
+func (m *monitor) hasNews(w watcherView) bool {
 	m.mu.Lock()
-	m.endUnseen = false
+	idle := m.m.Position().Node.State() == statemachine.StateIdle
+	act := m.m.Pending()
+	seen, fresh := m.seen, m.fresh != nil
 	m.mu.Unlock()
+	if idle || fresh || act.Kind == statemachine.ActionServer || act.PollNow {
+		return true
+	}
+	if act.Kind != statemachine.ActionPolling {
+		return false
+	}
+	u, ok := w.Latest(m.ref)
+	return ok && u.Seq > seen
 }
 
-// activateLocked makes a new call the one driving the monitor; callMu is held and is released.
-// The returned func ends the call.
-func (m *monitor) activateLocked(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	c := &call{cancel: cancel, done: make(chan struct{})}
-	m.active = c
-	m.callMu.Unlock()
-	return ctx, func() {
-		cancel()
-		m.callMu.Lock()
-		if m.active == c {
-			m.active = nil
-		}
-		m.callMu.Unlock()
-		close(c.done)
+// pendingPoll is the pending action, with PollNow kept while a start snapshot is unused.
+func (m *monitor) pendingPoll() statemachine.Action {
+	act := m.pending()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if act.Kind == statemachine.ActionPolling && m.fresh != nil {
+		act.PollNow = true
 	}
+	return act
+}
+
+// monitor_id=all.
+
+// turn is what the monitor_id=all scheduler reads of a monitor to order the actions waiting on
+// the agent (all_order.go).
+type turn struct {
+	m     *monitor
+	ended bool
+	// waiting: an action waits on the agent or the user (an ended monitor's, until a call said
+	// so), since then; asks: that action is a question.
+	waiting bool
+	asks    bool
+	since   time.Time
+	// servedAt is when monitor_id=all last handed the monitor's action out; handed: that action is
+	// still the one waiting.
+	servedAt time.Time
+	handed   bool
+}
+
+func (m *monitor) turn() turn {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return turn{m: m, ended: m.ended, waiting: !m.waitingSince.IsZero() && (!m.ended || m.endUnseen), asks: m.m.Pending().Kind == statemachine.ActionAskUser,
+		since: m.waitingSince, servedAt: m.servedAt, handed: !m.servedAt.IsZero() && m.servedStep == m.steps}
+}
+
+// noteWaiting starts the wait of a monitor that waits on the agent or the user without a start
+// time: one resumed from the state directory (a restarted server hands its action out again).
+func (m *monitor) noteWaiting(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.waitingSince.IsZero() || m.ended {
+		return
+	}
+	if k := m.m.Pending().Kind; k != statemachine.ActionPolling && k != statemachine.ActionServer {
+		m.waitingSince = now
+	}
+}
+
+// served records that monitor_id=all handed out the monitor's action at now.
+func (m *monitor) served(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.servedAt, m.servedStep = now, m.steps
+}
+
+// servedByAll reports whether monitor_id=all handed out an action of this monitor.
+func (m *monitor) servedByAll() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.servedAt.IsZero()
 }

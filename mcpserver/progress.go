@@ -28,20 +28,20 @@ type heartbeat struct {
 	done chan struct{}
 }
 
-// startHeartbeat starts the call's progress clock, when the client asked for progress.
-func (d *driver) startHeartbeat() {
-	meta := d.req.Params.Meta
+// startHeartbeat starts a call's progress clock when the client asked for progress (nil when it
+// did not): every interval it sends text's line.
+func startHeartbeat(ctx context.Context, req mcp.CallToolRequest, every time.Duration, text func() string) *heartbeat {
+	meta := req.Params.Meta
 	if meta == nil || meta.ProgressToken == nil {
-		return
+		return nil
 	}
-	srv := server.ServerFromContext(d.ctx)
+	srv := server.ServerFromContext(ctx)
 	if srv == nil {
-		return
+		return nil
 	}
-	h := &heartbeat{ctx: d.ctx, srv: srv, token: meta.ProgressToken, text: d.summary,
-		stop: make(chan struct{}), done: make(chan struct{})}
-	d.beat = h
-	go h.run(d.s.cfg.ProgressEvery)
+	h := &heartbeat{ctx: ctx, srv: srv, token: meta.ProgressToken, text: text, stop: make(chan struct{}), done: make(chan struct{})}
+	go h.run(every)
+	return h
 }
 
 func (h *heartbeat) run(every time.Duration) {
@@ -84,25 +84,28 @@ func (h *heartbeat) send(msg string) {
 
 // close stops the clock before the call's result goes out.
 func (h *heartbeat) close() {
+	if h == nil {
+		return
+	}
 	h.mu.Lock()
 	close(h.stop)
 	h.mu.Unlock()
 	<-h.done
 }
 
-// progressMessage sends msg as a progress notification, when the client asked for them.
-func (d *driver) progressMessage(msg string) {
-	if d.beat != nil {
-		d.beat.send(msg)
+// say sends msg as a progress notification at once (nil: the client asked for none).
+func (h *heartbeat) say(msg string) {
+	if h != nil {
+		h.send(msg)
 	}
 }
 
-// progressNote adds a standing remark to every later heartbeat of the call ("" clears it).
-func (d *driver) progressNote(note string) {
-	if d.beat == nil {
+// remark adds a standing remark to every later progress notification ("" clears it).
+func (h *heartbeat) remark(note string) {
+	if h == nil {
 		return
 	}
-	d.beat.mu.Lock()
-	d.beat.extra = note
-	d.beat.mu.Unlock()
+	h.mu.Lock()
+	h.extra = note
+	h.mu.Unlock()
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -40,41 +38,26 @@ func (s *Server) stamp(t time.Time) string {
 }
 
 // holdForQuiet keeps a question from the user during quiet hours: it waits until they end (then
-// returns nil, and the question is asked) or until the call's deadline or cancellation (then it
-// returns the call's result: polling, quiet until ...).
-func (d *driver) holdForQuiet(act statemachine.Action) *mcp.CallToolResult {
+// held is false, and the question is asked) or until the call's deadline or cancellation (then
+// the call ends with o: polling, quiet until ...).
+func (d *driver) holdForQuiet(act statemachine.Action) (o outcome, held bool) {
 	until := d.s.quietUntil()
 	if until.IsZero() {
-		return nil
+		return outcome{}, false
 	}
-	d.progressNote("quiet hours: the question waits until " + d.s.localTime(until))
-	defer d.progressNote("")
-	if wait(d.ctx, until.Sub(d.s.cfg.Now()), d.deadline) && d.s.quietUntil().IsZero() {
-		return nil
+	d.call.beat.remark("quiet hours: the question waits until " + d.s.localTime(until))
+	defer d.call.beat.remark("")
+	if wait(d.ctx, until.Sub(d.s.cfg.Now()), d.call.deadline) && d.s.quietUntil().IsZero() {
+		return outcome{}, false
 	}
 	if d.ctx.Err() != nil {
-		return d.cancelled()
+		return d.cancelled(), true
 	}
-	return d.result(d.quietOutput(act, until))
-}
-
-// quietOutput is the polling result that stands for a question held back by quiet hours.
-func (d *driver) quietOutput(act statemachine.Action, until time.Time) ActionOutput {
 	out := d.output(statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Flow: act.Flow, Node: act.Node})
 	out.QuietUntil = d.s.stamp(until)
 	out.Message = fmt.Sprintf("Quiet hours: quiet until %s. A question is waiting and will be asked then; don't ask the user meanwhile. "+
 		"Call pr_monitor_next_step with event=ready to keep looping.", d.s.localTime(until))
-	return out
-}
-
-// annotateSnooze completes a polling output that stands for a snoozed question.
-func (d *driver) annotateSnooze(out *ActionOutput, act statemachine.Action) {
-	if act.SnoozedUntil.IsZero() {
-		return
-	}
-	out.SnoozedUntil = d.s.stamp(act.SnoozedUntil)
-	out.Message = fmt.Sprintf("The user snoozed the question: snoozed until %s, or until something new happens on the pull request. "+
-		"Don't ask it meanwhile; call pr_monitor_next_step with event=ready to keep looping.", d.s.localTime(act.SnoozedUntil))
+	return outcome{kind: deadline, out: out}, true
 }
 
 // hushed is a pending action shown outside a driven call (a resumed monitor's): during quiet

@@ -2,12 +2,16 @@ package mcpserver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
+
+// The server's monitors: those of this process, and those an earlier process saved in the state
+// directory, which a call that names one resumes.
 
 // attach returns the live monitor for ref, resuming a saved one or starting a new one. resumed
 // says whether an earlier monitor's place was kept.
@@ -28,8 +32,7 @@ func (s *Server) attach(ref prstatus.PRRef) (*monitor, bool, error) {
 	}
 	resumed := m != nil
 	if m == nil {
-		m = &monitor{id: id, ref: ref, created: s.cfg.Now(), state: s.cfg.State, log: s.cfg.Logger, release: release,
-			m: statemachine.New(s.cfg.Machine, statemachine.Monitor{ID: id, Ref: ref})}
+		m = newMonitor(id, ref, s.cfg.Now(), statemachine.New(s.cfg.Machine, statemachine.Monitor{ID: id, Ref: ref}), s.cfg.State, s.cfg.Logger, release)
 	}
 	s.register(m, fmt.Sprintf("monitor attached (resumed=%v)", resumed))
 	return m, resumed, nil
@@ -58,17 +61,14 @@ func (s *Server) restore(id string, saved store.Record, release func()) *monitor
 		_ = s.cfg.State.SetAside(id, err.Error())
 		return nil
 	}
-	return &monitor{id: id, ref: saved.Ref, created: saved.CreatedAt, state: s.cfg.State, log: s.cfg.Logger, release: release,
-		m: machine, ended: saved.Stopped, savedAt: saved.UpdatedAt}
+	return resumedMonitor(id, saved, machine, s.cfg.State, s.cfg.Logger, release)
 }
 
 // register makes m the live monitor of its id and saves it. s.mu is held.
 func (s *Server) register(m *monitor, why string) {
 	s.monitors[m.id] = m
-	m.mu.Lock()
-	m.persistLocked()
-	m.mu.Unlock()
-	m.state.Log(m.id, "lifecycle", why, nil)
+	m.save()
+	m.note("lifecycle", why, nil)
 }
 
 // monitorID is the canonical id of a monitor: GitHub ignores case in owner and repository names,
@@ -101,9 +101,8 @@ func (s *Server) lookup(id string) (*monitor, bool, error) {
 		release()
 		return nil, false, nil
 	}
-	if m.ended { // stopped for good: kept for status and a clear answer, claimed by nobody
-		m.release = nil
-		release()
+	if m.isEnded() { // stopped for good: kept for status and a clear answer, claimed by nobody
+		m.letGo()
 		s.monitors[id] = m
 		return m, true, nil
 	}
@@ -111,15 +110,15 @@ func (s *Server) lookup(id string) (*monitor, bool, error) {
 	return m, true, nil
 }
 
-// all lists the monitors, in a stable order.
-func (s *Server) all() []*monitor {
+// monitorsByID lists this process's monitors, in a stable order.
+func (s *Server) monitorsByID() []*monitor {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]*monitor, 0, len(s.monitors))
 	for _, m := range s.monitors {
 		out = append(out, m)
 	}
-	sortMonitors(out)
+	slices.SortFunc(out, func(a, b *monitor) int { return strings.Compare(a.id, b.id) })
 	return out
 }
 
@@ -139,7 +138,7 @@ func (s *Server) everyMonitor() (ms []*monitor, skipped []string) {
 			skipped = append(skipped, id+": "+oneLine(err))
 		}
 	}
-	return s.all(), skipped
+	return s.monitorsByID(), skipped
 }
 
 // live returns this process's monitor of id, if any.
@@ -150,23 +149,12 @@ func (s *Server) live(id string) (*monitor, bool) {
 	return m, ok
 }
 
-func (m *monitor) isEnded() bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.ended
-}
-
 // end stops the monitor for good in this process: the machine records the stop, the claim is
 // released, the saved history stays.
 func (s *Server) end(m *monitor) (statemachine.Action, error) {
-	m.cancelActive()
+	m.stopCall()
 	s.unwatch(m)
 	act, err := m.step(s.cfg.Now(), statemachine.StopInput())
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.release != nil {
-		m.release()
-		m.release = nil
-	}
+	m.letGo()
 	return act, err
 }

@@ -16,6 +16,7 @@ import (
 // pr_monitor_start's snapshot stands in for the first poll only while nothing but ready happened
 // since: once the agent pushed or the server wrote on GitHub, it shows a PR that no longer is.
 func TestTheStartSnapshotIsNotReusedAfterTheMonitorMoved(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "--- FAIL: TestX"})
@@ -70,6 +71,7 @@ func TestARetriedElicitationAnswerReturnsTheTaskItEntered(t *testing.T) {
 // task back on its next ready, as after a server restart; an agent that already has it and sends
 // ready mid-task is asked what happened, as before.
 func TestAReadyAfterStartingAgainGetsTheTaskInProgressBack(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.MergeConflict{})
 	h.start()

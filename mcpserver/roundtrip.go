@@ -26,11 +26,11 @@ type inputRequest struct {
 // without that capability, in the same call: fallback runs with the capability switched off for
 // the rest of the call (a question goes to the agent as ask_user; an explanation, a reply or a
 // classification falls to the agent, sampling_unavailable in its context).
-func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outcome) outcome {
 	if mcp.IsModernProtocol(server.RequestProtocolVersion(d.ctx)) {
 		token, err := d.s.seal.seal(st)
 		if err != nil {
-			return toolError(err.Error()), nil
+			return failure(err)
 		}
 		b := server.NewInputRequestBuilder(token)
 		if r.elicit != nil {
@@ -38,25 +38,25 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() (*mc
 		} else {
 			b.Sample(inputSample, *r.sample)
 		}
-		return b.ToolResult(), nil
+		return outcome{kind: delivered, request: b.ToolResult()}
 	}
 	id, resp, err := d.fulfil(r)
 	if err != nil {
 		if d.ctx.Err() != nil {
-			return d.cancelled(), nil
+			return d.cancelled()
 		}
 		what := "sampling"
 		if r.elicit != nil {
 			what = "elicitation"
-			d.noElicitation = true
+			d.client.noElicitation = true
 		} else {
-			d.noSampling = true
+			d.client.noSampling = true
 		}
-		d.mon.state.Log(d.mon.id, "answer", "the client refused or failed the "+what+" request ("+oneLine(err)+"); going on without it", nil)
+		d.mon.note("answer", "the client refused or failed the "+what+" request ("+oneLine(err)+"); going on without it", nil)
 		return fallback()
 	}
 	d.rounds = st.Rounds
-	d.req.Params.InputResponses = mcp.InputResponses{id: resp}
+	d.responses = mcp.InputResponses{id: resp}
 	return d.resume(st)
 }
 
@@ -83,12 +83,4 @@ func (d *driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 		return "", mcp.InputResponse{}, err
 	}
 	return inputSample, mcp.NewSamplingInputResponse(*res), nil
-}
-
-// cancelled is the result of a call that was superseded or cancelled: what the monitor waits on,
-// unchanged.
-func (d *driver) cancelled() *mcp.CallToolResult {
-	out := d.output(d.mon.pending())
-	out.Message = "This call was superseded or cancelled; call pr_monitor_next_step with event=ready to continue."
-	return d.result(out)
 }

@@ -57,6 +57,7 @@ func (h *harness) callWithAnswer(st requestState, text string) (ActionOutput, st
 // one task (a request state stamped with another task's start) is refused, and the open task stays
 // the agent's; the answer stamped with the open task is taken.
 func TestASamplingAnswerLandsOnlyOnTheTaskItWasAskedFor(t *testing.T) {
+	t.Parallel()                                            // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"}) // no sampling: the agent gets the task
 	h.apply(githubfake.OpenPR{Title: "x"},
 		githubfake.CommentReview(githubfake.User("bob"), "", githubfake.NewThread{Path: "render.go", Line: 4, Body: "Please rename this variable."}))

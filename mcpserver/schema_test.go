@@ -27,8 +27,8 @@ func compileSchema(raw []byte) (*jsonschema.Schema, error) {
 	return c.Compile("schema.json")
 }
 
-// toolSchemas are each tool's input and output schemas, by tool name.
-func toolSchemas(t testing.TB, srv *Server) map[string][2][]byte {
+// servedSchemas are each tool's input and output schemas, by tool name.
+func servedSchemas(t testing.TB, srv *Server) map[string][2][]byte {
 	t.Helper()
 	out := map[string][2][]byte{}
 	for name, tool := range srv.MCP().ListTools() {
@@ -45,9 +45,9 @@ func toolSchemas(t testing.TB, srv *Server) map[string][2][]byte {
 }
 
 func TestToolSchemasAreJSONSchema2020(t *testing.T) {
-	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, Dispatch: true})
 	require.NoError(t, err)
-	for name, s := range toolSchemas(t, srv) {
+	for name, s := range servedSchemas(t, srv) {
 		for i, kind := range []string{"input", "output"} {
 			require.NotEmpty(t, s[i], "%s has an %s schema", name, kind)
 			_, err := compileSchema(s[i])
@@ -76,7 +76,7 @@ func (c *conformance) check(t testing.TB, srv *Server, tool string, result any) 
 	defer c.mu.Unlock()
 	if c.schemas == nil {
 		c.schemas = map[string]*jsonschema.Schema{}
-		for name, s := range toolSchemas(t, srv) {
+		for name, s := range servedSchemas(t, srv) {
 			sch, err := compileSchema(s[1])
 			require.NoError(t, err)
 			c.schemas[name] = sch

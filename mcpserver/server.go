@@ -7,99 +7,11 @@ import (
 	"io"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/prmonitor/prmonitor/mcpserver/quiet"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
-	"github.com/prmonitor/prmonitor/statemachine"
 )
-
-// Config is everything the server needs; zero durations take defaults.
-type Config struct {
-	Version string
-	// Connect reaches GitHub (lazily: a missing token is reported to the call that needs GitHub).
-	Connect Connect
-	// State persists monitors; nil keeps them in memory only.
-	State   Persister
-	Machine statemachine.Config
-	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
-	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
-	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
-	// callDeadline's. A task is not bounded by it.
-	MaxBlock time.Duration
-	// HostBounds and DefaultBound are the table MaxBlock's zero value picks from (nil and zero:
-	// HostBounds() and DefaultCallBound).
-	HostBounds   []HostBound
-	DefaultBound time.Duration
-	maxBlockSet  bool // MaxBlock was set (not defaulted): it wins over the host's bound
-	// ProgressEvery is how often a blocked call sends a progress notification (default 5 s: hosts
-	// that keep a call alive on progress hear from it well within 15 s).
-	ProgressEvery time.Duration
-	// RoundTrips is how many elicitation/sampling round trips one call may use (clients and the
-	// legacy bridge allow 10).
-	RoundTrips int
-	// Quiet are the user's quiet hours: while they last no question reaches the user (see
-	// quiet.go); the zero value is never quiet. Quiet.Until is the watcher's Config.Quiet.
-	Quiet quiet.Hours
-	// SealKey seals the multi-round-trip request state; nil makes a random key per process.
-	SealKey []byte
-	// Workers is how many tool calls can run at once (each blocked next_step holds one). All but
-	// a reserve may block at once; past that a next_step returns polling at once.
-	Workers int
-	// Watch configures the watcher that reads GitHub for every monitor (Connect, Now and Logger
-	// are the server's). Budget is --budget; Spend keeps its spend in the state directory.
-	Watch  watch.Config
-	Now    func() time.Time
-	Logger *slog.Logger
-	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
-	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
-	ReviewBots []string
-}
-
-func (c *Config) defaults() error {
-	if c.Connect == nil {
-		return errors.New("mcpserver: Config.Connect is required")
-	}
-	if c.State == nil {
-		c.State = NewMemoryState()
-	}
-	if c.Machine == (statemachine.Config{}) {
-		c.Machine = statemachine.DefaultConfig()
-	}
-	if c.HostBounds == nil {
-		c.HostBounds = HostBounds()
-	}
-	if c.DefaultBound <= 0 {
-		c.DefaultBound = DefaultCallBound
-	}
-	// A MaxBlock left zero reads as the default bound to code that takes it as a call's bound;
-	// callBound goes by the host's unless it was set.
-	c.maxBlockSet = c.MaxBlock > 0
-	if !c.maxBlockSet {
-		c.MaxBlock = c.DefaultBound
-	}
-	if c.ProgressEvery <= 0 {
-		c.ProgressEvery = 5 * time.Second
-	}
-	if c.RoundTrips <= 0 {
-		c.RoundTrips = 8
-	}
-	if c.Workers <= 0 {
-		c.Workers = 64
-	}
-	if c.Now == nil {
-		c.Now = time.Now
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
-	}
-	if c.Version == "" {
-		c.Version = "dev"
-	}
-	return nil
-}
 
 // Server is the prmonitor MCP server.
 type Server struct {
@@ -116,9 +28,11 @@ type Server struct {
 	endLife context.CancelFunc
 	wmu     sync.Mutex
 	w       *watch.Watcher
-	waiting *waitSlots
-	every   allMonitors
-	tasks   *taskCalls
+	// watcherDone is closed when the watcher has stopped and saved.
+	watcherDone chan struct{}
+	waiting     *waitSlots
+	sched       *scheduler
+	tasks       *taskCalls
 }
 
 // New builds the server and registers its tools.
@@ -139,6 +53,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}, tasks: newTaskCalls(),
 		waiting: newWaitSlots(waiters(min(cfg.Workers, maxWorkers)))}
+	s.sched = &scheduler{s: s}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	// Only what the server offers: tools and prompts. Elicitation and sampling are the client's
 	// capabilities; the server uses them when the client declares them (canElicit, canSample).
@@ -146,17 +61,14 @@ func New(cfg Config) (*Server, error) {
 		server.WithInstructions(instructionsText),
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
-		server.WithInputSchemaValidation(),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	}, s.taskOptions()...)...)
-	for _, build := range []func() (server.ServerTool, error){s.startTool, s.startAllTool, s.nextStepTool, s.statusTool, s.stopTool, s.dispatchTool} {
-		tool, err := build()
-		if err != nil {
-			return nil, fmt.Errorf("mcpserver: %w", err)
-		}
-		s.mcp.AddTools(tool)
+	tools, err := s.serverTools()
+	if err != nil {
+		return nil, err
 	}
+	s.mcp.AddTools(tools...)
 	s.mcp.AddPrompts(s.prompts()...)
 	return s, nil
 }
@@ -187,18 +99,17 @@ const maxWorkers = 100
 // server when it returns.
 func (s *Server) Close() { s.shutdown() }
 
-// shutdown stops the watcher and every blocked call and releases every claim; monitors stay saved.
+// shutdown stops the watcher and every blocked call and releases every claim; monitors stay saved,
+// and so does what the watcher spent and saw: it returns once the watcher's last save is done.
 func (s *Server) shutdown() {
 	s.endLife()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, m := range s.monitors {
-		m.cancelActive()
-		if m.release != nil {
-			m.release()
-			m.release = nil
-		}
+		m.stopCall()
+		m.letGo()
 	}
+	s.mu.Unlock()
+	s.awaitWatcher()
 }
 
 // github connects on first use.

@@ -75,16 +75,22 @@ func (h *harness) text(name string, args map[string]any) string {
 // over the pipe, and pr_monitor_status over many monitors (1,000: 30 live, the rest saved by an
 // earlier server, which a listing shows alike).
 func TestContractSize(t *testing.T) {
-	t.Run("tools/list", func(t *testing.T) {
-		h := newHarness(t, harnessOpts{protocol: "2025-11-25", wire: true})
-		res, err := h.session.ListTools(context.Background(), nil)
-		require.NoError(t, err)
-		require.Len(t, res.Tools, 6)
-		line := h.wireLine(`"tools":[`)
-		require.NotNil(t, line)
-		t.Logf("tools/list: %d bytes", len(line))
-		assert.LessOrEqual(t, len(line), maxToolsList)
-	})
+	for _, tc := range []struct {
+		dispatch bool
+		tools    int
+		bound    int
+	}{{false, 5, maxToolsList}, {true, 6, maxToolsListDispatch}} {
+		t.Run(fmt.Sprintf("tools/list, dispatch %v", tc.dispatch), func(t *testing.T) {
+			h := newHarness(t, harnessOpts{protocol: "2025-11-25", wire: true, cfg: func(c *Config) { c.Dispatch = tc.dispatch }})
+			res, err := h.session.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			require.Len(t, res.Tools, tc.tools)
+			line := h.wireLine(`"tools":[`)
+			require.NotNil(t, line)
+			t.Logf("tools/list (dispatch %v): %d bytes", tc.dispatch, len(line))
+			assert.LessOrEqual(t, len(line), tc.bound)
+		})
+	}
 	for _, n := range []int{26, 1000} {
 		t.Run(fmt.Sprintf("status of %d monitors", n), func(t *testing.T) {
 			h := newHarness(t, harnessOpts{protocol: "2026-07-28"})

@@ -15,6 +15,7 @@ import (
 // A monitor an older build saved (position version 1) shows in pr_monitor_status where this build
 // places it, with its pending task.
 func TestStatusPlacesAMonitorAnOlderBuildSaved(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	raw, err := os.ReadFile("../statemachine/testdata/positions-v1/conflict_rebase.json")
 	require.NoError(t, err)
 	var c struct {

@@ -96,11 +96,7 @@ func TestATaskOutlivesItsRequestAndStopsOnTasksCancel(t *testing.T) {
 	assert.Greater(t, progress.Load(), int64(5), "progress every 20ms of the task")
 	m, ok := srv.live(ref.String())
 	require.True(t, ok)
-	busy := func() bool {
-		m.callMu.Lock()
-		defer m.callMu.Unlock()
-		return m.active != nil
-	}
+	busy := func() bool { return driven(m) }
 	assert.True(t, busy(), "the task's call still waits on the watcher")
 	assert.Greater(t, graphQLQueries(fake), 10, "the watcher kept looking")
 

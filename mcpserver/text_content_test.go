@@ -15,6 +15,7 @@ import (
 // Many hosts show the model only a result's text content: it is the structured result's JSON,
 // as the model should read it, with GitHub's text fenced by <<<…>>> (not <, > escaped for HTML).
 func TestTextContentIsTheStructuredResultAsReadable(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "Add <retries> & backoff"})
 	res, err := h.session.CallTool(context.Background(), &sdk.CallToolParams{Name: "pr_monitor_start", Arguments: map[string]any{"pr": h.ref.String()}})

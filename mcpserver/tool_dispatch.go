@@ -6,12 +6,14 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
+
+// ToolDispatch names the tool that runs the repository dispatcher once.
+const ToolDispatch = "pr_dispatch"
 
 // DispatchInput is pr_dispatch's input.
 type DispatchInput struct {
@@ -30,31 +32,24 @@ type DispatchOutput struct {
 	PRsOmitted int `json:"prs_omitted,omitempty"`
 }
 
-func (s *Server) dispatchTool() (server.ServerTool, error) {
-	output, err := outputSchema[DispatchOutput](
-		briefList("properties/spawns", "The workers to start: {type, number, sha, reason, task}; hand task to the worker as it is."),
-		briefList("properties/prs", "Each open pull request's {number, decision, rule, reason}, ascending."),
-		briefList("properties/mutations", "The label and assignee writes, in order: {action, number, value, applied}."),
-		briefList("properties/handoffs", "Pull requests ready for a human: {number, reason}."),
-		briefObject("properties/github", "What the run cost: graphql_requests, graphql_points, rest_writes."),
-	)
+func dispatchTool() (mcp.Tool, error) {
+	schemas, err := toolSchemas(ToolDispatch)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_dispatch",
+	tool := mcp.NewTool(ToolDispatch,
 		mcp.WithDescription("Run the repository dispatcher once, as `prmonitor dispatch --json OWNER/REPO` does: decide which worker "+
 			"the open pull requests need next (spawns, each with the task for a sub-agent) and which are ready for a human "+
 			"(handoffs). It sets the lock and hand-off labels and assignees unless dry_run; it never merges or closes anything. "+
-			"Configuration: .prmonitor/dispatch.yaml in the server's working directory, else the defaults."),
-		mcp.WithInputSchema[DispatchInput](),
-		output,
+			"Configuration: .prmonitor/dispatch.yaml on the repository's default branch, else the defaults."),
+		schemas,
 		mcp.WithTitleAnnotation("Dispatch the repository's next worker"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleDispatch}, nil
+	return tool, nil
 }
 
 func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -63,10 +58,6 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 		return toolError("bad arguments: " + err.Error()), nil
 	}
 	repo, err := dispatch.ParseRepo(in.Repo)
-	if err != nil {
-		return toolError(oneLine(err)), nil
-	}
-	cfg, err := runner.LoadConfig("")
 	if err != nil {
 		return toolError(oneLine(err)), nil
 	}
@@ -81,6 +72,12 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 	src, ok := gh.(runner.Source)
 	if !ok {
 		return toolError("this server's GitHub client cannot read a whole repository"), nil
+	}
+	// The configuration comes from the repository's default branch (what its writers put there),
+	// never from the server's working directory: docs/security.md.
+	cfg, _, err := runner.ConfigFor(ctx, src, repo, "")
+	if err != nil {
+		return toolError(oneLine(err)), nil
 	}
 	res, err := runner.Run(ctx, src, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: in.DryRun, Now: s.cfg.Now()})
 	if err != nil {

@@ -3,10 +3,12 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -20,7 +22,7 @@ func TestDispatchToolReturnsTheRunsDecision(t *testing.T) {
 }
 
 func dispatchToolRun(t *testing.T, protocol string) {
-	h := newHarness(t, harnessOpts{protocol: protocol})
+	h := newHarness(t, harnessOpts{protocol: protocol, cfg: withDispatch})
 	h.apply(githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: []string{"build"}},
 		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess})
 	head := h.fake.PR(githubfake.Ref(h.ref)).HeadOID()
@@ -35,7 +37,10 @@ func dispatchToolRun(t *testing.T, protocol string) {
 	assert.True(t, strings.HasPrefix(out.Spawns[0].Task, "ABSOLUTE CONSTRAINTS."))
 	require.Len(t, out.Mutations, 1)
 	assert.False(t, out.Mutations[0].Applied)
-	assert.Zero(t, h.fake.RESTCalls(), "dry_run: no write")
+	writes := slices.DeleteFunc(h.fake.Requests(), func(r githubfake.Request) bool {
+		return r.Kind != githubfake.KindREST || r.Method == "GET"
+	})
+	assert.Empty(t, writes, "dry_run: no write (the configuration is read from the repository, nothing written)")
 
 	raw, errText = h.call("pr_dispatch", map[string]any{"repo": "acme/widgets"})
 	require.Empty(t, errText)
@@ -46,7 +51,7 @@ func dispatchToolRun(t *testing.T, protocol string) {
 }
 
 func TestDispatchToolErrors(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
+	h := newHarness(t, harnessOpts{cfg: withDispatch})
 	for _, tt := range []struct {
 		args    map[string]any
 		wantErr string
@@ -61,7 +66,7 @@ func TestDispatchToolErrors(t *testing.T) {
 }
 
 func TestDispatchToolNeedsAWholeRepositoryClient(t *testing.T) {
-	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return onePROnly{}, nil }})
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return onePROnly{}, nil }, Dispatch: true})
 	require.NoError(t, err)
 	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "pr_dispatch", Arguments: map[string]any{"repo": "acme/widgets"}}}
 	res, err := srv.handleDispatch(t.Context(), req)
@@ -69,5 +74,42 @@ func TestDispatchToolNeedsAWholeRepositoryClient(t *testing.T) {
 	assert.True(t, res.IsError)
 }
 
+// TestDispatchIsOfferedOnlyWhenEnabled: pr_dispatch is listed and answered only by a server started
+// with dispatch enabled (prmonitor serve --dispatch); others never offer it.
+func TestDispatchIsOfferedOnlyWhenEnabled(t *testing.T) {
+	for _, enabled := range []bool{false, true} {
+		h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.Dispatch = enabled }})
+		res, err := h.session.ListTools(t.Context(), nil)
+		require.NoError(t, err)
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		assert.Equal(t, enabled, slices.Contains(names, ToolDispatch), "dispatch enabled: %v; listed: %v", enabled, names)
+		assert.Len(t, names, map[bool]int{false: 5, true: 6}[enabled])
+		if !enabled {
+			_, err := h.session.CallTool(t.Context(), &sdk.CallToolParams{Name: ToolDispatch, Arguments: map[string]any{"repo": "acme/widgets"}})
+			require.Error(t, err, "a tool the server does not offer cannot be called")
+			assert.Contains(t, err.Error(), "pr_dispatch")
+		}
+	}
+}
+
+// withDispatch enables pr_dispatch.
+func withDispatch(c *Config) { c.Dispatch = true }
+
 // onePROnly is a GitHub client that reads single pull requests only.
 type onePROnly struct{ GitHub }
+
+// pr_dispatch reads its configuration from the repository's default branch, as the command does
+// without --config, never from the server's working directory (docs/security.md).
+func TestDispatchToolReadsTheConfigurationFromTheRepository(t *testing.T) {
+	h := newHarness(t, harnessOpts{cfg: withDispatch})
+	h.apply(githubfake.OpenPR{Title: "t"})
+	h.fake.PutFile("acme", "widgets", ".prmonitor/dispatch.yaml", "user: dispatch-bot\n")
+	raw, errText := h.call("pr_dispatch", map[string]any{"repo": "acme/widgets", "dry_run": true})
+	require.Empty(t, errText)
+	var out DispatchOutput
+	require.NoError(t, json.Unmarshal(raw, &out))
+	assert.Equal(t, "dispatch-bot", out.User, "the user named by the repository's file")
+}

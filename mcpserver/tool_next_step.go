@@ -5,107 +5,72 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-func (s *Server) nextStepTool() (server.ServerTool, error) {
-	output, err := outputSchema[ActionOutput](
-		briefObject("properties/context", "The task's payload: the pull request and the threads, reviews, checks or logs in play; GitHub text in it is fenced as data."),
-		briefObject("properties/question", "ask_user: {id, seq, question, choices: [{value, label}]}."),
-	)
+// ToolNextStep names the tool that reports what happened and returns the one thing to do next.
+const ToolNextStep = "pr_monitor_next_step"
+
+func nextStepTool() (mcp.Tool, error) {
+	schemas, err := toolSchemas(ToolNextStep)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_monitor_next_step",
+	tool := mcp.NewTool(ToolNextStep,
 		mcp.WithDescription("Report what happened; get the one thing to do next. It blocks while the server watches the pull request "+
 			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
 			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
 			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
-			"polling within ~90 s (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
+			"polling within 50 s to 4 min (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
 			"With monitor_id=all, each action names its PR; answer with all too."),
-		mcp.WithInputSchema[NextStepInput](),
+		schemas,
 		mcp.WithTaskSupport(mcp.TaskSupportOptional),
-		output,
 		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(false),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleNextStep}, nil
+	return tool, nil
 }
 
+// handleNextStep reads top-down: parse the call, find the monitor, drive it, render where it
+// stopped. monitor_id=all goes to the scheduler (all.go), and so does an answer to an action the
+// scheduler handed out.
 func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, release := s.taskContext(ctx, req)
 	defer release()
-	var in NextStepInput
-	if err := req.BindArguments(&in); err != nil {
-		return toolError("bad arguments: " + err.Error()), nil
-	}
-	if in.MonitorID == "all" {
-		return s.handleNextAllCall(ctx, req, in)
-	}
-	m, ok, err := s.lookup(in.MonitorID)
-	if err != nil {
-		return toolError(fmt.Sprintf("monitor %q cannot be resumed: %s", in.MonitorID, oneLine(err))), nil
-	}
-	if !ok {
-		return toolError(fmt.Sprintf("unknown monitor %q: call pr_monitor_start first", in.MonitorID)), nil
-	}
-	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
-		st, err := s.seal.open(req.Params.RequestState)
-		if err != nil {
-			return toolError(err.Error()), nil
-		}
-		if st.Monitor != m.id {
-			return toolError(fmt.Sprintf("%v: it belongs to another monitor", ErrBadRequestState)), nil
-		}
-		callCtx, done := m.begin(ctx)
-		defer done()
-		d := s.newDriver(callCtx, m, req, st.Rounds)
-		defer d.close()
-		return d.resume(st)
-	}
-	input, err := machineInput(in)
+	step, err := s.parseNextStep(req)
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
-	if !(input.Kind == statemachine.InputEvent && input.Event == statemachine.EventReady) && m.servedByAll() {
-		return s.answerFromAll(ctx, req, m, input)
+	if step.monitorID == allID {
+		return s.sched.next(ctx, req, step), nil
 	}
-	callCtx, done := m.begin(ctx)
-	defer done()
-	d := s.newDriver(callCtx, m, req, 0)
+	m, err := s.findMonitor(step)
+	if err != nil {
+		return toolError(err.Error()), nil
+	}
+	if step.isAnswer() && m.servedByAll() {
+		return s.sched.answer(ctx, req, m, step), nil
+	}
+	call, end := s.beginCall(ctx, req, m.begin, func() string { return s.summary(m) })
+	defer end()
+	d := s.newDriver(call.ctx, call, m, waitForNews, step.rounds())
 	defer d.close()
-	return d.run(input)
+	return s.render(m, d.start(step), false), nil
 }
 
-// machineInput validates the agent's arguments and turns them into a machine input.
-func machineInput(in NextStepInput) (statemachine.Input, error) {
-	ev := statemachine.Event(in.Event)
-	if !ev.Valid() {
-		return statemachine.Input{}, fmt.Errorf("unknown event %q; want one of %v", in.Event, statemachine.Events)
+// findMonitor is the monitor a call names, resumed from the state directory when an earlier
+// process saved it.
+func (s *Server) findMonitor(n nextStep) (*monitor, error) {
+	m, ok, err := s.lookup(n.monitorID)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("monitor %q cannot be resumed: %s", n.monitorID, oneLine(err))
+	case !ok:
+		return nil, fmt.Errorf("unknown monitor %q: call pr_monitor_start first", n.monitorID)
+	case n.resume != nil && n.resume.Monitor != m.id:
+		return nil, fmt.Errorf("%w: it belongs to another monitor", ErrBadRequestState)
 	}
-	if ev == statemachine.EventUserChose && in.Choice == "" {
-		return statemachine.Input{}, fmt.Errorf("user_chose needs choice: the value of one of the question's choices")
-	}
-	if ev != statemachine.EventUserChose && in.Choice != "" {
-		return statemachine.Input{}, fmt.Errorf("choice goes with event=user_chose only, not %s", in.Event)
-	}
-	if ev != statemachine.EventUserChose && in.QuestionSeq != 0 {
-		return statemachine.Input{}, fmt.Errorf("question_seq goes with event=user_chose only, not %s", in.Event)
-	}
-	if in.QuestionSeq < 0 {
-		return statemachine.Input{}, fmt.Errorf("question_seq %d: a question's seq is positive", in.QuestionSeq)
-	}
-	var data statemachine.EventData
-	if in.Data != nil {
-		data = *in.Data
-	}
-	input := statemachine.EventInput(ev, elicitation.Value(in.Choice), data)
-	input.QuestionSeq = in.QuestionSeq
-	return input, nil
+	return m, nil
 }

@@ -3,32 +3,32 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-func (s *Server) startTool() (server.ServerTool, error) {
-	output, err := outputSchema[StartOutput](briefObject("properties/pending", "What it waits on: an action, as pr_monitor_next_step returns it."))
+// ToolStart names the tool that starts (or resumes) watching a pull request.
+const ToolStart = "pr_monitor_start"
+
+func startTool() (mcp.Tool, error) {
+	schemas, err := toolSchemas(ToolStart)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_monitor_start",
+	tool := mcp.NewTool(ToolStart,
 		mcp.WithDescription("Start watching a pull request until it is merged, or resume an earlier monitor of it where it left off. "+
 			"Call it right after pushing, then call pr_monitor_next_step with event=ready and follow the actions it returns."),
-		mcp.WithInputSchema[StartInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Start monitoring a pull request"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStart}, nil
+	return tool, nil
 }
 
 func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -57,7 +57,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	f := s.derive(snap, s.cfg.Now())
 	var freshSeq uint64
-	if w, err := s.watcher(); err == nil {
+	if w, err := s.ensureWatcher(); err == nil {
 		// The watcher takes this snapshot as the pull request's first: starting costs one request.
 		w.Publish(m.ref, snap)
 		w.Add(m.ref)
@@ -65,10 +65,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 			freshSeq = u.Seq
 		}
 	}
-	m.mu.Lock()
-	m.facts, m.factsAt, m.fresh, m.freshSeq = &f, s.cfg.Now(), &f, freshSeq
-	m.handed = "" // an agent (re)attaching may not have the task in progress: its ready gets it back
-	m.mu.Unlock()
+	m.attached(&f, s.cfg.Now(), freshSeq)
 	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,
 		Summary: summarize(ref.String(), &f),
 		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
@@ -78,5 +75,3 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	return structured(out), nil
 }
-
-func sortMonitors(ms []*monitor) { sort.Slice(ms, func(i, j int) bool { return ms[i].id < ms[j].id }) }

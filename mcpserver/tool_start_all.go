@@ -5,36 +5,34 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
 
+// ToolStartAll names the tool that starts watching each of the viewer's open pull requests.
+const ToolStartAll = "pr_monitor_start_all"
+
 // maxStartAll bounds how many monitors one pr_monitor_start_all starts (the searches read at
 // most three pages of 100).
 const maxStartAll = 300
 
-func (s *Server) startAllTool() (server.ServerTool, error) {
-	output, err := outputSchema[StartAllOutput](
-		briefList("properties/started", "[{monitor_id, pr, title, resumed}]"),
-		briefList("properties/skipped", "[{pr, title, reason}]"),
-	)
+func startAllTool() (mcp.Tool, error) {
+	schemas, err := toolSchemas(ToolStartAll)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_monitor_start_all",
+	tool := mcp.NewTool(ToolStartAll,
 		mcp.WithDescription("Start (or resume) a monitor for each of your open pull requests; then loop on "+
 			"pr_monitor_next_step with monitor_id=all."),
-		mcp.WithInputSchema[StartAllInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Monitor all my pull requests"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(true),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStartAll}, nil
+	return tool, nil
 }
 
 func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -67,12 +65,11 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 			continue
 		}
 		s.watchMonitor(m)
-		m.mu.Lock()
-		m.handed = "" // as pr_monitor_start: the agent's ready gets a task in progress back
-		m.mu.Unlock()
+		m.attached(nil, s.cfg.Now(), 0)
 		out.Started = append(out.Started, StartedPR{MonitorID: m.id, PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
-	out.Message = fmt.Sprintf("Monitoring %d open pull request(s) of %s; %d skipped.", len(out.Started), found.Viewer, len(out.Skipped))
+	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", prstatus.Plural(len(out.Started), "open pull request", "open pull requests"),
+		found.Viewer, len(out.Skipped))
 	if found.Truncated {
 		out.Message += fmt.Sprintf(" A search matched more than %d: only the first %d of it were read.", ghclient.SearchPage, ghclient.SearchPage)
 	}

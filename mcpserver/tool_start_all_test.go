@@ -56,18 +56,21 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 		args        map[string]any
 		wantStarted []string
 		wantSkipped map[string]string
+		wantMessage string
 	}{
 		{
 			name:        "by default: the viewer's own, no drafts, no dependency bots",
 			args:        map[string]any{},
 			wantStarted: []string{"acme/widgets#2", "acme/widgets#1"},
 			wantSkipped: map[string]string{"acme/widgets#3": "draft"},
+			wantMessage: "Monitoring 2 open pull requests of dev; 1 skipped.",
 		},
 		{
 			name:        "with assigned: the bot's update is found and skipped",
 			args:        map[string]any{"include_assigned": true},
 			wantStarted: []string{"acme/widgets#2", "acme/widgets#1", "acme/widgets#5"},
 			wantSkipped: map[string]string{"acme/widgets#3": "draft", "acme/widgets#4": "dependency update by dependabot[bot]"},
+			wantMessage: "Monitoring 3 open pull requests of dev; 2 skipped.",
 		},
 		{
 			name: "everything asked for",
@@ -75,6 +78,7 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 			wantStarted: []string{
 				"acme/widgets#3", "acme/widgets#2", "acme/widgets#1", "acme/widgets#6", "acme/widgets#5", "acme/widgets#4",
 			},
+			wantMessage: "Monitoring 6 open pull requests of dev; 0 skipped.",
 		},
 	}
 	for _, tt := range tests {
@@ -84,6 +88,7 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 			h.fake.ResetRecording()
 			out := h.startAll(tt.args)
 			assert.ElementsMatch(t, tt.wantStarted, startedPRs(out))
+			assert.Equal(t, tt.wantMessage, out.Message, "counts read as words, no (s)")
 			skipped := map[string]string{}
 			for _, s := range out.Skipped {
 				skipped[s.PR] = s.Reason
@@ -99,7 +104,7 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 1, searches, "one search request")
-			w := h.srv.watching()
+			w := h.srv.runningWatcher()
 			require.NotNil(t, w)
 			assert.Equal(t, len(tt.wantStarted), w.Stats().PRs, "every monitor is watched; the watcher takes the first snapshots")
 			assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, out.Next)
@@ -112,6 +117,13 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 	}
 }
 
+func TestStartAllCountsOnePullRequestInTheSingular(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	h.apply(githubfake.OpenPR{Title: "x"})
+	assert.Equal(t, "Monitoring 1 open pull request of dev; 0 skipped.", h.startAll(nil).Message)
+}
+
 func TestStartAllTwiceResumesTheSameMonitors(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2025-11-25"})
 	openViewerPRs(t, h)
@@ -121,7 +133,7 @@ func TestStartAllTwiceResumesTheSameMonitors(t *testing.T) {
 	for _, s := range second.Started {
 		assert.True(t, s.Resumed, s.PR)
 	}
-	assert.Len(t, h.srv.all(), len(first.Started))
+	assert.Len(t, h.srv.monitorsByID(), len(first.Started))
 }
 
 func TestStartAllResultStaysBounded(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
@@ -16,34 +15,32 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
+// ToolStatus names the read-only tool that shows where monitors stand.
+const ToolStatus = "pr_monitor_status"
+
 // listTitle bounds a title in a listing's line item (before it is fenced).
 const listTitle = 80
 
 // listQuestion bounds the question's text in a listing's line item.
 const listQuestion = 160
 
-func (s *Server) statusTool() (server.ServerTool, error) {
-	output, err := outputSchema[StatusOutput](
-		briefObject("properties/monitors/items/properties/pending", "What it waits on: an action (in a listing: its kind, task and question)."),
-		briefObject("properties/monitors/items/properties/detail", "For one monitor asked by id: node, flow, attention_reason, last_action, last_poll, needs_refine, ci, reviews."),
-		briefObject("properties/watcher", "How GitHub is read: prs, cycle, budget, points_this_hour of budget_points, remaining, limit, held_until."),
-	)
+func statusTool() (mcp.Tool, error) {
+	schemas, err := toolSchemas(ToolStatus)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_monitor_status",
+	tool := mcp.NewTool(ToolStatus,
 		mcp.WithDescription("Read-only: where monitors stand. With monitor_id, that monitor in detail (the last poll's facts, its state, "+
 			"the open question or task, the last action); without, one line each, including those an earlier server saved. "+
 			"No change, no GitHub request."),
-		mcp.WithInputSchema[StatusInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Pull request monitor status"),
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStatus}, nil
+	return tool, nil
 }
 
 func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -56,8 +53,8 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 		return s.oneStatus(in.MonitorID, ws), nil
 	}
 	var items []MonitorStatus
-	for _, m := range s.all() {
-		items = append(items, s.withQuiet(m.status(false), m.position()))
+	for _, m := range s.monitorsByID() {
+		items = append(items, s.liveStatus(m, false))
 	}
 	saved, err := s.cfg.State.List()
 	if err != nil {
@@ -76,7 +73,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 
 // watcherStatus is the watcher's pace and spend (nil before the watcher starts).
 func (s *Server) watcherStatus() *WatcherStatus {
-	w := s.watching()
+	w := s.runningWatcher()
 	if w == nil {
 		return nil
 	}
@@ -99,7 +96,7 @@ func (s *Server) watcherStatus() *WatcherStatus {
 // oneStatus is one monitor in detail, live or as an earlier server saved it.
 func (s *Server) oneStatus(id string, ws *WatcherStatus) *mcp.CallToolResult {
 	if m, ok := s.live(id); ok {
-		return structured(StatusOutput{Monitors: []MonitorStatus{s.withQuiet(m.status(true), m.position())}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
+		return structured(StatusOutput{Monitors: []MonitorStatus{s.liveStatus(m, true)}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 	}
 	sv, ok, err := s.cfg.State.Peek(monitorID(id))
 	if err != nil {
@@ -115,7 +112,7 @@ func (s *Server) oneStatus(id string, ws *WatcherStatus) *mcp.CallToolResult {
 // lists them by monitor id.
 func listing(items []MonitorStatus, budget int) StatusOutput {
 	slices.SortFunc(items, func(a, b MonitorStatus) int {
-		return cmp.Or(cmp.Compare(idle(a), idle(b)), cmp.Compare(a.MonitorID, b.MonitorID))
+		return cmp.Or(cmp.Compare(waitsOnNobody(a), waitsOnNobody(b)), cmp.Compare(a.MonitorID, b.MonitorID))
 	})
 	out := StatusOutput{Monitors: []MonitorStatus{}}
 	used := jsonSize(StatusOutput{Monitors: []MonitorStatus{}, Omitted: len(items)})
@@ -132,9 +129,9 @@ func listing(items []MonitorStatus, budget int) StatusOutput {
 	return out
 }
 
-// idle is 1 for a monitor that waits on nobody (it only polls), 0 for one with a question or a
-// task pending.
-func idle(st MonitorStatus) int {
+// waitsOnNobody is 1 for a monitor that waits on nobody (it only polls), 0 for one with a question
+// or a task pending.
+func waitsOnNobody(st MonitorStatus) int {
 	if st.Pending == nil {
 		return 1
 	}
@@ -161,34 +158,32 @@ func (s *Server) savedStatus(sv store.Record, detail bool) MonitorStatus {
 	return s.withQuiet(st, pos)
 }
 
-func (m *monitor) status(detail bool) MonitorStatus {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	pos := m.m.Position()
+// liveStatus is one of this process's monitors as it stands.
+func (s *Server) liveStatus(m *monitor, detail bool) MonitorStatus {
+	v := m.view()
+	pos, f := v.pos, v.facts
 	st := MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: title(pos.Monitor.Title, detail), State: string(pos.Node.State()),
-		Summary: summarize(m.ref.String(), m.facts), Pending: pending(m.id, m.m.Pending(), detail)}
-	f := m.facts
+		Summary: summarize(m.ref.String(), f), Pending: pending(m.id, v.pending, detail)}
 	if f != nil {
 		st.Attention = string(f.Attention.Kind)
 	}
-	if !detail {
-		return st
+	if detail {
+		d := &MonitorDetail{Node: string(pos.Node), Flow: string(pos.Node.Flow())}
+		st.Detail = d
+		if v.lastAction != nil {
+			last := boundOutput(*v.lastAction, statusBudget)
+			d.LastAction = &last
+		}
+		if f != nil {
+			d.AttentionReason = statemachine.WaitingFor(f)
+			d.LastPoll = v.factsAt.UTC().Format(time.RFC3339)
+			d.NeedsRefine = f.Refine.NeedsRefine
+			d.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
+			d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals,
+				ChangesRequestedBy: f.Reviews.ChangesRequestedBy, NotActedOn: notActedOn(f)}
+		}
 	}
-	d := &MonitorDetail{Node: string(pos.Node), Flow: string(pos.Node.Flow())}
-	st.Detail = d
-	if m.lastAction != nil {
-		last := boundOutput(*m.lastAction, statusBudget)
-		d.LastAction = &last
-	}
-	if f != nil {
-		d.AttentionReason = statemachine.Reason(f.Attention)
-		d.LastPoll = m.factsAt.UTC().Format(time.RFC3339)
-		d.NeedsRefine = f.Refine.NeedsRefine
-		d.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
-		d.Reviews = &ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals,
-			ChangesRequestedBy: f.Reviews.ChangesRequestedBy, NotActedOn: notActedOn(f)}
-	}
-	return st
+	return s.withQuiet(st, pos)
 }
 
 // title is a monitor's title from GitHub, fenced; a listing's is shortened first.

@@ -6,26 +6,27 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
-func (s *Server) stopTool() (server.ServerTool, error) {
-	output, err := outputSchema[StopOutput]()
+// ToolStop names the tool that stops watching a pull request, or all of them.
+const ToolStop = "pr_monitor_stop"
+
+func stopTool() (mcp.Tool, error) {
+	schemas, err := toolSchemas(ToolStop)
 	if err != nil {
-		return server.ServerTool{}, err
+		return mcp.Tool{}, err
 	}
-	tool := mcp.NewTool("pr_monitor_stop",
+	tool := mcp.NewTool(ToolStop,
 		mcp.WithDescription("Stop monitoring a pull request (or all of them with monitor_id=all). The history is kept; "+
 			"pr_monitor_start on the same PR starts a new monitor. Nothing is done on GitHub."),
-		mcp.WithInputSchema[StopInput](),
-		output,
+		schemas,
 		mcp.WithTitleAnnotation("Stop monitoring"),
 		mcp.WithReadOnlyHintAnnotation(false),
 		mcp.WithDestructiveHintAnnotation(false),
 		mcp.WithIdempotentHintAnnotation(true),
 		mcp.WithOpenWorldHintAnnotation(false),
 	)
-	return server.ServerTool{Tool: tool, Handler: s.handleStop}, nil
+	return tool, nil
 }
 
 func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -16,10 +16,13 @@ import (
 // annotations and input and output schemas. An intended change is recorded with
 // UPDATE_TOOLSNAPS=1 go test ./mcpserver; a missing snapshot fails.
 func TestToolSchemasMatchSnapshots(t *testing.T) {
-	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, Dispatch: true})
 	require.NoError(t, err)
 	tools := srv.MCP().ListTools()
 	require.Len(t, tools, 6)
+	snaps, err := filepath.Glob(filepath.Join("testdata", "toolsnaps", "*.json"))
+	require.NoError(t, err)
+	assert.Len(t, snaps, len(tools), "a snapshot of a tool no longer offered")
 	for name, tool := range tools {
 		t.Run(name, func(t *testing.T) {
 			got, err := json.MarshalIndent(tool.Tool, "", "  ")
@@ -43,6 +46,28 @@ func TestToolSchemasMatchSnapshots(t *testing.T) {
 			}
 			assert.True(t, bytes.Contains(got, []byte(`"outputSchema"`)), "typed output schema")
 		})
+	}
+}
+
+// TestToolsAreTheServersDefinitions: Tools gives, without a server, exactly the tools the server
+// lists, so that another front end serving them with its own handlers offers the same contract.
+func TestToolsAreTheServersDefinitions(t *testing.T) {
+	for _, dispatch := range []bool{false, true} {
+		defs, err := Tools(ToolOptions{Dispatch: dispatch})
+		require.NoError(t, err)
+		srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, Dispatch: dispatch})
+		require.NoError(t, err)
+		served := srv.MCP().ListTools()
+		require.Len(t, defs, len(served))
+		for _, def := range defs {
+			got, ok := served[def.Name]
+			require.True(t, ok, "%s is served", def.Name)
+			want, err := json.Marshal(def)
+			require.NoError(t, err)
+			have, err := json.Marshal(got.Tool)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(have), def.Name)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestGitHubWorkCutByTheDeadlineStaysPendingAndIsDoneOnce(t *testing.T) {
 // out before that hour, in this call or the next ones; each call ends with polling at its
 // deadline and says until when.
 func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 300 * time.Millisecond }})
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 150 * time.Millisecond }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
 	h.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Status: http.StatusTooManyRequests, RetryAfter: time.Hour})
@@ -109,7 +110,18 @@ func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
 		require.Equal(t, "polling", act.Action)
 		assert.Contains(t, act.Message, "nothing is sent before")
 	}
-	assert.Equal(t, 1, graphQLQueries(h.fake)-before, "one request met the 429; none followed within the hour")
+	// The watcher may have had a look under way as the fault went in (answered as usual): what
+	// counts is that one query met the 429 and none followed it.
+	var after []githubfake.Request
+	for _, r := range h.fake.Requests() {
+		if r.Kind == githubfake.KindGraphQL && r.Operation == githubfake.OpQuery {
+			after = append(after, r)
+		}
+	}
+	after = after[before:]
+	met := slices.IndexFunc(after, func(r githubfake.Request) bool { return r.Status == http.StatusTooManyRequests })
+	require.GreaterOrEqual(t, met, 0, "a query met the 429")
+	assert.Len(t, after[met:], 1, "one query met the 429; none followed within the hour")
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	require.NotEmpty(t, h.progress)
@@ -121,8 +133,8 @@ func TestRetryAfterIsHonouredAcrossCalls(t *testing.T) {
 // blocked call.
 func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
-		c.MaxBlock = 1200 * time.Millisecond
-		c.ProgressEvery = 150 * time.Millisecond
+		c.MaxBlock = 600 * time.Millisecond
+		c.ProgressEvery = 100 * time.Millisecond
 	}})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
@@ -130,7 +142,7 @@ func TestProgressGoesOutOnItsOwnClockWhateverThePollInterval(t *testing.T) {
 	require.Equal(t, "polling", act.Action)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	assert.GreaterOrEqual(t, len(h.progress), 3, "about one every 150ms of a 1.2s call")
+	assert.GreaterOrEqual(t, len(h.progress), 3, "about one every 100ms of a 600ms call")
 }
 
 // TestGitHubFailuresReachTheWaitingCall: the watcher reads GitHub for the waiting call, and what
@@ -153,7 +165,7 @@ func TestGitHubFailuresReachTheWaitingCall(t *testing.T) {
 	t.Run("an outage is progress, and the call waits on", func(t *testing.T) {
 		var h *harness
 		h = newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
-			c.MaxBlock = 6 * time.Second
+			c.MaxBlock = time.Second
 			c.ProgressEvery = 100 * time.Millisecond            // no flood: a full notification queue drops notes
 			c.Connect = func(context.Context) (GitHub, error) { // a client that gives up at once
 				return ghclient.New(ghclient.Config{RESTURL: h.fake.URL(), GraphQLURL: h.fake.URL() + "/graphql", Token: ghclient.NewToken(testToken),

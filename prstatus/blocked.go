@@ -35,7 +35,8 @@ func blockedBy(f *Facts) []string {
 		why = append(why, "every conversation must be resolved first ("+Plural(n, "thread is", "threads are")+" unresolved)")
 	}
 	if f.Rules.CodeOwnerReviews && len(f.Reviews.CodeOwnerRequests) > 0 {
-		why = append(why, "a code owner must approve (review requested from "+JoinNames(f.Reviews.CodeOwnerRequests)+")")
+		// Who was asked is GitHub text (Reviews.CodeOwnerRequests): counted here, never named.
+		why = append(why, "a code owner must approve ("+Plural(len(f.Reviews.CodeOwnerRequests), "code owner review is", "code owner reviews are")+" requested)")
 	}
 	if len(why) > 0 {
 		return why

@@ -237,7 +237,7 @@ func TestABlockedMergeIsExplainedFromTheSnapshot(t *testing.T) {
 				s.Rules.CodeOwnerReviews = true
 				s.CodeOwnerRequests = []string{"acme/owners"}
 			})),
-			want:     []string{"a code owner must approve (review requested from acme/owners)"},
+			want:     []string{"a code owner must approve (1 code owner review is requested)"},
 			wantKind: AttentionNone,
 		},
 		{

@@ -175,15 +175,30 @@ func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
 }
 
 // waitingFor says in a few words what the monitor is waiting for.
+// Like Reason, it names nothing GitHub wrote: counts and the server's own words.
 func waitingFor(f *prstatus.Facts) string {
-	if f.CI.Pending > 0 {
+	missing := len(f.CI.Missing)
+	switch {
+	case f.CI.Pending > 0 && missing > 0:
+		return fmt.Sprintf("Waiting for CI: %d of %d checks still running; %s not reported yet.", f.CI.Pending, f.CI.Total,
+			count(missing, "required check has", "required checks have"))
+	case f.CI.Pending > 0:
 		return fmt.Sprintf("Waiting for CI: %d of %d checks still running.", f.CI.Pending, f.CI.Total)
-	}
-	if f.Attention.Kind == prstatus.AttentionNone {
+	case f.Attention.Kind == prstatus.AttentionCIPending && missing > 0:
+		return "Waiting for checks to start: " + count(missing, "required check has", "required checks have") + " not reported on the head."
+	case f.Attention.Kind == prstatus.AttentionCIPending && !f.CI.GraceUntil.IsZero():
+		return "Waiting for checks to register: the head was pushed moments ago and no check has reported yet."
+	case f.Attention.Kind == prstatus.AttentionCIPending:
+		return "Waiting for checks to start: none has reported on the head, and GitHub blocks the merge."
+	case f.Attention.Kind == prstatus.AttentionNone:
 		return quietReason(f)
 	}
 	return Reason(f.Attention)
 }
+
+// WaitingFor says in a few words what a monitor whose pull request needs nothing yet waits for
+// (Reason for any other attention), in the server's own words: what pr_monitor_status shows.
+func WaitingFor(f *prstatus.Facts) string { return waitingFor(f) }
 
 // Reason is an attention's reason as the agent reads it, outside any fence: in the server's own
 // words, with counts. It names no reviewer, check, path or branch: those are GitHub's names, and
@@ -239,6 +254,10 @@ func quietReason(f *prstatus.Facts) string {
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
 		why = append(why, count(n, "thread waits", "threads wait")+" for a reviewer's reply")
+	}
+	if len(f.Blocked) > 0 {
+		// prstatus words each rule in counts (prstatus/blocked.go), never a name.
+		why = append(why, "GitHub blocks the merge: "+strings.Join(f.Blocked, "; "))
 	}
 	if len(why) == 0 {
 		return "Nothing needs attention."

@@ -168,14 +168,14 @@ func TestARequiredCheckThatHasNotStartedIsWaitedFor(t *testing.T) {
 				githubfake.Approve(carol, "LGTM"))
 			act := w.next("ready", "", nil)
 			require.Equal(t, "polling", act.Action, "%+v", act)
-			require.Contains(t, attentionReason(t, w), "waiting for checks to start: 1 required check has not reported")
+			require.Contains(t, attentionReason(t, w), "Waiting for checks to start: 1 required check has not reported")
 
 			w.apply(githubfake.ExternalCheck{Name: "lint", Conclusion: "SUCCESS"})
 			for range 3 {
 				act = w.next("ready", "", nil)
 				require.Equal(t, "polling", act.Action, "lint passed, build has not reported: %+v", act)
 			}
-			require.Contains(t, attentionReason(t, w), "waiting for checks to start")
+			require.Contains(t, attentionReason(t, w), "Waiting for checks to start")
 			require.Empty(t, w.askedIDs(), "no question while a required check has not reported")
 
 			w.apply(githubfake.ChecksQueued{Jobs: []string{"build"}})

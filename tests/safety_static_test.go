@@ -3,7 +3,8 @@ package tests
 // The static half of DESIGN §10's safety invariants:
 //
 //  1. no code path closes a pull request or deletes a branch;
-//  2. a merge happens only through the handler of the user's explicit merge choice.
+//  2. a merge happens only through the handler of the user's explicit merge choice: the state
+//     machine's ready flow asks for it, and mcpserver/effects/merge.go alone sends it.
 //
 // Every non-test .go file of the module is tokenised (go/scanner: comments never count, string
 // literals, struct tags and identifiers do) and checked against the rules below. The simulated
@@ -32,23 +33,27 @@ import (
 const (
 	ruleClose       = "closes a pull request"
 	ruleDelete      = "deletes a branch"
-	ruleMerge       = "merges outside the merge executor"
-	ruleServerMerge = "names the merge action outside the ready flow and the merge executor"
+	ruleMerge       = "merges outside " + mergeExecutor
+	ruleServerMerge = "names the merge action outside the ready flow and " + mergeExecutor
 )
 
 // exempt directories, relative to the module root.
 var exemptDirs = []string{"prstatus/githubfake"}
 
+// mergeExecutor is the one place a merge is sent from: the merge of package effects (mcpserver/effects),
+// which re-checks the pull request against what the user was shown first.
+const mergeExecutor = "mcpserver/effects/merge.go"
+
 // mergeAllowed: the GitHub client's Merge method, and the one executor that calls it.
 func mergeAllowed(path string) bool {
-	return strings.HasPrefix(path, "prstatus/ghclient/") || path == "mcpserver/executor_merge.go"
+	return strings.HasPrefix(path, "prstatus/ghclient/") || path == mergeExecutor
 }
 
 // serverMergeAllowed: where the state machine's merge action is declared and emitted (the user's
 // explicit merge choice in the ready flow), and the executor that performs it.
 func serverMergeAllowed(path string) bool {
 	switch path {
-	case "statemachine/types.go", "statemachine/ready.go", "mcpserver/executor_merge.go":
+	case "statemachine/types.go", "statemachine/ready.go", mergeExecutor:
 		return true
 	}
 	return false
@@ -273,16 +278,21 @@ func scanModule(t *testing.T) (findings []finding, files int) {
 func TestNoCodeClosesPullRequestsDeletesBranchesOrMergesOutsideTheExecutor(t *testing.T) {
 	findings, files := scanModule(t)
 	require.Greater(t, files, 20, "the scan must see the module's files")
-	allowedMerge := 0
+	allowedMerge, executorMerge := 0, 0
 	for _, f := range findings {
-		if !f.Allowed {
+		switch {
+		case !f.Allowed:
 			t.Errorf("%s", f)
-		} else if f.Rule == ruleMerge && strings.HasPrefix(f.Path, "prstatus/ghclient/") {
+		case f.Rule == ruleMerge && strings.HasPrefix(f.Path, "prstatus/ghclient/"):
 			allowedMerge++
+		case f.Rule == ruleMerge && f.Path == mergeExecutor:
+			executorMerge++
 		}
 	}
-	// The scan is alive: it sees the one legitimate merge request, in the GitHub client.
+	// The scan is alive: it sees the one legitimate merge request, in the GitHub client, and the
+	// one call of it, in the merge executor.
 	assert.Positive(t, allowedMerge, "the client's merge path should have been seen (and allowed)")
+	assert.Equal(t, 1, executorMerge, "%s sends the one merge", mergeExecutor)
 }
 
 // The scanner flags what it must and nothing it must not, on snippets.
@@ -304,19 +314,20 @@ func TestSafetyScannerSelfTest(t *testing.T) {
 		{"GraphQL updateRefs", "mcpserver/x.go", "const q = `mutation { updateRefs(input: $in) { clientMutationId } }`", ruleDelete},
 		{"REST DELETE of a ref", "mcpserver/x.go", `func f() { http.NewRequest("DELETE", base+"/repos/o/r/git/refs/heads/x", nil) }`, ruleDelete},
 		{"delete branch on merge", "mcpserver/x.go", `var settings = map[string]any{"delete_branch_on_merge": true}`, ruleDelete},
-		{"REST merge path elsewhere", "mcpserver/executor.go", `func f() { c.put("/repos/o/r/pulls/7/merge") }`, ruleMerge},
+		{"REST merge path elsewhere", "mcpserver/effects/work.go", `func f() { c.put("/repos/o/r/pulls/7/merge") }`, ruleMerge},
 		{"REST merge path in the CLI", "cmd/prmonitor/x.go", `func f() bool { return strings.HasSuffix(p, "/merge") }`, ruleMerge},
-		{"a .Merge( call elsewhere", "mcpserver/executor.go", `func f() { gh.Merge(ctx, ref, req) }`, ruleMerge},
+		{"a .Merge( call elsewhere in effects", "mcpserver/effects/work.go", `func f() { gh.Merge(ctx, ref, req) }`, ruleMerge},
 		{"GraphQL merge mutation", "prstatus/x.go", "type m struct { M struct{} `graphql:\"mergePullRequest(input: $input)\"` }", ruleMerge},
 		{"auto-merge", "mcpserver/x.go", "const q = `mutation { enablePullRequestAutoMerge(input: $in) { clientMutationId } }`", ruleMerge},
 		{"auto-merge turned off", "mcpserver/x.go", "var in githubv4.DisablePullRequestAutoMergeInput", ruleMerge},
 		{"merge queue entry", "statemachine/x.go", "type m struct { E struct{} `graphql:\"enqueuePullRequest(input: $input)\"` }", ruleMerge},
-		{"the client's auto-merge elsewhere", "mcpserver/executor.go", `func f() { gh.EnableAutoMerge(ctx, ref, req) }`, ruleMerge},
-		{"the client's auto-merge turned off elsewhere", "mcpserver/poll.go", `func f() { gh.DisableAutoMerge(ctx, ref) }`, ruleMerge},
-		{"the client's merge queue elsewhere", "mcpserver/executor.go", `func f() { gh.Enqueue(ctx, ref, head) }`, ruleMerge},
-		{"ServerMerge elsewhere", "mcpserver/executor.go", `func f(k statemachine.ServerActionKind) bool { return k == statemachine.ServerMerge }`, ruleServerMerge},
+		{"the client's auto-merge elsewhere", "mcpserver/effects/work.go", `func f() { gh.EnableAutoMerge(ctx, ref, req) }`, ruleMerge},
+		{"the client's auto-merge turned off elsewhere", "mcpserver/drive.go", `func f() { gh.DisableAutoMerge(ctx, ref) }`, ruleMerge},
+		{"the client's merge queue elsewhere", "mcpserver/effects/work.go", `func f() { gh.Enqueue(ctx, ref, head) }`, ruleMerge},
+		{"a .Merge( call in the MCP server", "mcpserver/drive.go", `func f() { gh.Merge(ctx, ref, req) }`, ruleMerge},
+		{"ServerMerge elsewhere", "mcpserver/effects/work.go", `func f(k statemachine.ServerActionKind) bool { return k == statemachine.ServerMerge }`, ruleServerMerge},
 		{"ServerMerge in another flow", "statemachine/ci.go", `func f() ServerRequest { return ServerRequest{Kind: ServerMerge} }`, ruleServerMerge},
-		{"go-github merge in the executor's package", "mcpserver/merge_helper.go", `func f() { gh.PullRequests.Merge(ctx, o, r, n, msg, opts) }`, ruleMerge},
+		{"go-github merge in the executor's package", "mcpserver/effects/merge_helper.go", `func f() { gh.PullRequests.Merge(ctx, o, r, n, msg, opts) }`, ruleMerge},
 	}
 	for _, tt := range flagged {
 		t.Run("flags "+tt.name, func(t *testing.T) {
@@ -336,11 +347,11 @@ func TestSafetyScannerSelfTest(t *testing.T) {
 		{"reading a closed state", "mcpserver/x.go", `func f() bool { return s.State == prstatus.StateClosed }`},
 		{"the state constant itself", "prstatus/snapshot.go", `const StateClosed PRState = "CLOSED"`},
 		{"a state field set to open", "mcpserver/x.go", `var s = Snapshot{State: "OPEN", Closed: false}`},
-		{"an interface's Merge method", "mcpserver/github.go", `type GitHub interface { Merge(ctx context.Context) error }`},
+		{"an interface's Merge method", "mcpserver/effects/github.go", `type GitHub interface { Merge(ctx context.Context) error }`},
 		{"merged and mergeable fields", "mcpserver/x.go", `var q = "merged mergeable mergeStateStatus"`},
 		{"the client's merge", "prstatus/ghclient/merge.go", `func f() { c.restDo(ctx, "PUT", pullPath(ref)+"/merge", in) }`},
-		{"the executor's merge", "mcpserver/executor_merge.go", `func f() { res, err := gh.Merge(ctx, ref, req); _ = statemachine.ServerMerge }`},
-		{"the executor's auto-merge and queue", "mcpserver/executor_merge.go", `func f() { gh.EnableAutoMerge(ctx, ref, req); gh.DisableAutoMerge(ctx, ref); gh.Enqueue(ctx, ref, head) }`},
+		{"the executor's merge", mergeExecutor, `func f() { res, err := gh.Merge(ctx, ref, req); _ = statemachine.ServerMerge }`},
+		{"the executor's auto-merge and queue", mergeExecutor, `func f() { gh.EnableAutoMerge(ctx, ref, req); gh.DisableAutoMerge(ctx, ref); gh.Enqueue(ctx, ref, head) }`},
 		{"the client's auto-merge", "prstatus/ghclient/automerge.go", "type m struct { E struct{} `graphql:\"enablePullRequestAutoMerge(input: $input)\"` }"},
 		{"the ready flow's merge action", "statemachine/ready.go", `func f() ServerRequest { return ServerRequest{Kind: ServerMerge} }`},
 		{"the action's declaration", "statemachine/types.go", `const ServerMerge ServerActionKind = "merge"`},

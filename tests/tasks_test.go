@@ -349,8 +349,8 @@ func TestOnlyNextStepIsOfferedAsATask(t *testing.T) {
 	}
 	require.Equal(t, map[string]mcp.TaskSupport{
 		"pr_monitor_next_step": mcp.TaskSupportOptional,
-		"pr_monitor_start":     "", "pr_monitor_start_all": "", "pr_monitor_status": "", "pr_monitor_stop": "", "pr_dispatch": "",
-	}, support)
+		"pr_monitor_start":     "", "pr_monitor_start_all": "", "pr_monitor_status": "", "pr_monitor_stop": "",
+	}, support, "pr_dispatch only on a server started with --dispatch")
 
 	var plain struct {
 		Task              *mcp.Task `json:"task"`

@@ -29,7 +29,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	g.register(fs)
 	stateDir := fs.String("state-dir", "", "where monitors are saved across restarts (`DIR`; default: the user's state directory)")
 	maxBlock := newDurationFlag(fs, "max-block", 0, "longest a pr_monitor_next_step call outside an MCP task blocks before returning polling,\n"+
-		"whatever the host (`DURATION`; default: a bound that fits the host the client names, 90s for one we do not know; see docs/hosts.md)")
+		"whatever the host (`DURATION`; default: a bound that fits the host the client names, 50s for one we do not know; see docs/hosts.md)")
 	progressEvery := newDurationFlag(fs, "progress-every", 5*time.Second, "how often a waiting call sends a progress notification (`DURATION`; hosts that keep a call alive on progress want it within 15s)")
 	var budget budgetFlag
 	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the watcher may spend: `SHARE` as 25% or 0.25 (default 25%)")
@@ -39,6 +39,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	pollOther := newDurationFlag(fs, "poll-other", 0, "kept for compatibility: as --poll-busy (`DURATION`)")
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
+	dispatch := fs.Bool("dispatch", false, "also offer the pr_dispatch tool (the repository dispatcher) to agents")
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
@@ -90,6 +91,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Now:           e.Now,
 		Logger:        logger,
 		ReviewBots:    parseReviewBots(*reviewBots),
+		Dispatch:      *dispatch,
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))

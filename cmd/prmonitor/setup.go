@@ -47,6 +47,7 @@ type setupOptions struct {
 	hosts     []host
 	all       bool
 	command   string // what the hosts run, with "serve" after it
+	dispatch  bool   // and --dispatch after that
 	uninstall bool
 	dryRun    bool
 	loc       locator
@@ -62,6 +63,7 @@ func setupMain(args []string, e env, sys setupSystem) int {
 	command := fs.String("command", "", "the `COMMAND` hosts run with 'serve' after it (default: this binary's absolute path)")
 	dryRun := fs.Bool("dry-run", false, "print what would change, as unified diffs, and write nothing")
 	uninstall := fs.Bool("uninstall", false, "take out what setup put in: prmonitor's server entry, the instructions file, and the files and empty folders setup made")
+	dispatch := fs.Bool("dispatch", false, "have the hosts run 'serve --dispatch': agents are offered the pr_dispatch tool too")
 	rest, code, ok := parseFlags(fs, setupCommand, args, e)
 	if !ok {
 		return code
@@ -69,7 +71,7 @@ func setupMain(args []string, e env, sys setupSystem) int {
 	if len(rest) != 1 {
 		return fail(exitUsage, "name one host: %s, or all (see 'prmonitor setup --help')", hostNames())
 	}
-	o := setupOptions{uninstall: *uninstall, dryRun: *dryRun, loc: locator{goos: sys.goos, getenv: e.Getenv}}
+	o := setupOptions{uninstall: *uninstall, dryRun: *dryRun, dispatch: *dispatch, loc: locator{goos: sys.goos, getenv: e.Getenv}}
 	if rest[0] == "all" {
 		o.all, o.hosts = true, hosts
 	} else if h, ok := findHost(rest[0]); ok {
@@ -106,6 +108,14 @@ func setupMain(args []string, e env, sys setupSystem) int {
 		o.command = cmd
 	}
 	return runSetupPlan(o, e)
+}
+
+// serveArgs are the arguments the hosts give the command.
+func (o setupOptions) serveArgs() []string {
+	if o.dispatch {
+		return []string{"serve", "--dispatch"}
+	}
+	return []string{"serve"}
 }
 
 // serverCommand is what the hosts will run: --command as given, else this binary's absolute path.
@@ -185,7 +195,7 @@ func runSetupPlan(o setupOptions, e env) int {
 		fmt.Fprintf(w, "skipped %s\n", s)
 	}
 	if !o.uninstall {
-		fmt.Fprintf(w, "\nThe hosts run: %s serve\n", quoteArg(o.command))
+		fmt.Fprintf(w, "\nThe hosts run: %s %s\n", quoteArg(o.command), strings.Join(o.serveArgs(), " "))
 		fmt.Fprintln(w, "No token was written: prmonitor reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' each time it starts.")
 	}
 	if failed {
@@ -301,6 +311,7 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 			return nil, fmt.Errorf("%s: %w", f.config, err)
 		}
 		entry := h.entry(o.command)
+		entry.Args = o.serveArgs()
 		changed := false
 		switch have.(type) {
 		case nil:

@@ -1,4 +1,4 @@
-package mcpserver
+package effects
 
 import (
 	"context"
@@ -10,14 +10,14 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// mergeAction performs req if it is a merge. This file is the only place prmonitor merges a pull
+// mergeAction performs w if it is a merge. This file is the only place prmonitor merges a pull
 // request (a static test keeps it so); the state machine asks for a merge only from the user's
 // explicit merge choice in the ready flow, pinned to what the user was shown.
-func mergeAction(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time, policy prstatus.ReviewerPolicy) (statemachine.Outcome, bool) {
-	if req.Kind != statemachine.ServerMerge {
+func mergeAction(ctx context.Context, gh GitHub, w Work) (statemachine.Outcome, bool) {
+	if w.Request.Kind != statemachine.ServerMerge {
 		return statemachine.Outcome{}, false
 	}
-	return performMerge(ctx, gh, ref, req, now, policy), true
+	return performMerge(ctx, gh, w.PR, w.Request, w.Now, w.Reviewers), true
 }
 
 // performMerge re-reads the pull request (one snapshot) and merges at the expected head only if it

@@ -1,27 +1,9 @@
 package mcpserver
 
 import (
-	"slices"
-	"time"
-
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
-
-// reviewers is whose review feedback the server acts on: people who can review and the
-// configured review bots (prstatus.DefaultReviewBots when none are configured).
-func (c *Config) reviewers() prstatus.ReviewerPolicy {
-	if c.ReviewBots == nil {
-		return prstatus.DefaultReviewerPolicy()
-	}
-	return prstatus.ReviewerPolicy{Bots: slices.Clone(c.ReviewBots)}
-}
-
-// derive is prstatus.DeriveFor under the server's reviewer policy: every fact the server acts on
-// comes through here.
-func (s *Server) derive(snap *prstatus.Snapshot, now time.Time) prstatus.Facts {
-	return prstatus.DeriveFor(snap, now, s.cfg.reviewers())
-}
 
 // notActedOnShown bounds the feedback of others a status shows, and each text.
 const (

@@ -1,23 +1,23 @@
-package mcpserver
+package effects
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// maxLogBytes caps each failing job's log tail handed to the agent.
-const maxLogBytes = 12 << 10
+// MaxLogBytes caps each failing job's log tail handed to the agent.
+const MaxLogBytes = 12 << 10
 
-// execute performs one server-side action and turns the result into the machine's next input.
-// Merges are recognised and performed in executor_merge.go alone: no other file may merge.
-func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachine.ServerRequest, now time.Time, policy prstatus.ReviewerPolicy) statemachine.Input {
+// execute performs one piece of work and turns the result into the machine's next input.
+// Merges are recognised and performed in merge.go alone: no other file may merge.
+func execute(ctx context.Context, gh GitHub, w Work) statemachine.Input {
+	req, ref := w.Request, w.PR
 	if req.Kind == statemachine.ServerFetchHead {
 		sha, err := gh.HeadSHA(ctx, ref)
 		if err != nil {
@@ -41,7 +41,7 @@ func execute(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statemachin
 	case statemachine.ServerUpdateBranch:
 		return statemachine.OutcomeInput(updateBranch(ctx, gh, ref, req))
 	default:
-		if o, ok := mergeAction(ctx, gh, ref, req, now, policy); ok {
+		if o, ok := mergeAction(ctx, gh, w); ok {
 			return statemachine.OutcomeInput(o)
 		}
 		err = fmt.Errorf("unknown server action %q", req.Kind)
@@ -81,7 +81,7 @@ func fetchLogs(ctx context.Context, gh GitHub, ref prstatus.PRRef, checks []prst
 		}
 		seen = append(seen, c.JobID)
 		l := statemachine.CheckLog{Check: c.Name, JobID: c.JobID}
-		tail, err := gh.JobLogTail(ctx, ref, c.JobID, maxLogBytes)
+		tail, err := gh.JobLogTail(ctx, ref, c.JobID, MaxLogBytes)
 		if err != nil {
 			l.Error = oneLine(err)
 			failed++

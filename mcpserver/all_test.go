@@ -51,12 +51,12 @@ func threePRs(t *testing.T, h *harness) {
 func (h *harness) waitSnapshots(n int) {
 	h.t.Helper()
 	require.Eventually(h.t, func() bool {
-		w := h.srv.watching()
+		w := h.srv.runningWatcher()
 		if w == nil {
 			return false
 		}
 		got := 0
-		for _, m := range h.srv.all() {
+		for _, m := range h.srv.monitorsByID() {
 			if u, ok := w.Latest(m.ref); ok && u.Snapshot != nil {
 				got++
 			}
@@ -66,63 +66,68 @@ func (h *harness) waitSnapshots(n int) {
 }
 
 func TestNextStepAllHandsOutEachPRThatNeedsAttentionNamingIt(t *testing.T) {
-	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
-		t.Run(proto, func(t *testing.T) {
-			h := newHarness(t, harnessOpts{protocol: proto})
-			threePRs(t, h)
+	t.Parallel() // see parallelSafe in harness_test.go
+	handsOutEachPR(t, "2026-07-28")
+}
 
-			// #2 (a question) and #3 (a failing check) need attention: #2 first (the scan found both
-			// at once, in id order); each action names its pull request.
-			first := h.nextAll("ready", "", nil)
-			require.Equal(t, "acme/widgets#2", first.PR, "%+v", first)
-			assert.Equal(t, first.PR, first.MonitorID, "the action names its monitor")
-			assert.Contains(t, first.Next, `monitor_id="all"`, "the loop goes on with all")
-			second := h.nextAll("ready", "", nil)
-			require.Contains(t, []string{"acme/widgets#2", "acme/widgets#3"}, second.PR)
-			assert.NotEqual(t, first.PR, second.PR, "a ready serves the other PR, not the one already handed out")
+// TestNextStepAllHandsOutEachPRInTheEarlierEraToo is the same story in the 2025-11-25 era.
+func TestNextStepAllHandsOutEachPRInTheEarlierEraToo(t *testing.T) { handsOutEachPR(t, "2025-11-25") }
 
-			// Get the question again; the answer, sent with all, goes to the pull request of the last
-			// action handed out.
-			q := second
-			if q.Action != "ask_user" {
-				q = h.nextAll("ready", "", nil)
-			}
-			require.Equal(t, "ask_user", q.Action, "%+v", q)
-			require.Equal(t, "acme/widgets#2", q.PR)
-			task := h.nextAll("user_chose", "rebase", nil)
-			require.Equal(t, "execute", task.Action, task.Message)
-			assert.Equal(t, "rebase", task.Task)
-			assert.Equal(t, "acme/widgets#2", task.PR)
+func handsOutEachPR(t *testing.T, proto string) {
+	h := newHarness(t, harnessOpts{protocol: proto, cfg: func(c *Config) { c.MaxBlock = 600 * time.Millisecond }})
+	threePRs(t, h)
 
-			// The next ready serves #3's task before #2's new one is handed again.
-			next := h.nextAll("ready", "", nil)
-			assert.Equal(t, "acme/widgets#3", next.PR, "%+v", next)
-			assert.Equal(t, "execute", next.Action)
+	// #2 (a question) and #3 (a failing check) need attention: #2 first (the scan found both
+	// at once, in id order); each action names its pull request.
+	first := h.nextAll("ready", "", nil)
+	require.Equal(t, "acme/widgets#2", first.PR, "%+v", first)
+	assert.Equal(t, first.PR, first.MonitorID, "the action names its monitor")
+	assert.Contains(t, first.Next, `monitor_id="all"`, "the loop goes on with all")
+	second := h.nextAll("ready", "", nil)
+	require.Contains(t, []string{"acme/widgets#2", "acme/widgets#3"}, second.PR)
+	assert.NotEqual(t, first.PR, second.PR, "a ready serves the other PR, not the one already handed out")
 
-			// #2's task answered with its own monitor_id: the call goes on with #2 only while there
-			// is something to do at once, then sends the agent back to all.
-			raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#2", "event": "push_completed"})
-			require.Empty(t, errText)
-			var back ActionOutput
-			require.NoError(t, json.Unmarshal(raw, &back))
-			if back.Action == "polling" {
-				assert.Equal(t, "all", back.MonitorID)
-				assert.Contains(t, back.Message, "needs nothing more now")
-			} else {
-				assert.Equal(t, "acme/widgets#2", back.PR, "%+v", back)
-			}
+	// Get the question again; the answer, sent with all, goes to the pull request of the last
+	// action handed out.
+	q := second
+	if q.Action != "ask_user" {
+		q = h.nextAll("ready", "", nil)
+	}
+	require.Equal(t, "ask_user", q.Action, "%+v", q)
+	require.Equal(t, "acme/widgets#2", q.PR)
+	task := h.nextAll("user_chose", "rebase", nil)
+	require.Equal(t, "execute", task.Action, task.Message)
+	assert.Equal(t, "rebase", task.Task)
+	assert.Equal(t, "acme/widgets#2", task.PR)
 
-			// #1 needs nothing: it is never handed out.
-			for _, m := range h.srv.all() {
-				if m.id == "acme/widgets#1" {
-					assert.Equal(t, "polling", string(m.pending().Kind))
-				}
-			}
-		})
+	// The next ready serves #3's task before #2's new one is handed again.
+	next := h.nextAll("ready", "", nil)
+	assert.Equal(t, "acme/widgets#3", next.PR, "%+v", next)
+	assert.Equal(t, "execute", next.Action)
+
+	// #2's task answered with its own monitor_id: the call goes on with #2 only while there
+	// is something to do at once, then sends the agent back to all.
+	raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#2", "event": "push_completed"})
+	require.Empty(t, errText)
+	var back ActionOutput
+	require.NoError(t, json.Unmarshal(raw, &back))
+	if back.Action == "polling" {
+		assert.Equal(t, "all", back.MonitorID)
+		assert.Contains(t, back.Message, "needs nothing more now")
+	} else {
+		assert.Equal(t, "acme/widgets#2", back.PR, "%+v", back)
+	}
+
+	// #1 needs nothing: it is never handed out.
+	for _, m := range h.srv.monitorsByID() {
+		if m.id == "acme/widgets#1" {
+			assert.Equal(t, "polling", string(m.pending().Kind))
+		}
 	}
 }
 
 func TestNextStepAllWaitsUntilAPRNeedsAttention(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 20 * time.Second }})
 	for n := 1; n <= 3; n++ {
 		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, githubfake.OpenPR{Title: "quiet"}))
@@ -144,23 +149,25 @@ func TestNextStepAllReturnsPollingByItsDeadline(t *testing.T) {
 	act := h.nextAll("ready", "", nil)
 	assert.Equal(t, "polling", act.Action)
 	assert.Equal(t, "all", act.MonitorID)
-	assert.Contains(t, act.Message, "Still watching 1 pull requests")
+	assert.Contains(t, act.Message, "Still watching 1 pull request;", "counts read as words")
 	assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, act.Next)
 }
 
 func TestStoppingOnePRLeavesTheOthersToNextStepAll(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	threePRs(t, h)
 	_, errText := h.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#2"})
 	require.Empty(t, errText)
 	act := h.nextAll("ready", "", nil)
 	assert.Equal(t, "acme/widgets#3", act.PR, "%+v", act)
-	w := h.srv.watching()
+	w := h.srv.runningWatcher()
 	require.NotNil(t, w)
 	assert.Equal(t, 2, w.Stats().PRs, "the stopped PR is no longer watched")
 }
 
 func TestNextStepAllWithNothingMonitoredSaysSo(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	act := h.nextAll("ready", "", nil)
 	assert.Equal(t, "stop", act.Action)
@@ -168,6 +175,7 @@ func TestNextStepAllWithNothingMonitoredSaysSo(t *testing.T) {
 }
 
 func TestAnAnswerWithAllBeforeAnyActionIsRefused(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	threePRs(t, h)
 	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "user_chose", "choice": "rebase"})
@@ -178,6 +186,7 @@ func TestAnAnswerWithAllBeforeAnyActionIsRefused(t *testing.T) {
 // block on quiet pull requests; the calls past the bound return polling at once, and status and
 // stop answer while the others block.
 func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	const workers = 8
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
 		c.Workers = workers
@@ -209,6 +218,8 @@ func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
 	require.Empty(t, errText, "status answers while calls block")
 	_, errText = h.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#1"})
 	require.Empty(t, errText, "stop answers while calls block")
+	_, errText = h.call("pr_monitor_stop", map[string]any{"monitor_id": "all"})
+	require.Empty(t, errText, "stopping every monitor ends the blocked calls")
 
 	wg.Wait()
 	close(results)
@@ -222,9 +233,10 @@ func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
 }
 
 func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	clock := newShiftedClock(thursdayNight)
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
-		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, 500*time.Millisecond
+		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, time.Second
 	}})
 	threePRs(t, h)
 	act := h.nextAll("ready", "", nil)
@@ -249,6 +261,7 @@ func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
 // positions: a choice to the one open question offering it, a task's event to the one task
 // expecting it; the answer lands there and nowhere else.
 func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	threePRs(t, h)
 	got := map[string]ActionOutput{}
@@ -263,12 +276,12 @@ func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.
 	require.Equal(t, "acme/widgets#3", task.PR)
 	require.NotEmpty(t, task.ExpectedEvents)
 
-	h.srv.every.handedOut("") // what a restarted process remembers of the actions handed out
+	h.srv.sched.forget() // what a restarted process remembers of the actions handed out
 	answered := h.nextAll("user_chose", "rebase", nil)
 	assert.Equal(t, "acme/widgets#2", answered.PR, "%+v", answered)
 	assert.Equal(t, "rebase", answered.Task)
 
-	h.srv.every.handedOut("")
+	h.srv.sched.forget()
 	ev := task.ExpectedEvents[0]
 	var data map[string]any
 	if ev == "investigation_complete" {
@@ -278,7 +291,7 @@ func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.
 	require.Equal(t, "acme/widgets#3", done.PR, "the event went to #3's task: %+v", done)
 	require.Equal(t, "ask_user", done.Action, "#3's investigation is taken: its question follows")
 
-	h.srv.every.handedOut("")
+	h.srv.sched.forget()
 	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "user_chose", "choice": "merge_now"})
 	assert.Contains(t, errText, "choice not offered", "a choice no open question offers is refused, not applied")
 }

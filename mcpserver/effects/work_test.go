@@ -1,4 +1,4 @@
-package mcpserver
+package effects
 
 import (
 	"context"
@@ -49,8 +49,12 @@ func (g *workGitHub) RerunWorkflow(_ context.Context, _ prstatus.PRRef, run int6
 	return g.did(fmt.Sprint("rerun-all ", run))
 }
 
+func (g *workGitHub) UpdateBranch(_ context.Context, _ prstatus.PRRef, sha string) error {
+	return g.did("update " + sha)
+}
+
 func (g *workGitHub) JobLogTail(_ context.Context, _ prstatus.PRRef, job int64, max int) (ghclient.LogTail, error) {
-	if max != maxLogBytes {
+	if max != MaxLogBytes {
 		return ghclient.LogTail{}, fmt.Errorf("asked for %d bytes", max)
 	}
 	return g.logs[job], g.did(fmt.Sprint("log ", job))
@@ -86,7 +90,7 @@ func TestTheExecutorDoesEachPieceOfGitHubWorkAndReportsItsOutcome(t *testing.T) 
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := &workGitHub{fail: tt.fail}
-			in := execute(t.Context(), g, ref, tt.req, mergeNow, prstatus.DefaultReviewerPolicy())
+			in := execute(t.Context(), g, work(ref, tt.req))
 			require.NotNil(t, in.Outcome)
 			assert.Equal(t, tt.calls, g.calls)
 			assert.Equal(t, tt.req.Kind, in.Outcome.Kind)
@@ -98,11 +102,11 @@ func TestTheExecutorDoesEachPieceOfGitHubWorkAndReportsItsOutcome(t *testing.T) 
 
 func TestTheExecutorReReadsTheHead(t *testing.T) {
 	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
-	in := execute(t.Context(), &workGitHub{}, ref, statemachine.ServerRequest{Kind: statemachine.ServerFetchHead}, mergeNow, prstatus.DefaultReviewerPolicy())
+	in := execute(t.Context(), &workGitHub{}, work(ref, statemachine.ServerRequest{Kind: statemachine.ServerFetchHead}))
 	require.NotNil(t, in.Head)
 	assert.Equal(t, statemachine.HeadRefresh{OK: true, SHA: "c2"}, *in.Head)
 
-	in = execute(t.Context(), &workGitHub{fail: map[string]error{"head": errors.New("unreachable")}}, ref, statemachine.ServerRequest{Kind: statemachine.ServerFetchHead}, mergeNow, prstatus.DefaultReviewerPolicy())
+	in = execute(t.Context(), &workGitHub{fail: map[string]error{"head": errors.New("unreachable")}}, work(ref, statemachine.ServerRequest{Kind: statemachine.ServerFetchHead}))
 	require.NotNil(t, in.Head)
 	assert.Equal(t, statemachine.HeadRefresh{Error: "unreachable"}, *in.Head)
 }
@@ -117,7 +121,7 @@ func TestFailingLogsAreFetchedOncePerJob(t *testing.T) {
 	req := statemachine.ServerRequest{Kind: statemachine.ServerFetchCILogs, Checks: checks}
 
 	g := &workGitHub{logs: logs}
-	in := execute(t.Context(), g, ref, req, mergeNow, prstatus.DefaultReviewerPolicy())
+	in := execute(t.Context(), g, work(ref, req))
 	assert.Equal(t, []string{"log 11", "log 12"}, g.calls)
 	require.True(t, in.Outcome.OK, in.Outcome.Error)
 	assert.Equal(t, []statemachine.CheckLog{
@@ -126,20 +130,20 @@ func TestFailingLogsAreFetchedOncePerJob(t *testing.T) {
 	}, in.Outcome.Logs)
 
 	g = &workGitHub{logs: logs, fail: map[string]error{"log 12": errors.New("410 gone")}}
-	in = execute(t.Context(), g, ref, req, mergeNow, prstatus.DefaultReviewerPolicy())
+	in = execute(t.Context(), g, work(ref, req))
 	require.True(t, in.Outcome.OK, "one log is enough to go on")
 	require.Len(t, in.Outcome.Logs, 2)
 	assert.Equal(t, "410 gone", in.Outcome.Logs[1].Error)
 	assert.Empty(t, in.Outcome.Logs[1].Tail)
 
 	g = &workGitHub{logs: logs, fail: map[string]error{"log 11": errors.New("410 gone"), "log 12": errors.New("expired")}}
-	in = execute(t.Context(), g, ref, req, mergeNow, prstatus.DefaultReviewerPolicy())
+	in = execute(t.Context(), g, work(ref, req))
 	assert.False(t, in.Outcome.OK)
 	assert.Equal(t, "no log could be fetched (410 gone)", in.Outcome.Error)
 	assert.Len(t, in.Outcome.Logs, 2, "what failed is still reported")
 
 	g = &workGitHub{}
-	in = execute(t.Context(), g, ref, statemachine.ServerRequest{Kind: statemachine.ServerFetchCILogs, Checks: []prstatus.CheckFact{{Name: "legacy status"}}}, mergeNow, prstatus.DefaultReviewerPolicy())
+	in = execute(t.Context(), g, work(ref, statemachine.ServerRequest{Kind: statemachine.ServerFetchCILogs, Checks: []prstatus.CheckFact{{Name: "legacy status"}}}))
 	assert.True(t, in.Outcome.OK, "no job to fetch a log for is not a failure")
 	assert.Empty(t, in.Outcome.Logs)
 	assert.Empty(t, g.calls)

@@ -1,4 +1,4 @@
-package mcpserver
+package effects
 
 import (
 	"context"
@@ -29,10 +29,4 @@ func updateBranch(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statem
 		out.Error = oneLine(err)
 	}
 	return out
-}
-
-// UpdateBranch is noted like every other write: a rate limit waits and runs the update again (GitHub
-// did nothing with a request it rate-limited).
-func (n *noting) UpdateBranch(ctx context.Context, ref prstatus.PRRef, expectedHeadSHA string) error {
-	return n.note(n.GitHub.UpdateBranch(ctx, ref, expectedHeadSHA))
 }

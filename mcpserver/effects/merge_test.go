@@ -1,4 +1,4 @@
-package mcpserver
+package effects
 
 import (
 	"context"
@@ -39,6 +39,11 @@ func (g *mergeGitHub) Merge(_ context.Context, _ prstatus.PRRef, m ghclient.Merg
 }
 
 var mergeNow = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+
+// work is req on ref at mergeNow, under the default reviewer policy.
+func work(ref prstatus.PRRef, req statemachine.ServerRequest) Work {
+	return Work{PR: ref, Request: req, Now: mergeNow, Reviewers: prstatus.DefaultReviewerPolicy()}
+}
 
 // readyPR is an open, mergeable pull request approved at its head with a green check.
 func readyPR() *prstatus.Snapshot {
@@ -121,7 +126,7 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 			if tt.gh != nil {
 				tt.gh(g)
 			}
-			out, ok := mergeAction(t.Context(), g, ref, req, mergeNow, prstatus.DefaultReviewerPolicy())
+			out, ok := mergeAction(t.Context(), g, work(ref, req))
 			require.True(t, ok, "a merge request is the merge executor's")
 			assert.Equal(t, tt.wantReads, g.snapshots, "re-reads")
 			require.Len(t, g.merges, tt.wantMerges, "merges")
@@ -141,7 +146,7 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 	}
 	t.Run("other work is not the merge executor's", func(t *testing.T) {
 		g := &mergeGitHub{snap: readyPR()}
-		_, ok := mergeAction(t.Context(), g, ref, statemachine.ServerRequest{Kind: statemachine.ServerPostReply}, mergeNow, prstatus.DefaultReviewerPolicy())
+		_, ok := mergeAction(t.Context(), g, work(ref, statemachine.ServerRequest{Kind: statemachine.ServerPostReply}))
 		assert.False(t, ok)
 		assert.Zero(t, g.snapshots)
 		assert.Empty(t, g.merges)

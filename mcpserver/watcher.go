@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
@@ -14,15 +13,10 @@ import (
 // The server's one watcher (prstatus/watch) reads GitHub for every monitor, whether or not a call
 // waits; calls wait on its updates. It is made on first use and runs until the server shuts down.
 
-// watcherView is what a scan reads of the watcher.
-type watcherView interface {
-	Latest(ref prstatus.PRRef) (watch.Update, bool)
-}
-
-// watcher returns the server's watcher, starting it on first use. Its Connect is the server's:
+// ensureWatcher returns the server's watcher, starting it on first use. Its Connect is the server's:
 // the token is resolved when the watcher first reads GitHub, and a failure reaches the waiting
 // calls as the update of every watched pull request.
-func (s *Server) watcher() (*watch.Watcher, error) {
+func (s *Server) ensureWatcher() (*watch.Watcher, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	if s.w != nil {
@@ -50,16 +44,38 @@ func (s *Server) watcher() (*watch.Watcher, error) {
 		return nil, fmt.Errorf("start the watcher: %w", err)
 	}
 	s.w = w
-	go func() {
+	s.watcherDone = make(chan struct{})
+	go func(done chan struct{}) {
+		defer close(done)
 		if err := w.Run(s.life); err != nil && !errors.Is(err, context.Canceled) {
 			s.cfg.Logger.Error("the watcher stopped", "err", err)
 		}
-	}()
+	}(s.watcherDone)
 	return w, nil
 }
 
-// watching is the watcher if it runs (nil before the first monitor).
-func (s *Server) watching() *watch.Watcher {
+// lastSaveWait bounds how long a shutdown waits for the watcher's last save.
+const lastSaveWait = 10 * time.Second
+
+// awaitWatcher waits, once the server's life has ended, until the watcher has stopped and saved
+// what it spent and saw (watch.Watcher.Run saves as it returns): a process that exits right after
+// shutdown keeps its pace for the next start, and leaves no save half-written.
+func (s *Server) awaitWatcher() {
+	s.wmu.Lock()
+	done := s.watcherDone
+	s.wmu.Unlock()
+	if done == nil {
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(lastSaveWait):
+		s.cfg.Logger.Warn("the watcher did not stop in time; what it spent since its last save is lost", "waited", lastSaveWait)
+	}
+}
+
+// runningWatcher is the watcher if it runs (nil before the first monitor), never starting it.
+func (s *Server) runningWatcher() *watch.Watcher {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	return s.w
@@ -67,14 +83,14 @@ func (s *Server) watching() *watch.Watcher {
 
 // watchMonitor has the watcher watch m's pull request.
 func (s *Server) watchMonitor(m *monitor) {
-	if w, err := s.watcher(); err == nil {
+	if w, err := s.ensureWatcher(); err == nil {
 		w.Add(m.ref)
 	}
 }
 
 // unwatch stops watching m's pull request.
 func (s *Server) unwatch(m *monitor) {
-	if w := s.watching(); w != nil {
+	if w := s.runningWatcher(); w != nil {
 		w.Remove(m.ref)
 	}
 }
@@ -92,30 +108,4 @@ func (s *Server) heldUntil() time.Time {
 		return h.Until
 	}
 	return time.Time{}
-}
-
-// waitSlots bounds how many calls may block at once: the transport runs tool calls on a fixed
-// pool of workers, and a blocked call holds one; the rest stay free so that pr_monitor_status and
-// pr_monitor_stop answer whatever is blocked.
-type waitSlots struct{ ch chan struct{} }
-
-func newWaitSlots(n int) *waitSlots { return &waitSlots{ch: make(chan struct{}, max(n, 1))} }
-
-// acquire takes a slot without waiting; ok is false when every slot is taken.
-func (w *waitSlots) acquire() (func(), bool) {
-	select {
-	case w.ch <- struct{}{}:
-		return func() { <-w.ch }, true
-	default:
-		return nil, false
-	}
-}
-
-func (w *waitSlots) size() int { return cap(w.ch) }
-
-// waiters is how many of workers calls may block: all but a reserve for the calls that must
-// answer at once (an eighth, at least 2, at most 16; at least one may wait).
-func waiters(workers int) int {
-	reserve := min(max(workers/8, 2), 16)
-	return max(workers-reserve, 1)
 }

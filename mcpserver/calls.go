@@ -1,0 +1,155 @@
+package mcpserver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// A next_step tool call's life: the slot that makes it the one driving its monitor (or
+// monitor_id=all), its deadline and progress, and the bound on how many calls wait at once.
+
+// A call slot holds the one tool call that drives something: a monitor (its next_step calls) or
+// monitor_id=all (its calls). It is the one place where a call supersedes another: a second
+// next_step cancels the first and waits for it to finish, so that two calls never drive one monitor.
+
+// supersedeWait bounds how long a new call waits for the call it supersedes to finish.
+const supersedeWait = 30 * time.Second
+
+type callSlot struct {
+	mu     sync.Mutex
+	active *call
+}
+
+// call is the tool call holding a slot.
+type call struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// supersede makes a new call, under parent, the slot's: the call holding it is cancelled and
+// awaited first. done ends the new call; late says the superseded call did not finish within
+// supersedeWait (the new one goes on regardless).
+func (s *callSlot) supersede(parent context.Context) (ctx context.Context, done func(), late bool) {
+	s.mu.Lock()
+	for s.active != nil {
+		prev := s.active
+		prev.cancel()
+		s.mu.Unlock()
+		select {
+		case <-prev.done:
+		case <-time.After(supersedeWait):
+			late = true
+		}
+		s.mu.Lock()
+		if s.active == prev {
+			s.active = nil
+		}
+	}
+	ctx, done = s.takeLocked(parent)
+	return ctx, done, late
+}
+
+// claim makes a new call the slot's only if no call holds it.
+func (s *callSlot) claim(parent context.Context) (context.Context, func(), bool) {
+	s.mu.Lock()
+	if s.active != nil {
+		s.mu.Unlock()
+		return nil, nil, false
+	}
+	ctx, done := s.takeLocked(parent)
+	return ctx, done, true
+}
+
+// cancel stops the call holding the slot, if any.
+func (s *callSlot) cancel() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil {
+		s.active.cancel()
+	}
+}
+
+// takeLocked gives the slot to a new call; s.mu is held and is released.
+func (s *callSlot) takeLocked(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	c := &call{cancel: cancel, done: make(chan struct{})}
+	s.active = c
+	s.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		if s.active == c {
+			s.active = nil
+		}
+		s.mu.Unlock()
+		close(c.done)
+	}
+}
+
+// toolCall is one pr_monitor_next_step call as the server runs it: the context it runs under (it
+// ends when the call is cancelled or superseded), its request, its deadline and its progress.
+type toolCall struct {
+	ctx      context.Context
+	req      mcp.CallToolRequest
+	deadline time.Time
+	// inTask: the call runs as an MCP task (tasks.go): it asks nothing of the client, and holds
+	// no worker of the transport.
+	inTask bool
+	// beat sends the call's progress notifications; nil when the client asked for none.
+	beat *heartbeat
+}
+
+// beginCall is every next_step call's preamble: begin makes the call the one driving its monitor
+// (or monitor_id=all), superseding the call that did; the call gets its deadline (callDeadline) and
+// its progress notes, each text's line (none when text is nil). end stops them and lets the call
+// go; the result goes out after.
+func (s *Server) beginCall(ctx context.Context, req mcp.CallToolRequest, begin func(context.Context) (context.Context, func()), text func() string) (*toolCall, func()) {
+	ctx, done := begin(ctx)
+	deadline, inTask := s.callDeadline(ctx, req)
+	c := &toolCall{ctx: ctx, req: req, deadline: deadline, inTask: inTask}
+	if text != nil {
+		c.beat = startHeartbeat(ctx, req, s.cfg.ProgressEvery, text)
+	}
+	return c, func() {
+		c.beat.close()
+		done()
+	}
+}
+
+// until is the call with its deadline moved to at least t.
+func (c *toolCall) until(t time.Time) *toolCall {
+	cc := *c
+	if cc.deadline.Before(t) {
+		cc.deadline = t
+	}
+	return &cc
+}
+
+// waitSlots bounds how many calls may block at once: the transport runs tool calls on a fixed
+// pool of workers, and a blocked call holds one; the rest stay free so that pr_monitor_status and
+// pr_monitor_stop answer whatever is blocked.
+type waitSlots struct{ ch chan struct{} }
+
+func newWaitSlots(n int) *waitSlots { return &waitSlots{ch: make(chan struct{}, max(n, 1))} }
+
+// acquire takes a slot without waiting; ok is false when every slot is taken.
+func (w *waitSlots) acquire() (func(), bool) {
+	select {
+	case w.ch <- struct{}{}:
+		return func() { <-w.ch }, true
+	default:
+		return nil, false
+	}
+}
+
+func (w *waitSlots) size() int { return cap(w.ch) }
+
+// waiters is how many of workers calls may block: all but a reserve for the calls that must
+// answer at once (an eighth, at least 2, at most 16; at least one may wait).
+func waiters(workers int) int {
+	reserve := min(max(workers/8, 2), 16)
+	return max(workers-reserve, 1)
+}

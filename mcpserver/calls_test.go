@@ -1,0 +1,46 @@
+package mcpserver
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestASecondCallSupersedesTheFirstAndAClaimNeverDoes: supersede cancels the call holding the slot
+// and waits until it has finished before the new one takes it; claim takes a free slot only.
+func TestASecondCallSupersedesTheFirstAndAClaimNeverDoes(t *testing.T) {
+	var slot callSlot
+	first, doneFirst, late := slot.supersede(t.Context())
+	require.False(t, late)
+
+	_, _, ok := slot.claim(t.Context())
+	assert.False(t, ok, "a claim does not take a slot a call holds")
+
+	finished := make(chan struct{})
+	go func() {
+		<-first.Done() // the first call sees it was superseded, then finishes its work
+		time.Sleep(20 * time.Millisecond)
+		close(finished)
+		doneFirst()
+	}()
+	second, doneSecond, late := slot.supersede(t.Context())
+	require.False(t, late)
+	select {
+	case <-finished:
+	default:
+		t.Fatal("the second call began before the first finished")
+	}
+	assert.ErrorIs(t, first.Err(), context.Canceled)
+	assert.NoError(t, second.Err())
+
+	slot.cancel()
+	assert.Error(t, second.Err(), "cancel stops the call holding the slot")
+	doneSecond()
+	third, doneThird, ok := slot.claim(t.Context())
+	require.True(t, ok, "a free slot is claimed")
+	doneThird()
+	assert.Error(t, third.Err(), "done ends the call")
+}

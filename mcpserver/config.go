@@ -1,0 +1,116 @@
+package mcpserver
+
+import (
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/quiet"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/watch"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// Config is everything the server needs; zero durations take defaults.
+type Config struct {
+	Version string
+	// Connect reaches GitHub (lazily: a missing token is reported to the call that needs GitHub).
+	Connect Connect
+	// State persists monitors; nil keeps them in memory only.
+	State   Persister
+	Machine statemachine.Config
+	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
+	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
+	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
+	// callDeadline's. A task is not bounded by it.
+	MaxBlock time.Duration
+	// HostBounds and DefaultBound are the table MaxBlock's zero value picks from (nil and zero:
+	// HostBounds() and DefaultCallBound).
+	HostBounds   []HostBound
+	DefaultBound time.Duration
+	maxBlockSet  bool // MaxBlock was set (not defaulted): it wins over the host's bound
+	// ProgressEvery is how often a blocked call sends a progress notification (default 5 s: hosts
+	// that keep a call alive on progress hear from it well within 15 s).
+	ProgressEvery time.Duration
+	// RoundTrips is how many elicitation/sampling round trips one call may use (clients and the
+	// legacy bridge allow 10).
+	RoundTrips int
+	// Quiet are the user's quiet hours: while they last no question reaches the user (see
+	// quiet.go); the zero value is never quiet. Quiet.Until is the watcher's Config.Quiet.
+	Quiet quiet.Hours
+	// SealKey seals the multi-round-trip request state; nil makes a random key per process.
+	SealKey []byte
+	// Workers is how many tool calls can run at once (each blocked next_step holds one). All but
+	// a reserve may block at once; past that a next_step returns polling at once.
+	Workers int
+	// Watch configures the watcher that reads GitHub for every monitor (Connect, Now and Logger
+	// are the server's). Budget is --budget; Spend keeps its spend in the state directory.
+	Watch  watch.Config
+	Now    func() time.Time
+	Logger *slog.Logger
+	// Dispatch offers the pr_dispatch tool (prmonitor serve --dispatch); without it the server
+	// lists only the monitor's tools.
+	Dispatch bool
+	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
+	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
+	ReviewBots []string
+}
+
+func (c *Config) defaults() error {
+	if c.Connect == nil {
+		return errors.New("mcpserver: Config.Connect is required")
+	}
+	if c.State == nil {
+		c.State = NewMemoryState()
+	}
+	if c.Machine == (statemachine.Config{}) {
+		c.Machine = statemachine.DefaultConfig()
+	}
+	if c.HostBounds == nil {
+		c.HostBounds = HostBounds()
+	}
+	if c.DefaultBound <= 0 {
+		c.DefaultBound = DefaultCallBound
+	}
+	// A MaxBlock left zero reads as the default bound to code that takes it as a call's bound;
+	// callBound goes by the host's unless it was set.
+	c.maxBlockSet = c.MaxBlock > 0
+	if !c.maxBlockSet {
+		c.MaxBlock = c.DefaultBound
+	}
+	if c.ProgressEvery <= 0 {
+		c.ProgressEvery = 5 * time.Second
+	}
+	if c.RoundTrips <= 0 {
+		c.RoundTrips = 8
+	}
+	if c.Workers <= 0 {
+		c.Workers = 64
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	return nil
+}
+
+// reviewers is whose review feedback the server acts on: people who can review and the
+// configured review bots (prstatus.DefaultReviewBots when none are configured).
+func (c *Config) reviewers() prstatus.ReviewerPolicy {
+	if c.ReviewBots == nil {
+		return prstatus.DefaultReviewerPolicy()
+	}
+	return prstatus.ReviewerPolicy{Bots: slices.Clone(c.ReviewBots)}
+}
+
+// derive is prstatus.DeriveFor under the server's reviewer policy: every fact the server acts on
+// comes through here.
+func (s *Server) derive(snap *prstatus.Snapshot, now time.Time) prstatus.Facts {
+	return prstatus.DeriveFor(snap, now, s.cfg.reviewers())
+}

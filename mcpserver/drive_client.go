@@ -1,0 +1,221 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// What a call asks of the client: the user (elicitation) and the host's model (sampling).
+
+// Input-request ids inside a multi-round-trip tool call.
+const (
+	inputAnswer = "answer"
+	inputSample = "sample"
+)
+
+// refineCategory asks the host's model, when it offers sampling, for the concern category of a
+// thread about to get a reply; the marker carries it to later rounds (prstatus/rounds). asked is
+// false when there is nothing to ask, or the client refused to answer (the reply goes on without).
+func (d *driver) refineCategory(act statemachine.Action) (o outcome, asked bool) {
+	req := act.Server
+	if req.Kind != statemachine.ServerPostReply || d.categorized || !d.canSample() || d.rounds >= d.s.cfg.RoundTrips {
+		d.categorized = false
+		return outcome{}, false
+	}
+	ctx := d.mon.position().Comments
+	if ctx == nil {
+		return outcome{}, false
+	}
+	var body, path string
+	for _, t := range ctx.Threads {
+		if t.ID == req.ThreadID {
+			body, path = string(t.Comment), t.Path
+		}
+	}
+	st := requestState{Monitor: d.mon.id, Kind: inputCategory, Rounds: d.rounds + 1, Text: req.ThreadID}
+	params := categoryParams(body, path, req.Marker.Category)
+	o = d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return outcome{} }) // refused: no outcome
+	return o, o.kind != 0
+}
+
+// ask elicits the question from the user when the client can, else hands it to the agent.
+func (d *driver) ask(act statemachine.Action) outcome {
+	if d.client.toAgent || !d.canElicit() {
+		out := d.output(act)
+		switch {
+		case act.Message != "":
+		case d.client.noElicitation:
+			out.Message = "The host could not show this question to the user (it refused or failed the prompt): ask the user and answer with user_chose."
+		case d.client.toAgent:
+			out.Message = "Ask the user this question and answer with user_chose."
+		}
+		return deliver(out)
+	}
+	if d.rounds >= d.s.cfg.RoundTrips {
+		return deliver(d.again(act))
+	}
+	st := requestState{Monitor: d.mon.id, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
+	params := elicitParams(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
+	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.ask(act) })
+}
+
+// execute hands a task to the agent, unless the server can do it itself with sampling (explain a
+// comment, compose a reply).
+func (d *driver) execute(act statemachine.Action) outcome {
+	kind := inputKind("")
+	switch act.Task {
+	case statemachine.TaskExplainComment:
+		kind = inputExplain
+	case statemachine.TaskComposeReply:
+		kind = inputCompose
+	}
+	if kind == "" || !d.canSample() || d.rounds >= d.s.cfg.RoundTrips {
+		return deliver(d.output(act))
+	}
+	params := explainParams(act.Context)
+	if kind == inputCompose {
+		params = composeParams(act.Context)
+	}
+	st := requestState{Monitor: d.mon.id, Kind: kind, Seq: d.taskStamp(), Rounds: d.rounds + 1}
+	return d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return d.execute(act) })
+}
+
+// resume continues a tool call the client retried with the answers to its input requests.
+func (d *driver) resume(st requestState) outcome {
+	resps := d.responses
+	pending := d.mon.pending()
+	switch st.Kind {
+	case inputElicit, inputClassify:
+		if pending.Kind != statemachine.ActionAskUser || int64(pending.Question.Seq) != st.Seq {
+			if a := d.mon.position().Answered; st.Kind == inputElicit && a != nil && int64(a.Seq) == st.Seq {
+				// The client retried a call whose answer was taken (the server died inside it): the
+				// machine recognises the repeat and answers with what it led to.
+				in := statemachine.ChoiceInput(a.Choice)
+				in.QuestionSeq = a.Seq
+				return d.run(in)
+			}
+			return failure(fmt.Errorf("%w: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
+		}
+		q := *pending.Question
+		if st.Kind == inputClassify {
+			return d.afterClassify(q, st, server.SamplingResponse(resps, inputSample))
+		}
+		return d.afterElicit(q, readElicitation(server.ElicitationResponse(resps, inputAnswer), q))
+	case inputCategory:
+		if pending.Kind != statemachine.ActionServer || pending.Server.Kind != statemachine.ServerPostReply || pending.Server.ThreadID != st.Text {
+			return failure(fmt.Errorf("%w: that reply is no longer pending; call pr_monitor_next_step with event=ready", ErrBadRequestState))
+		}
+		req := *pending.Server
+		if c, ok := readCategory(samplingText(server.SamplingResponse(resps, inputSample))); ok {
+			req.Marker.Category = string(c)
+		}
+		d.categorized = true
+		act, err := d.serverAction(req)
+		if err != nil {
+			return failure(err)
+		}
+		return d.loop(act)
+	case inputExplain, inputCompose:
+		if pending.Kind != statemachine.ActionExecute || d.taskStamp() != st.Seq {
+			return failure(fmt.Errorf("%w: that task is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
+		}
+		text := samplingText(server.SamplingResponse(resps, inputSample))
+		if text == "" { // the model gave nothing: the agent does it
+			return deliver(d.output(pending))
+		}
+		if st.Kind == inputExplain {
+			return d.run(statemachine.EventInput(statemachine.EventTaskComplete, "", statemachine.EventData{Recommendation: text}))
+		}
+		return d.run(statemachine.EventInput(pending.ExpectedEvents[0], "", statemachine.EventData{ReplyText: text}))
+	}
+	return failure(fmt.Errorf("%w: unknown input kind", ErrBadRequestState))
+}
+
+// afterElicit feeds the user's answer to the machine; free text goes through the deterministic
+// matcher, then sampling, then the agent.
+func (d *driver) afterElicit(q elicitation.Question, a answer) outcome {
+	var in statemachine.Input
+	switch a.kind {
+	case statemachine.InputEvent:
+		in = statemachine.ChoiceInput(a.choice)
+	case statemachine.InputDecline:
+		in = statemachine.DeclineInput()
+	case statemachine.InputCancel:
+		d.client.toAgent = true
+		in = statemachine.CancelInput()
+	default:
+		if v, ok := elicitation.Match(a.text, q); ok {
+			in = statemachine.ChoiceInput(v)
+			break
+		}
+		if d.canSample() && d.rounds < d.s.cfg.RoundTrips {
+			st := requestState{Monitor: d.mon.id, Kind: inputClassify, Seq: int64(q.Seq), Rounds: d.rounds + 1, Text: a.text}
+			params := classifyParams(q, a.text)
+			return d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return d.afterElicit(q, a) })
+		}
+		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: a.text, Classification: elicitation.ClassifiedUnavailable})
+	}
+	in.QuestionSeq = q.Seq
+	return d.run(in)
+}
+
+func (d *driver) afterClassify(q elicitation.Question, st requestState, res *mcp.CreateMessageResult) outcome {
+	text := samplingText(res)
+	var in statemachine.Input
+	v, reasoning, ok := readClassification(text, q)
+	if ok {
+		in = statemachine.ChoiceInput(v)
+	} else {
+		class := elicitation.ClassifiedCustom
+		if text == "" {
+			class = elicitation.ClassifiedUnavailable
+		}
+		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: st.Text, Classification: class, Reasoning: reasoning})
+	}
+	in.QuestionSeq = q.Seq
+	return d.run(in)
+}
+
+// taskStamp identifies the open task (its start time) so a sampling answer cannot land on another.
+func (d *driver) taskStamp() int64 {
+	p := d.mon.position()
+	if p.Task == nil {
+		return 0
+	}
+	return p.Task.StartedAt.UnixNano()
+}
+
+// canElicit: the client declared form elicitation (an empty elicitation capability means form,
+// as it did before URL mode existed) and has not refused a prompt in this call. A client that
+// declared URL mode only is never sent a form.
+func (d *driver) canElicit() bool {
+	caps := clientCaps(d.ctx)
+	if d.client.noElicitation || caps == nil || caps.Elicitation == nil {
+		return false
+	}
+	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+}
+
+func (d *driver) canSample() bool {
+	caps := clientCaps(d.ctx)
+	return !d.client.noSampling && caps != nil && caps.Sampling != nil
+}
+
+// clientCaps returns what the client declared: per request in the 2026-07-28 era, at initialize
+// before it.
+func clientCaps(ctx context.Context) *mcp.ClientCapabilities {
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		return info.ClientCapabilities
+	}
+	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+		c := s.GetClientCapabilities()
+		return &c
+	}
+	return nil
+}

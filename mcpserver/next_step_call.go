@@ -1,0 +1,93 @@
+package mcpserver
+
+import (
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// A pr_monitor_next_step call as the server reads it, whichever way it goes (one monitor, or
+// monitor_id=all).
+
+// nextStep is a pr_monitor_next_step call, parsed: the monitor it names and what it brings, the
+// agent's event as the machine's input or, for a call the client retried with the answers to its
+// input requests, the sealed state of those requests.
+type nextStep struct {
+	monitorID string
+	input     statemachine.Input
+	resume    *requestState
+}
+
+// parseNextStep reads a call's arguments, and opens the request state of a retried call.
+func (s *Server) parseNextStep(req mcp.CallToolRequest) (nextStep, error) {
+	var in NextStepInput
+	if err := req.BindArguments(&in); err != nil {
+		return nextStep{}, fmt.Errorf("bad arguments: %w", err)
+	}
+	step := nextStep{monitorID: in.MonitorID}
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		st, err := s.seal.open(req.Params.RequestState)
+		if err != nil {
+			return nextStep{}, err
+		}
+		step.resume = &st
+		return step, nil
+	}
+	input, err := machineInput(in)
+	if err != nil {
+		return nextStep{}, err
+	}
+	step.input = input
+	return step, nil
+}
+
+// isAnswer: the agent answers a question or reports a task done (its event is not ready).
+func (n nextStep) isAnswer() bool {
+	return n.resume == nil && !(n.input.Kind == statemachine.InputEvent && n.input.Event == statemachine.EventReady)
+}
+
+// rounds is how many input round trips the call made before it was retried.
+func (n nextStep) rounds() int {
+	if n.resume == nil {
+		return 0
+	}
+	return n.resume.Rounds
+}
+
+// start drives the monitor from the call: the retried input requests' answers, or the input.
+func (d *driver) start(n nextStep) outcome {
+	if n.resume != nil {
+		return d.resume(*n.resume)
+	}
+	return d.run(n.input)
+}
+
+// machineInput validates the agent's arguments and turns them into a machine input.
+func machineInput(in NextStepInput) (statemachine.Input, error) {
+	ev := statemachine.Event(in.Event)
+	if !ev.Valid() {
+		return statemachine.Input{}, fmt.Errorf("unknown event %q; want one of %v", in.Event, statemachine.Events)
+	}
+	if ev == statemachine.EventUserChose && in.Choice == "" {
+		return statemachine.Input{}, fmt.Errorf("user_chose needs choice: the value of one of the question's choices")
+	}
+	if ev != statemachine.EventUserChose && in.Choice != "" {
+		return statemachine.Input{}, fmt.Errorf("choice goes with event=user_chose only, not %s", in.Event)
+	}
+	if ev != statemachine.EventUserChose && in.QuestionSeq != 0 {
+		return statemachine.Input{}, fmt.Errorf("question_seq goes with event=user_chose only, not %s", in.Event)
+	}
+	if in.QuestionSeq < 0 {
+		return statemachine.Input{}, fmt.Errorf("question_seq %d: a question's seq is positive", in.QuestionSeq)
+	}
+	var data statemachine.EventData
+	if in.Data != nil {
+		data = *in.Data
+	}
+	input := statemachine.EventInput(ev, elicitation.Value(in.Choice), data)
+	input.QuestionSeq = in.QuestionSeq
+	return input, nil
+}
