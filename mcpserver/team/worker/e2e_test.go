@@ -28,6 +28,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/mcpserver/team/temporaltest"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -226,4 +227,33 @@ func TestAWorkerKilledMidFlowIsReplacedAndTheMonitorResumesWhereItWas(t *testing
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.TaskRefine, r.Action.Task, "the second worker carried the same monitor on to the review: %+v\n%s", st, second.log())
 	assert.Equal(t, 2, st.ChangesSeen, "one run: the opening and the review, across the two workers")
+}
+
+func TestTheWorkerDoesTheMachinesGitHubWorkThroughTheEffectsPackage(t *testing.T) {
+	e := newE2E(t)
+	w := e.startWorker()
+	id := monitorwf.WorkflowID(ref)
+	e.fake.Advance(10 * time.Minute)
+	require.NoError(t, e.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("bob"), "Please rework the retries.")))
+	require.Equal(t, http.StatusAccepted, e.deliver(w, "pull_request_review", "r1", prPayload(7, "submitted"), []byte(secret)))
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := monitorwf.NextStep(ctx, e.c, id, monitorwf.NextStepRequest{Event: statemachine.EventReady, Wait: 45 * time.Second})
+	require.NoError(t, err)
+	require.Equal(t, statemachine.TaskRefine, r.Action.Task)
+
+	e.fake.Advance(10 * time.Minute)
+	require.NoError(t, e.fake.Apply(githubfake.Ref(ref), githubfake.Push{Commits: githubfake.Commits(1, "fix")}))
+	// Nothing comes for the agent after the push (the machine asks bob, then watches): the Update
+	// answers polling when its wait ends, by which time the work is long done.
+	r, err = monitorwf.NextStep(ctx, e.c, id, monitorwf.NextStepRequest{Event: statemachine.EventPushCompleted, Wait: 10 * time.Second})
+	require.NoError(t, err)
+	assert.Equal(t, statemachine.ActionPolling, r.Action.Kind, "%+v", r.Action)
+
+	gh, err := ghclient.New(ghclient.Config{RESTURL: e.fake.URL(), Token: ghclient.NewToken(token)})
+	require.NoError(t, err)
+	snap, err := gh.Snapshot(ctx, ref)
+	require.NoError(t, err)
+	assert.Contains(t, snap.ReviewRequests, "bob", "the worker asked bob to review again, through mcpserver/effects")
 }

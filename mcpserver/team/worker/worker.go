@@ -37,8 +37,8 @@ type Config struct {
 	// GitHub is the client the activities use, resolved per call (a GitHub App's installation
 	// token is renewed before it expires). The token stays in the worker's process.
 	GitHub GitHub
-	// Effects performs server-side GitHub work (mcpserver/effects); nil leaves server actions
-	// pending until a worker that has it runs them.
+	// Effects performs server-side GitHub work; nil means the effects package (mcpserver/effects)
+	// over GitHub, as the embedded server does it.
 	Effects monitorwf.Effects
 	// Machine and Policy are new monitors' decisions (a running monitor keeps its own).
 	Machine statemachine.Config
@@ -90,6 +90,9 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer c.Close()
 
+	if cfg.Effects == nil {
+		cfg.Effects = gitHubWork{gh: cfg.GitHub, now: time.Now}
+	}
 	w := sdkworker.New(c, cfg.TaskQueue, sdkworker.Options{TaskQueueActivitiesPerSecond: cfg.ActivitiesPerSecond})
 	w.RegisterWorkflowWithOptions(monitorwf.Monitor, workflow.RegisterOptions{Name: monitorwf.WorkflowName})
 	(&monitorwf.Activities{Source: source{cfg.GitHub}, Effects: cfg.Effects}).Register(w)
