@@ -43,6 +43,8 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	appKey := fs.String("app-private-key", "", "the GitHub App's private key, a PEM `FILE`")
 	appInst := fs.Int64("app-installation", 0, "the GitHub App's installation `ID`")
 	perSecond := fs.Float64("activities-per-second", 0, "pace GitHub activities on the task queue (`N` per second, 0: unpaced)")
+	var budget budgetFlag
+	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the activities may spend: `SHARE` as 25% or 0.25 (default 25%)")
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	reviewBots := reviewBotsFlag(fs)
@@ -102,7 +104,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	err = worker.Run(ctx, worker.Config{
 		Temporal: *temporal, Namespace: *namespace, TaskQueue: *queue, TemporalTLS: temporalTLS, TemporalAPIKey: apiKey, GitHub: gh,
 		Machine: machine, Policy: prstatus.ReviewerPolicy{Bots: parseReviewBots(*reviewBots)},
-		ActivitiesPerSecond: *perSecond, WebhookListen: *listen, WebhookSecret: secret, Logger: logger,
+		ActivitiesPerSecond: *perSecond, Budget: budget.share(), WebhookListen: *listen, WebhookSecret: secret, Logger: logger,
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(oneLine(err.Error())))

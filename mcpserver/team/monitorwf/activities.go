@@ -3,11 +3,13 @@ package monitorwf
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
@@ -46,19 +48,44 @@ const (
 	// ErrTypeNoEffects: this worker has no executor for server actions; retried until a worker
 	// that has one picks the action up.
 	ErrTypeNoEffects = "EffectsUnavailable"
+	// ErrTypeOverBudget: the worker's share of the token's hourly points is spent (OverBudget).
+	// A read is not retried (the monitor reads again later, and stays free meanwhile); server
+	// work is retried when the hour resets.
+	ErrTypeOverBudget = "OverBudget"
 )
+
+// OverBudget is an activity's refusal to spend more of the token's GitHub points this hour: the
+// worker's --budget share of GitHub's hourly limit is spent. Nothing was sent.
+type OverBudget struct {
+	Spent, Allowed int
+	Until          time.Time
+}
+
+func (e *OverBudget) Error() string {
+	return fmt.Sprintf("prmonitor's share of the token's GitHub points is spent (%d of the %d it may use this hour); nothing is sent before %s",
+		e.Spent, e.Allowed, e.Until.UTC().Format("15:04:05 UTC"))
+}
 
 // Activities are the monitor's GitHub calls. The token never passes through them: the worker's
 // Source and Effects hold it, so it is in no workflow argument, result or history.
 type Activities struct {
 	Source  Source
 	Effects Effects
+	// Search finds a user's open pull requests (pr_monitor_start_all); nil refuses searches.
+	Search Searcher
 }
 
 // Register registers the activities under their names.
 func (a *Activities) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.ReadSnapshot, activity.RegisterOptions{Name: ActivityReadSnapshot})
 	r.RegisterActivityWithOptions(a.Perform, activity.RegisterOptions{Name: ActivityPerform})
+	r.RegisterActivityWithOptions(a.SearchOpenPRs, activity.RegisterOptions{Name: ActivitySearch})
+}
+
+// RegisterWorkflows registers the workflows under their names: the monitor and the search.
+func RegisterWorkflows(r worker.WorkflowRegistry) {
+	r.RegisterWorkflowWithOptions(Monitor, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterWorkflowWithOptions(FindOpenPRs, workflow.RegisterOptions{Name: WorkflowFindOpenPRs})
 }
 
 // ReadSnapshot reads the pull request, packed. The workflow derives the facts, on its own clock.
@@ -89,7 +116,11 @@ func (a *Activities) Perform(ctx context.Context, in PerformInput) (statemachine
 // messages are ghclient's, which never carry the token.
 func classify(err error) error {
 	var rl *ghclient.RateLimitError
+	var over *OverBudget
 	switch {
+	case errors.As(err, &over):
+		return temporal.NewApplicationErrorWithOptions(err.Error(), ErrTypeOverBudget,
+			temporal.ApplicationErrorOptions{NextRetryDelay: max(time.Until(over.Until), time.Second)})
 	case errors.As(err, &rl):
 		wait := rl.RetryAfter
 		if wait <= 0 {

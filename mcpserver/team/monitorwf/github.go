@@ -18,7 +18,7 @@ func readOptions() workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 2 * time.Second, BackoffCoefficient: 2,
-			MaximumInterval: time.Minute, MaximumAttempts: 4, NonRetryableErrorTypes: []string{ErrTypeRefused}},
+			MaximumInterval: time.Minute, MaximumAttempts: 4, NonRetryableErrorTypes: []string{ErrTypeRefused, ErrTypeOverBudget}},
 	}
 }
 

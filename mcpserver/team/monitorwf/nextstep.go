@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/prmonitor/prmonitor/elicitation"
@@ -28,12 +29,30 @@ type Reply struct {
 	Action    statemachine.Action `json:"action"`
 }
 
+// The types of the Update's own refusals (temporal.ApplicationError's type), which a front end
+// tells apart from the machine's (IsBusy, IsEnded).
+const (
+	ErrTypeBusy  = "MonitorBusy"
+	ErrTypeEnded = "MonitorEnded"
+)
+
 // ErrBusy rejects an event while the monitor waits on GitHub work whose outcome the machine has
 // not seen: the event would be judged against a position about to change. Send it again shortly.
-var ErrBusy = errors.New("the monitor is doing GitHub work; send the event again in a few seconds")
+var ErrBusy = temporal.NewApplicationError("the monitor is doing GitHub work; send the event again in a few seconds", ErrTypeBusy)
 
 // ErrEnded rejects an event to a monitor that stopped or saw the merge.
-var ErrEnded = errors.New("the monitor has ended")
+var ErrEnded = temporal.NewApplicationError("the monitor has ended", ErrTypeEnded)
+
+// IsBusy reports whether an Update was refused with ErrBusy (as it comes back from the server).
+func IsBusy(err error) bool { return hasType(err, ErrTypeBusy) }
+
+// IsEnded reports whether an Update was refused with ErrEnded.
+func IsEnded(err error) bool { return hasType(err, ErrTypeEnded) }
+
+func hasType(err error, typ string) bool {
+	var app *temporal.ApplicationError
+	return errors.As(err, &app) && app.Type() == typ
+}
 
 func (r NextStepRequest) input() statemachine.Input {
 	in := statemachine.EventInput(r.Event, r.Choice, r.Data)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -24,14 +25,17 @@ const (
 type Status struct {
 	MonitorID string                 `json:"monitor_id"`
 	PR        string                 `json:"pr"`
+	Owner     string                 `json:"owner,omitempty"`
 	Title     statemachine.Untrusted `json:"title,omitempty"`
 	URL       string                 `json:"url,omitempty"`
 	State     statemachine.State     `json:"state"`
 	Node      statemachine.Node      `json:"node"`
 	Flow      statemachine.Flow      `json:"flow,omitempty"`
 	WaitingOn WaitingOn              `json:"waiting_on"`
-	// Attention is what the last read found the pull request needs, in words.
+	// Attention is what the last read found the pull request needs, in words; Summary the
+	// pull request in one line (prstatus.SummaryLine).
 	Attention string                `json:"attention,omitempty"`
+	Summary   string                `json:"summary,omitempty"`
 	Question  *elicitation.Question `json:"question,omitempty"`
 	Task      statemachine.TaskName `json:"task,omitempty"`
 	LastEvent Event                 `json:"last_event"`
@@ -42,11 +46,13 @@ type Status struct {
 	ChangesSeen int    `json:"changes_seen"`
 	Runs        int    `json:"runs"`
 	LastError   string `json:"last_error,omitempty"`
+	// RateLimit is GitHub's hourly GraphQL budget of the worker's token as the last read saw it.
+	RateLimit *prstatus.RateLimit `json:"rate_limit,omitempty"`
 }
 
 func (w *monitor) status() Status {
 	pos := w.m.Position()
-	st := Status{MonitorID: w.id, PR: w.p.Ref.String(), Title: statemachine.Untrusted(pos.Monitor.Title), URL: pos.Monitor.URL,
+	st := Status{MonitorID: w.id, PR: w.p.Ref.String(), Owner: w.p.Owner, Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Title: statemachine.Untrusted(pos.Monitor.Title), URL: pos.Monitor.URL,
 		State: pos.Node.State(), Node: pos.Node, Flow: pos.Node.Flow(), Question: pos.Question,
 		LastEvent: w.lastEvent, LastRead: w.lastRead, NextReconcile: w.reconcileAt, ChangesSeen: w.changes,
 		Runs: w.runs, LastError: w.lastError}
@@ -55,17 +61,12 @@ func (w *monitor) status() Status {
 	}
 	if w.facts != nil {
 		st.Attention = w.facts.Attention.Kind.Words()
+		if rl := w.facts.RateLimit; rl.Limit > 0 {
+			st.RateLimit = &rl
+		}
 	}
-	switch {
-	case w.ended():
-		st.WaitingOn = WaitingOnNobody
-	case w.busy:
-		st.WaitingOn = WaitingOnGitHub
-	case w.act.Kind == statemachine.ActionAskUser:
-		st.WaitingOn = WaitingOnUser
-	case w.act.Kind == statemachine.ActionExecute:
-		st.WaitingOn = WaitingOnAgent
-	default:
+	st.WaitingOn = waitingOnOf(w.act)
+	if w.busy && !w.ended() {
 		st.WaitingOn = WaitingOnGitHub
 	}
 	return st

@@ -163,7 +163,7 @@ func (e *e2e) deliver(p *workerProc, event, id, body string, key []byte) int {
 }
 
 func prPayload(number int, action string) string {
-	return fmt.Sprintf(`{"action":%q,"pull_request":{"number":%d,"author_association":"MEMBER"},"repository":{"name":"widgets","owner":{"login":"acme"}}}`, action, number)
+	return fmt.Sprintf(`{"action":%q,"pull_request":{"number":%d,"author_association":"MEMBER","user":{"login":"dev"}},"repository":{"name":"widgets","owner":{"login":"acme"}}}`, action, number)
 }
 
 // eventually polls the monitor's status until ok says so.

@@ -15,11 +15,15 @@ import (
 // or the activity's time ran out) is an error, so Temporal retries the activity; a rate limit
 // keeps its type, so the retry waits as long as GitHub asked.
 type gitHubWork struct {
-	gh  GitHub
-	now func() time.Time
+	gh     GitHub
+	now    func() time.Time
+	budget *budget
 }
 
 func (g gitHubWork) Perform(ctx context.Context, ref prstatus.PRRef, req statemachine.ServerRequest, policy prstatus.ReviewerPolicy) (statemachine.Input, error) {
+	if err := g.budget.admit(); err != nil {
+		return statemachine.Input{}, err
+	}
 	c, err := g.gh(ctx)
 	if err != nil {
 		return statemachine.Input{}, err
