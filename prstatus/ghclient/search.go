@@ -35,6 +35,9 @@ const (
 // 39): a login goes into a search query, so nothing else may.
 var loginPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9]|-[A-Za-z0-9]){0,38}$`)
 
+// ValidLogin reports whether s is a GitHub user's login as GitHub allows them.
+func ValidLogin(s string) bool { return loginPattern.MatchString(s) }
+
 // Why a pull request was found.
 const (
 	FoundAuthored        = "authored"
@@ -107,7 +110,7 @@ type OpenPRs struct {
 func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
 	who := "@me"
 	if q.For != "" {
-		if !loginPattern.MatchString(q.For) {
+		if !ValidLogin(q.For) {
 			return OpenPRs{}, fmt.Errorf("search the open pull requests: %q is not a GitHub login", text.ClipBytes(q.For, 40))
 		}
 		who = q.For

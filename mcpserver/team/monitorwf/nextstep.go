@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -21,11 +22,26 @@ type NextStepRequest struct {
 	// Wait bounds how long the Update waits for something for the agent (a host cuts long calls);
 	// zero or more than the monitor's MaxWait means MaxWait.
 	Wait time.Duration `json:"wait,omitempty"`
+	// Form is how the user answered the question in a form, when the answer is not a choice:
+	// FormDeclined, FormDismissed, or FormText (the user's words in Text, which no choice
+	// matched). Empty for an event.
+	Form string `json:"form,omitempty"`
+	Text string `json:"text,omitempty"`
 }
 
-// Reply is the Update's answer: the one action for the agent, or polling when the wait ran out.
+// How a form was answered without a choice (NextStepRequest.Form).
+const (
+	FormDeclined  = "declined"
+	FormDismissed = "dismissed"
+	FormText      = "text"
+)
+
+// Reply is the Update's answer: the one action for the agent, or polling when the wait ran out,
+// with the pull request and its state in one line.
 type Reply struct {
 	MonitorID string              `json:"monitor_id"`
+	PR        string              `json:"pr,omitempty"`
+	Summary   string              `json:"summary,omitempty"`
 	Action    statemachine.Action `json:"action"`
 }
 
@@ -55,7 +71,17 @@ func hasType(err error, typ string) bool {
 }
 
 func (r NextStepRequest) input() statemachine.Input {
-	in := statemachine.EventInput(r.Event, r.Choice, r.Data)
+	var in statemachine.Input
+	switch r.Form {
+	case FormDeclined:
+		in = statemachine.DeclineInput()
+	case FormDismissed:
+		in = statemachine.CancelInput()
+	case FormText:
+		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: r.Text, Classification: elicitation.ClassifiedUnavailable})
+	default:
+		in = statemachine.EventInput(r.Event, r.Choice, r.Data)
+	}
 	in.QuestionSeq = r.QuestionSeq
 	return in
 }
@@ -67,8 +93,11 @@ func (w *monitor) validateNextStep(ctx workflow.Context, req NextStepRequest) er
 	if w.ended() {
 		return ErrEnded
 	}
-	if w.busy && req.Event != statemachine.EventReady {
+	if w.busy && (req.Event != statemachine.EventReady || req.Form != "") {
 		return ErrBusy
+	}
+	if req.Form != "" && req.Form != FormDeclined && req.Form != FormDismissed && req.Form != FormText {
+		return fmt.Errorf("form answer %q is not one of %s, %s, %s", req.Form, FormDeclined, FormDismissed, FormText)
 	}
 	return w.try(ctx, req.input())
 }
@@ -95,19 +124,22 @@ func (w *monitor) nextStep(ctx workflow.Context, req NextStepRequest) (Reply, er
 	if ok, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return !w.busy }); err != nil {
 		return Reply{}, err
 	} else if !ok {
-		if req.Event == statemachine.EventReady {
+		if req.Event == statemachine.EventReady && req.Form == "" {
 			return w.reply(), nil
 		}
 		return Reply{}, ErrBusy
 	}
 	in := req.input()
-	if req.Event == statemachine.EventReady {
+	if req.Event == statemachine.EventReady && req.Form == "" {
 		// A task this run never handed out may not have reached the agent (a continued run, a
 		// front end that lost the answer): ready hands it back.
 		in.TaskUnseen = taskID(w.m.Position()) != w.handed
 	}
 	what := string(req.Event)
-	if req.Choice != "" {
+	switch {
+	case req.Form != "":
+		what = "form " + req.Form
+	case req.Choice != "":
 		what += " " + string(req.Choice)
 	}
 	if err := w.step(ctx, in, "agent: "+what); err != nil {
@@ -142,12 +174,16 @@ func (w *monitor) reply() Reply {
 			act = statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Node: act.Node, Flow: act.Flow}
 		}
 		act.Message = "Still watching; call pr_monitor_next_step with event=ready again."
-		return Reply{MonitorID: w.id, Action: act}
+		return w.replyWith(act)
 	}
 	if w.act.Kind == statemachine.ActionExecute {
 		w.handed = taskID(w.m.Position())
 	}
-	return Reply{MonitorID: w.id, Action: w.act}
+	return w.replyWith(w.act)
+}
+
+func (w *monitor) replyWith(act statemachine.Action) Reply {
+	return Reply{MonitorID: w.id, PR: w.p.Ref.String(), Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Action: act}
 }
 
 // taskID identifies the task in progress: its name and when it began.

@@ -23,9 +23,11 @@ const (
 // Text from GitHub in it (the pull request's title, the question's context) is the machine's
 // Untrusted kind, fenced wherever it is shown.
 type Status struct {
-	MonitorID string                 `json:"monitor_id"`
-	PR        string                 `json:"pr"`
-	Owner     string                 `json:"owner,omitempty"`
+	MonitorID string `json:"monitor_id"`
+	PR        string `json:"pr"`
+	Owner     string `json:"owner,omitempty"`
+	// Author is the pull request's author's login, as the last read saw it.
+	Author    string                 `json:"author,omitempty"`
 	Title     statemachine.Untrusted `json:"title,omitempty"`
 	URL       string                 `json:"url,omitempty"`
 	State     statemachine.State     `json:"state"`
@@ -61,6 +63,7 @@ func (w *monitor) status() Status {
 	}
 	if w.facts != nil {
 		st.Attention = w.facts.Attention.Kind.Words()
+		st.Author = w.facts.Author
 		if rl := w.facts.RateLimit; rl.Limit > 0 {
 			st.RateLimit = &rl
 		}
