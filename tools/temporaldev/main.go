@@ -63,11 +63,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	logger := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	sigCtx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// A closed stdin ends the run too, but through a context of its own: calling stop would give
+	// SIGTERM its default action back, and a SIGTERM right after would kill the process mid-stop.
+	ctx, stdinClosed := context.WithCancel(sigCtx)
+	defer stdinClosed()
 	go func() { // stdin closed: whoever started us is gone
 		_, _ = io.Copy(io.Discard, stdin)
-		stop()
+		stdinClosed()
 	}()
 
 	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: logger}))

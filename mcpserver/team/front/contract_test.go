@@ -19,6 +19,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
+	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 )
 
 // offline is the front end with a Temporal client that never connects: enough for what needs no
@@ -42,7 +43,7 @@ func TestOverHTTPTheToolsAreTheEmbeddedServersToolsToTheByte(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp",
-				HTTPClient: &http.Client{Transport: bearer{tokens["alice"], http.DefaultTransport}}}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
+				HTTPClient: teamtest.HTTPClient(tokens["alice"])}, &sdk.ClientSessionOptions{ProtocolVersion: protocol})
 			require.NoError(t, err)
 			defer s.Close()
 			listed, err := s.ListTools(ctx, nil)

@@ -2,12 +2,8 @@ package front_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -20,6 +16,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 	"github.com/prmonitor/prmonitor/mcpserver/team/temporaltest"
 	"github.com/prmonitor/prmonitor/mcpserver/team/worker"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -33,15 +30,7 @@ const ghToken = "ghs_FRONTTESTAPPTOKEN0123456789abcdefgh"
 // tokens are the users' bearer tokens; the users file holds their hashes.
 var tokens = map[string]string{"alice": "alice-token-0123456789", "bob": "bob-token-0123456789"}
 
-func usersFile() string {
-	var b strings.Builder
-	b.WriteString("# users of the tests\n")
-	for _, u := range []string{"alice", "bob"} {
-		h := sha256.Sum256([]byte(tokens[u]))
-		fmt.Fprintf(&b, "%s %s\n", u, hex.EncodeToString(h[:]))
-	}
-	return b.String()
-}
+func usersFile() string { return "# users of the tests\n" + teamtest.UsersFile(tokens) }
 
 func users(t *testing.T) *front.Users {
 	u, err := front.ParseUsers(strings.NewReader(usersFile()))
@@ -108,18 +97,6 @@ func (tm *team) changed(r prstatus.PRRef, kind string) {
 	require.NoError(tm.t, err)
 }
 
-// bearer adds a bearer token to every request.
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
-
 // agent is one user's MCP client session over Streamable HTTP (the official go-sdk client).
 type agent struct {
 	t       *testing.T
@@ -150,7 +127,7 @@ func (tm *team) agent(user string, o agentOptions) *agent {
 	c := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tr := &sdk.StreamableClientTransport{Endpoint: tm.url + "/mcp", HTTPClient: &http.Client{Transport: bearer{tokens[user], http.DefaultTransport}}}
+	tr := &sdk.StreamableClientTransport{Endpoint: tm.url + "/mcp", HTTPClient: teamtest.HTTPClient(tokens[user])}
 	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: o.protocol})
 	require.NoError(tm.t, err)
 	tm.t.Cleanup(func() { _ = s.Close() })

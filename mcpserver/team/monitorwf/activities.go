@@ -88,8 +88,37 @@ func RegisterWorkflows(r worker.WorkflowRegistry) {
 	r.RegisterWorkflowWithOptions(FindOpenPRs, workflow.RegisterOptions{Name: WorkflowFindOpenPRs})
 }
 
+// heartbeatEvery is how often a running activity tells Temporal its worker is alive; with the
+// activities' HeartbeatTimeout (github.go) a worker that dies mid-call has its call retried by
+// another within seconds, not at the end of the call's whole timeout.
+const heartbeatEvery = 5 * time.Second
+
+// heartbeat records the activity's heartbeat until the returned function is called.
+func heartbeat(ctx context.Context) func() {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
 // ReadSnapshot reads the pull request, packed. The workflow derives the facts, on its own clock.
 func (a *Activities) ReadSnapshot(ctx context.Context, ref prstatus.PRRef) (Packed, error) {
+	defer heartbeat(ctx)()
 	s, err := a.Source.Snapshot(ctx, ref)
 	if err != nil {
 		return nil, classify(err)
@@ -104,6 +133,7 @@ func (a *Activities) Perform(ctx context.Context, in PerformInput) (statemachine
 			"this worker cannot do server-side GitHub work yet (no effects executor); the action waits for one that can",
 			ErrTypeNoEffects)
 	}
+	defer heartbeat(ctx)()
 	out, err := a.Effects.Perform(ctx, in.Ref, in.Request, in.Policy)
 	if err != nil {
 		return statemachine.Input{}, classify(err)

@@ -37,6 +37,7 @@ func (a *Activities) SearchOpenPRs(ctx context.Context, q ghclient.OpenPRsQuery)
 	if a.Search == nil {
 		return ghclient.OpenPRs{}, classify(fmt.Errorf("%w: this worker cannot search", ghclient.ErrForbidden))
 	}
+	defer heartbeat(ctx)()
 	out, err := a.Search.OpenPRs(ctx, q)
 	if err != nil {
 		return ghclient.OpenPRs{}, classify(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -35,7 +36,10 @@ func TestTheBudgetRefusesGitHubCallsOnceTheTokensShareOfTheHourIsSpent(t *testin
 			for _, rl := range tt.seen {
 				b.observe(rl)
 			}
-			err := b.admit()
+			release, err := b.admit()
+			if release != nil {
+				release()
+			}
 			var over *monitorwf.OverBudget
 			assert.Equal(t, tt.over, errors.As(err, &over), "%v", err)
 			if tt.over {
@@ -45,5 +49,25 @@ func TestTheBudgetRefusesGitHubCallsOnceTheTokensShareOfTheHourIsSpent(t *testin
 		})
 	}
 	var none *budget
-	assert.NoError(t, none.admit(), "a worker without a budget")
+	_, err := none.admit()
+	assert.NoError(t, err, "a worker without a budget")
+}
+
+func TestCallsAdmittedTogetherReserveTheirPointsSoTheyCannotOvershootTheShare(t *testing.T) {
+	now := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	b := newBudget(0.25, func() time.Time { return now })
+	b.observe(prstatus.RateLimit{Limit: 40, Remaining: 40, Cost: 2, ResetAt: now.Add(time.Hour)}) // 10 points allowed, 2 a call
+	var releases []func()
+	for range 5 {
+		release, err := b.admit()
+		require.NoError(t, err)
+		releases = append(releases, release)
+	}
+	_, err := b.admit()
+	require.Error(t, err, "five calls in flight hold the ten points: a sixth waits")
+	releases[0]()
+	releases[0]() // twice changes nothing
+	b.observe(prstatus.RateLimit{Limit: 40, Remaining: 38, Cost: 2, ResetAt: now.Add(time.Hour)})
+	_, err = b.admit()
+	require.Error(t, err, "the first call's answer counted what it spent: still no room")
 }

@@ -21,14 +21,17 @@ type gitHubWork struct {
 }
 
 func (g gitHubWork) Perform(ctx context.Context, ref prstatus.PRRef, req statemachine.ServerRequest, policy prstatus.ReviewerPolicy) (statemachine.Input, error) {
-	if err := g.budget.admit(); err != nil {
+	release, err := g.budget.admit()
+	if err != nil {
 		return statemachine.Input{}, err
 	}
+	defer release()
 	c, err := g.gh(ctx)
 	if err != nil {
 		return statemachine.Input{}, err
 	}
 	out := effects.Do(ctx, c, effects.Work{PR: ref, Request: req, Now: g.now(), Reviewers: policy})
+	g.budget.observeClient(c)
 	switch {
 	case !out.Postponed:
 		return out.Input, nil

@@ -25,9 +25,11 @@ type source struct {
 }
 
 func (s source) Snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Snapshot, error) {
-	if err := s.budget.admit(); err != nil {
+	release, err := s.budget.admit()
+	if err != nil {
 		return nil, err
 	}
+	defer release()
 	c, err := s.gh(ctx)
 	if err != nil {
 		return nil, err
@@ -40,9 +42,11 @@ func (s source) Snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sna
 }
 
 func (s source) OpenPRs(ctx context.Context, q ghclient.OpenPRsQuery) (ghclient.OpenPRs, error) {
-	if err := s.budget.admit(); err != nil {
+	release, err := s.budget.admit()
+	if err != nil {
 		return ghclient.OpenPRs{}, err
 	}
+	defer release()
 	c, err := s.gh(ctx)
 	if err != nil {
 		return ghclient.OpenPRs{}, err

@@ -96,6 +96,9 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	spend := newBudget(cfg.Budget, time.Now)
+	if err := spend.seed(ctx, cfg.GitHub); err != nil {
+		cfg.Logger.Warn("could not read the token's rate limit; the budget counts from the first answer", "err", err)
+	}
 	if cfg.Effects == nil {
 		cfg.Effects = gitHubWork{gh: cfg.GitHub, now: time.Now, budget: spend}
 	}
