@@ -96,6 +96,9 @@ type Front struct {
 	// handed is, per user, the monitor whose action monitor_id=all handed out last: an answer
 	// sent with monitor_id=all goes to it.
 	handed map[string]string
+	// asked is, per user and monitor ("user id"), the seq of the question monitor_id=all put to the
+	// user last: it waits behind the others until nothing new comes.
+	asked map[string]int
 	// refused are the questions a client could not show (it refused or failed the form): the
 	// agent relays them, and its answer is the user's, merges included.
 	refused map[question]bool
@@ -116,7 +119,7 @@ func New(cfg Config) (*Front, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, refused: map[question]bool{}}
+	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{}, refused: map[question]bool{}}
 	f.starter = monitorwf.Starter{Client: cfg.Client, TaskQueue: cfg.TaskQueue, Params: func(ref prstatus.PRRef) monitorwf.Params {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}

@@ -118,4 +118,17 @@ func TestOverHTTPStartAllFindsTheUsersOwnPullRequestsWithOneSearchAndAllServesTh
 	assert.Equal(t, "acme/gears#3", got.str("monitor_id"), "the one that needs her: %v", got.out)
 	assert.Equal(t, "refine", got.str("task"))
 	assert.Contains(t, got.str("next"), `monitor_id="all"`)
+
+	// While she works on it, the other pull request needs her: the next ready with all hands that
+	// one out, and leaves the task she has alone (a ready mid-task would ask how it went).
+	require.NoError(t, tm.fake.Apply(githubfake.Ref(mine[0]), githubfake.RequestChanges(githubfake.User("carol"), "Also no.")))
+	tm.changed(mine[0], "pull_request_review.submitted")
+	next := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "ready"})
+	require.False(t, next.isError, next.text)
+	assert.Equal(t, "acme/widgets#7", next.str("monitor_id"), "%v", next.out)
+	assert.Equal(t, "refine", next.str("task"))
+	st := alice.call("pr_monitor_status", map[string]any{"monitor_id": "acme/gears#3"})
+	monitors, _ := st.out["monitors"].([]any)
+	require.Len(t, monitors, 1)
+	assert.Equal(t, "executing_task", monitors[0].(map[string]any)["state"], "the first task is still hers, untouched")
 }

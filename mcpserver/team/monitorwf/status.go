@@ -40,6 +40,9 @@ type Status struct {
 	Summary   string                `json:"summary,omitempty"`
 	Question  *elicitation.Question `json:"question,omitempty"`
 	Task      statemachine.TaskName `json:"task,omitempty"`
+	// Handed: the task in progress was handed to the agent by a next_step of this run (a front
+	// end serving many monitors at once puts the others first).
+	Handed bool `json:"handed,omitempty"`
 	LastEvent Event                 `json:"last_event"`
 	LastRead  time.Time             `json:"last_read,omitzero"`
 	// NextReconcile is when the durable timer reads the pull request anyway.
@@ -60,6 +63,7 @@ func (w *monitor) status() Status {
 		Runs: w.runs, LastError: w.lastError}
 	if pos.Task != nil {
 		st.Task = pos.Task.Name
+		st.Handed = w.act.Kind == statemachine.ActionExecute && taskID(pos) == w.handed
 	}
 	if w.facts != nil {
 		st.Attention = w.facts.Attention.Kind.Words()
