@@ -42,9 +42,9 @@ type Status struct {
 	Task      statemachine.TaskName `json:"task,omitempty"`
 	// Handed: the task in progress was handed to the agent by a next_step of this run (a front
 	// end serving many monitors at once puts the others first).
-	Handed bool `json:"handed,omitempty"`
-	LastEvent Event                 `json:"last_event"`
-	LastRead  time.Time             `json:"last_read,omitzero"`
+	Handed    bool      `json:"handed,omitempty"`
+	LastEvent Event     `json:"last_event"`
+	LastRead  time.Time `json:"last_read,omitzero"`
 	// NextReconcile is when the durable timer reads the pull request anyway.
 	NextReconcile time.Time `json:"next_reconcile,omitzero"`
 	// ChangesSeen counts change signals in this run; Runs the continuations so far.
