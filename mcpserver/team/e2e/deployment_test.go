@@ -147,12 +147,15 @@ func (d *deployment) status(r prstatus.PRRef) (monitorwf.Status, error) {
 	return monitorwf.QueryMonitor(ctx, d.c, monitorwf.WorkflowID(r))
 }
 
-// eventually waits (up to within) until ok.
-func (d *deployment) eventually(within time.Duration, ok func() bool, what string) {
+// eventually waits (up to within) until ok; explain, when given, says what was seen last.
+func (d *deployment) eventually(within time.Duration, ok func() bool, what string, explain ...func() string) {
 	d.t.Helper()
 	deadline := time.Now().Add(within)
 	for !ok() {
 		if time.Now().After(deadline) {
+			for _, e := range explain {
+				what += "\n" + e()
+			}
 			d.t.Fatalf("not within %s: %s", within, what)
 		}
 		time.Sleep(100 * time.Millisecond)

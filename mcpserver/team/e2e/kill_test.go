@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -68,15 +69,20 @@ func TestAWorkerKilledWhileItsReplyIsInFlightIsReplacedAndTheReplyIsPostedOnce(t
 	first.Signal(syscall.SIGKILL)
 	second := d.worker()
 
-	d.eventually(2*time.Minute, func() bool {
+	var last string
+	d.eventually(3*time.Minute, func() bool {
 		st, err := d.status(ref)
-		return err == nil && strings.HasPrefix(st.LastEvent.What, "GitHub:")
-	}, "the second worker finishes the reply's activity and the machine hears its outcome")
+		last = fmt.Sprintf("last status %+v (%v); the second worker's log:\n%s", st, err, second.Stderr())
+		return err == nil && st.LastEvent.At.After(killedAt) // only the second worker moves the monitor on
+	}, "the second worker finishes the reply's activity and the machine hears its outcome", func() string { return last })
+	resumed := time.Since(killedAt)
 	<-done
 	thread, err := d.fake.PR(githubfake.Ref(ref)).Thread(0)
 	require.NoError(t, err)
 	assert.Equal(t, 1, d.replies(), "the second worker found the reply had landed and posted nothing")
 	assert.Len(t, thread.Comments, 2, "bob's comment and the one reply")
-	t.Logf("worker killed mid-reply: the monitor went on on the second worker %s later", time.Since(killedAt).Round(time.Second))
+	t.Logf("worker killed mid-reply: the second worker finished the reply's activity %s later (heartbeat timeout %s, then the retry)",
+		resumed.Round(time.Second), 20*time.Second)
 	assert.NotContains(t, second.Stderr(), ghToken)
 }
+

@@ -86,8 +86,13 @@ func TestFiveHundredMonitorsOnOneWorkerStayWithinTheTokensBudgetShare(t *testing
 	assert.Positive(t, refused, "past the share the rest wait (500 first reads cost more than the hour's share)")
 
 	idleFrom := time.Now()
-	time.Sleep(10 * time.Second)
-	assert.Empty(t, d.requests(idleFrom), "idle monitors send GitHub nothing")
+	front := d.serve()
+	listing := d.agent(front, "alice", "2026-07-28").call("pr_monitor_status", map[string]any{})
+	listed, _ := listing["monitors"].([]any)
+	omitted, _ := listing["omitted"].(float64)
+	assert.Equal(t, len(prs), len(listed)+int(omitted), "alice's status lists what fits and counts the rest")
+	time.Sleep(time.Until(idleFrom.Add(10 * time.Second)))
+	assert.Empty(t, d.requests(idleFrom), "idle monitors send GitHub nothing (status reads the workflows, not GitHub)")
 
 	perRead := float64(spent) / float64(read)
 	perHour := float64(len(prs)) * perRead / watch.DefaultSafetyRefresh.Hours()

@@ -56,15 +56,19 @@ func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp
 }
 
 // statuses reads the status of each of user's running monitors (at most max; omitted says how
-// many more there were, at least). A monitor that does not answer its Query is left out, and so
+// many more there are). A monitor that does not answer its Query is left out, and so
 // is one that has just ended (visibility trails the workflow by a moment).
 func (f *Front) statuses(ctx context.Context, user string, max int) (sts []monitorwf.Status, omitted int, err error) {
-	ids, more, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: user, Max: max})
+	q := monitorwf.ListQuery{Owner: user, Max: max}
+	ids, more, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, q)
 	if err != nil {
 		return nil, 0, err
 	}
 	if more {
 		omitted = 1
+		if n, err := monitorwf.Count(ctx, f.cfg.Client, f.cfg.Namespace, q); err == nil && n > len(ids) {
+			omitted = n - len(ids)
+		}
 	}
 	out := make([]*monitorwf.Status, len(ids))
 	sem := make(chan struct{}, queryParallel)

@@ -65,16 +65,38 @@ type ListQuery struct {
 // MaxListed bounds one listing.
 const MaxListed = 1000
 
-// List returns the ids of owner's running monitors (Temporal's visibility, which trails the
-// workflows by a moment), sorted by id.
-func List(ctx context.Context, c client.Client, namespace string, q ListQuery) (ids []string, more bool, err error) {
+// visibilityQuery is q as a visibility query ("" when it can match nothing).
+func (q ListQuery) visibilityQuery() string {
 	owner := NormalizeOwner(q.Owner)
 	if owner == "" || strings.ContainsAny(owner, `'"\`) {
-		return nil, false, nil
+		return ""
 	}
 	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s = '%s'", WorkflowName, SearchAttributeOwner, owner)
 	if q.Waiting {
 		query += fmt.Sprintf(" AND %s IN ('%s', '%s')", SearchAttributeWaitingOn, WaitingOnUser, WaitingOnAgent)
+	}
+	return query
+}
+
+// Count is how many of owner's running monitors q matches.
+func Count(ctx context.Context, c client.Client, namespace string, q ListQuery) (int, error) {
+	query := q.visibilityQuery()
+	if query == "" {
+		return 0, nil
+	}
+	resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Namespace: namespace, Query: query})
+	if err != nil {
+		return 0, fmt.Errorf("count the monitors: %w", err)
+	}
+	return int(resp.GetCount()), nil
+}
+
+// List returns the ids of owner's running monitors (Temporal's visibility, which trails the
+// workflows by a moment), sorted by id.
+func List(ctx context.Context, c client.Client, namespace string, q ListQuery) (ids []string, more bool, err error) {
+	query := q.visibilityQuery()
+	if query == "" {
+		return nil, false, nil
 	}
 	limit := q.Max
 	if limit <= 0 || limit > MaxListed {

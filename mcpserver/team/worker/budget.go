@@ -30,12 +30,16 @@ type budget struct {
 	reserved int // the points of calls admitted and not yet counted
 }
 
+// firstCost is what a call is taken to cost until an answer says: a snapshot's points, about 3
+// (docs/watcher.md), the most a monitor's call costs.
+const firstCost = 3
+
 // newBudget returns the budget for share (0, or 1 and above: no budget but GitHub's).
 func newBudget(share float64, now func() time.Time) *budget {
 	if now == nil {
 		now = time.Now
 	}
-	return &budget{share: share, now: now, cost: 1}
+	return &budget{share: share, now: now, cost: firstCost}
 }
 
 // observe records GitHub's counters from an answer.
@@ -45,13 +49,16 @@ func (b *budget) observe(rl prstatus.RateLimit) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if rl.ResetAt.Before(b.seen.ResetAt) {
-		return // an answer from an earlier window, arriving late
-	}
-	b.seen = rl
 	if rl.Cost > 0 {
 		b.cost = rl.Cost
 	}
+	switch {
+	case rl.ResetAt.Before(b.seen.ResetAt):
+		return // an answer from an earlier window, arriving late
+	case rl.ResetAt.Equal(b.seen.ResetAt) && rl.Remaining > b.seen.Remaining:
+		return // an earlier answer of this window, overtaken by a later one
+	}
+	b.seen = rl
 }
 
 // admit reserves one call's points, or refuses the call while the share of this hour's points is

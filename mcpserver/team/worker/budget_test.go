@@ -22,7 +22,8 @@ func TestTheBudgetRefusesGitHubCallsOnceTheTokensShareOfTheHourIsSpent(t *testin
 		over  bool
 	}{
 		{"nothing seen yet: nothing to go by", 0.25, nil, false},
-		{"under the share", 0.25, []prstatus.RateLimit{{Limit: 100, Remaining: 76, ResetAt: reset}}, false},
+		{"room for one more call of three points", 0.25, []prstatus.RateLimit{{Limit: 100, Remaining: 78, ResetAt: reset}}, false},
+		{"not for three more points", 0.25, []prstatus.RateLimit{{Limit: 100, Remaining: 77, ResetAt: reset}}, true},
 		{"at the share", 0.25, []prstatus.RateLimit{{Limit: 100, Remaining: 75, ResetAt: reset}}, true},
 		{"spent by another worker of the token counts too (GitHub's counter)", 0.25, []prstatus.RateLimit{{Limit: 5000, Remaining: 10, ResetAt: reset}}, true},
 		{"the hour reset", 0.25, []prstatus.RateLimit{{Limit: 100, Remaining: 0, ResetAt: now.Add(-time.Second)}}, false},
@@ -70,4 +71,7 @@ func TestCallsAdmittedTogetherReserveTheirPointsSoTheyCannotOvershootTheShare(t 
 	b.observe(prstatus.RateLimit{Limit: 40, Remaining: 38, Cost: 2, ResetAt: now.Add(time.Hour)})
 	_, err = b.admit()
 	require.Error(t, err, "the first call's answer counted what it spent: still no room")
+	b.observe(prstatus.RateLimit{Limit: 40, Remaining: 40, Cost: 2, ResetAt: now.Add(time.Hour)})
+	_, err = b.admit()
+	require.Error(t, err, "an earlier answer of the hour arriving late does not give the points back")
 }
