@@ -85,4 +85,3 @@ func TestAWorkerKilledWhileItsReplyIsInFlightIsReplacedAndTheReplyIsPostedOnce(t
 		resumed.Round(time.Second), 20*time.Second)
 	assert.NotContains(t, second.Stderr(), ghToken)
 }
-
