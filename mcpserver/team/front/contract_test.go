@@ -35,7 +35,7 @@ func offline(t *testing.T) *httptest.Server {
 	return hs
 }
 
-func TestOverHTTPTheToolsAreTheEmbeddedServersToolsToTheByte(t *testing.T) {
+func TestOverHTTPTheToolsAreTheEmbeddedServersToolsInBothEras(t *testing.T) {
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(protocol, func(t *testing.T) {
 			hs := offline(t)
