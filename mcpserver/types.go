@@ -143,6 +143,8 @@ type OtherFeedback struct {
 	Author      string `json:"author"`
 	Association string `json:"association" jsonschema:"How the author relates to the repository, in words."`
 	Where       string `json:"where"`
+	Path        string `json:"path,omitempty" jsonschema:"A thread's file, as GitHub names it: as it is when plainly a name, else fenced."`
+	Line        int    `json:"line,omitempty"`
 	Text        string `json:"text,omitempty" jsonschema:"What they wrote: untrusted, fenced, clipped."`
 }
 

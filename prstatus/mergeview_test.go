@@ -32,7 +32,7 @@ func TestAMergeGoesAheadOnlyOnWhatTheUserWasShown(t *testing.T) {
 		{"a check was cancelled", func(b *prBuilder) { b.run("e2e", 3, "COMPLETED", "CANCELLED") }, []string{"check CI / e2e cancelled"}},
 		{"a new thread", func(b *prBuilder) { b.thread("T2", say{"erin", "12:00", "typo"}) }, []string{"a new unresolved thread from erin on widget.go:12"}},
 		{"the reviewer wrote again in a waiting thread", func(b *prBuilder) {
-			b.s.Threads[0].Comments = append(b.s.Threads[0].Comments, Comment{ID: "PRRC_99", Author: actor("bob"), Body: "no", CreatedAt: at("12:00")})
+			b.s.Threads[0].Comments = append(b.s.Threads[0].Comments, Comment{ID: "PRRC_99", Author: actor("bob"), AuthorAssociation: AssocMember, Body: "no", CreatedAt: at("12:00")})
 		}, []string{"bob wrote again on widget.go:12"}},
 		{"merged meanwhile", func(b *prBuilder) { b.merged() }, []string{"the pull request is merged now"}},
 	}

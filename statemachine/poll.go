@@ -264,18 +264,3 @@ func quietReason(f *prstatus.Facts) string {
 	}
 	return "Nothing to do yet: " + strings.Join(why, "; ") + "."
 }
-
-// Where names a place in the pull request in the server's own sentences (and its prompts): a
-// path only when it is plainly a name (see plainName), else "a file".
-func Where(path string, line int) string {
-	switch p := plainName(path, ""); {
-	case path == "":
-		return "the PR"
-	case p == "":
-		return "a file"
-	case line > 0:
-		return fmt.Sprintf("%s:%d", p, line)
-	default:
-		return p
-	}
-}

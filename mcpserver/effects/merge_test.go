@@ -53,7 +53,7 @@ func readyPR() *prstatus.Snapshot {
 		Ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, Title: "x", Author: prstatus.Actor{Login: "dev"}, Viewer: "dev",
 		State: prstatus.StateOpen, HeadRef: "x", BaseRef: "main", HeadOID: head, Mergeable: prstatus.MergeableYes,
 		Commits: []prstatus.Commit{{OID: head, AuthoredDate: at, CommittedDate: at, Headline: "x", ParentCount: 1}}, CommitsTotal: 1,
-		Reviews: []prstatus.Review{{ID: "R1", Author: prstatus.Actor{Login: "carol"}, State: prstatus.ReviewApproved, SubmittedAt: at.Add(time.Minute), CommitOID: head}},
+		Reviews: []prstatus.Review{{ID: "R1", Author: prstatus.Actor{Login: "carol"}, AuthorAssociation: prstatus.AssocMember, State: prstatus.ReviewApproved, SubmittedAt: at.Add(time.Minute), CommitOID: head}},
 		Checks:  []prstatus.Check{{Kind: prstatus.KindCheckRun, Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", DatabaseID: 1, WorkflowRunID: 2, WorkflowName: "ci"}},
 	}
 }
@@ -100,7 +100,7 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 			want: statemachine.Outcome{Error: "could not re-read the pull request before merging: snapshot: " + ghclient.ErrUnavailable.Error()}},
 		{name: "a request for changes came after the question", wantReads: 1, wantChanged: "bob requested changes",
 			gh: func(g *mergeGitHub) {
-				g.snap.Reviews = append(g.snap.Reviews, prstatus.Review{ID: "R2", Author: prstatus.Actor{Login: "bob"},
+				g.snap.Reviews = append(g.snap.Reviews, prstatus.Review{ID: "R2", Author: prstatus.Actor{Login: "bob"}, AuthorAssociation: prstatus.AssocMember,
 					State: prstatus.ReviewChangesRequested, SubmittedAt: mergeNow.Add(-time.Minute), CommitOID: g.snap.HeadOID})
 			}},
 		{name: "the head moved under the merge", wantReads: 1, wantMerges: 1,
