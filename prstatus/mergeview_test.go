@@ -35,6 +35,10 @@ func TestAMergeGoesAheadOnlyOnWhatTheUserWasShown(t *testing.T) {
 			b.s.Threads[0].Comments = append(b.s.Threads[0].Comments, Comment{ID: "PRRC_99", Author: actor("bob"), AuthorAssociation: AssocMember, Body: "no", CreatedAt: at("12:00")})
 		}, []string{"bob wrote again on widget.go:12"}},
 		{"merged meanwhile", func(b *prBuilder) { b.merged() }, []string{"the pull request is merged now"}},
+		{"the approval was dismissed", func(b *prBuilder) { b.review("carol", ReviewDismissed, "12:00") },
+			[]string{"carol's approval no longer stands (dismissed)"}},
+		{"the approver turned to requesting changes: said once", func(b *prBuilder) { b.review("carol", ReviewChangesRequested, "12:00") },
+			[]string{"carol requested changes"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
