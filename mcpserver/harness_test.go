@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 	"testing"
@@ -29,6 +30,8 @@ type harnessOpts struct {
 	wire     bool // keep every line the server writes (h.wire), to measure what goes over the pipe
 	// client is the clientInfo name the client gives ("harness" when empty).
 	client string
+	// failForms: the client declares elicitation but fails every form (a host that cannot show it).
+	failForms bool
 }
 
 type harness struct {
@@ -94,11 +97,14 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		h.progress = append(h.progress, r.Params.Message)
 		h.mu.Unlock()
 	}}
-	if o.user != nil {
+	if o.user != nil || o.failForms {
 		opts.ElicitationHandler = func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			h.mu.Lock()
 			h.elicited = append(h.elicited, r.Params)
 			h.mu.Unlock()
+			if o.failForms {
+				return nil, errors.New("this host cannot show the form")
+			}
 			return o.user(r.Params), nil
 		}
 	}

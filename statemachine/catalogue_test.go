@@ -154,7 +154,7 @@ func TestEveryChoiceHasAHandler(t *testing.T) {
 				}
 				m, err := Restore(d.m.cfg, saved)
 				require.NoError(t, err)
-				act, err := m.Step(d.now, ChoiceInput(c.Value))
+				act, err := m.Step(d.now, ChoiceInput(c.Value).From(ByUser))
 				require.NoError(t, err, "%s → %s", q.ID, c.Value)
 				assertConsistent(t, m, act)
 			}
@@ -174,7 +174,7 @@ func TestNoHandlerFallsThrough(t *testing.T) {
 	d.poll(newPR().conflict())
 	q := d.m.pos.Question
 	q.Choices = append(q.Choices, elicitation.Choice{Value: elicitation.Merge, Label: "smuggled"})
-	_, err := d.m.Step(d.now, ChoiceInput(elicitation.Merge))
+	_, err := d.m.Step(d.now, ChoiceInput(elicitation.Merge).From(ByUser))
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "no handler"), err.Error())
 	assert.Equal(t, NodeConflictAsk, d.m.pos.Node)

@@ -147,8 +147,13 @@ func (d *drv) send(in Input) Action {
 	return act
 }
 
-func (d *drv) poll(p *pr) Action                 { d.t.Helper(); return d.send(PollInput(p.facts())) }
-func (d *drv) choose(v elicitation.Value) Action { d.t.Helper(); return d.send(ChoiceInput(v)) }
+func (d *drv) poll(p *pr) Action { d.t.Helper(); return d.send(PollInput(p.facts())) }
+
+// choose is the user's pick in the host's prompt.
+func (d *drv) choose(v elicitation.Value) Action {
+	d.t.Helper()
+	return d.send(ChoiceInput(v).From(ByUser))
+}
 func (d *drv) ev(e Event, data EventData) Action {
 	d.t.Helper()
 	return d.send(EventInput(e, "", data))

@@ -56,7 +56,11 @@ func TestSavedV1PositionsKeepTheirPlace(t *testing.T) {
 			assert.Equal(t, v1Places[c.Name], pos.Node)
 			assert.Equal(t, withoutNodes(t, reencode[Action](t, c.Pending)), withoutNodes(t, mustJSON(t, m.Pending())), "presents what it presented")
 
-			act, err := m.Step(c.Now, c.Input)
+			in := c.Input
+			if in.Event == EventUserChose {
+				in.By = ByUser // the old build knew no provenance: these answers were the user's
+			}
+			act, err := m.Step(c.Now, in)
 			require.NoError(t, err)
 			assert.Equal(t, withoutNodes(t, reencode[Action](t, c.After)), withoutNodes(t, mustJSON(t, act)), "answers as it answered")
 			assert.Equal(t, withoutNodes(t, reencode[Position](t, c.AfterPosition)), withoutNodes(t, mustJSON(t, m.Position())), "and moves on to the same place")

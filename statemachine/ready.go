@@ -9,6 +9,27 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
+// NeedsUser reports whether choosing v for the open question (or the question a free-text answer
+// interrupted) merges, or has GitHub merge later: merge, merge with administrator bypass, or a
+// retry of a merge that failed. Step takes such a choice only from the user (AnsweredBy), and
+// the MCP server asks again through the host rather than take it from a model's reading.
+func (p Position) NeedsUser(v elicitation.Value) bool {
+	q := p.Question
+	if q == nil && p.Freeform != nil {
+		q = &p.Freeform.Question
+	}
+	switch {
+	case q == nil:
+		return false
+	case v == elicitation.Merge, v == elicitation.MergeAdmin:
+		return true
+	}
+	return v == elicitation.Retry && q.ID == elicitation.QActionFailed && p.Retry != nil && merges(p.Retry.Kind)
+}
+
+// merges reports whether a server action merges the pull request (now or, by GitHub, later).
+func merges(k ServerActionKind) bool { return k == ServerMerge }
+
 // readyMerging is the ready flow's merge step: the only node that waits on a merge (its info
 // lives here, with the one handler that may build a merge request).
 var readyMerging = serving(FlowReady, ServerMerge)

@@ -24,7 +24,7 @@ func inputsAt(pos Position) []Input {
 	switch pos.Node.State() {
 	case StateAwaitingUser:
 		for _, c := range pos.Question.Choices {
-			ins = append(ins, ChoiceInput(c.Value))
+			ins = append(ins, ChoiceInput(c.Value).From(ByUser))
 		}
 		ins = append(ins, DeclineInput(), FreeformInput(FreeformAnswer{Text: "do something else", Classification: elicitation.ClassifiedUnavailable}))
 	case StateExecutingTask:
