@@ -89,6 +89,24 @@ func reachers() []reacher {
 			return d
 		}},
 		{elicitation.QReadyToMerge, "ready but behind", func(t *testing.T) *drv { d := start(t); d.poll(behindPR()); return d }},
+		{elicitation.QReadyToMerge, "ready, GitHub holding the merge", func(t *testing.T) *drv { d := start(t); d.poll(heldPR()); return d }},
+		{elicitation.QMergeWhenReady, "checks still running", func(t *testing.T) *drv { d := start(t); d.poll(whenReadyPR()); return d }},
+		{elicitation.QMergeRefused, "auto-merge refused", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(whenReadyPR())
+			d.choose(elicitation.AutoMerge)
+			d.send(OutcomeInput(Outcome{Kind: ServerEnableAutoMerge, Refused: true, Error: "Pull request is in clean status"}))
+			return d
+		}},
+		{elicitation.QAutoMergeOff, "auto-merge turned off on news", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(whenReadyPR())
+			d.choose(elicitation.AutoMerge)
+			d.ok(ServerEnableAutoMerge)
+			d.poll(autoMergedPR().push("c2"))
+			d.ok(ServerDisableAutoMerge)
+			return d
+		}},
 		{elicitation.QMergeRefused, "refused as behind", func(t *testing.T) *drv {
 			d := start(t)
 			d.poll(behindPR())

@@ -73,6 +73,30 @@ func TestSavedV1PositionsKeepTheirPlace(t *testing.T) {
 	}
 }
 
+// TestSavedV2PositionsKeepTheirPlace: positions of the ready flow saved by the build before
+// auto-merge and merge queues (testdata/positions-v2, written at a0a3f7e) restore as they were,
+// present what they presented, and answer their next input exactly as that build did: the new
+// rows and fields change nothing for a monitor mid-flow.
+func TestSavedV2PositionsKeepTheirPlace(t *testing.T) {
+	files, err := filepath.Glob("testdata/positions-v2/*.json")
+	require.NoError(t, err)
+	require.Len(t, files, 6)
+	for _, f := range files {
+		c := readV1Case(t, f)
+		t.Run(c.Name, func(t *testing.T) {
+			require.Equal(t, PositionVersion, c.Position.Version)
+			m, err := Restore(DefaultConfig(), c.Position)
+			require.NoError(t, err)
+			same := func(js string) string { return fenceID.ReplaceAllString(js, "${1}ID") } // fence ids are keyed per process
+			assert.JSONEq(t, same(string(reencode[Action](t, c.Pending))), same(mustJSON(t, m.Pending())), "presents what it presented")
+			act, err := m.Step(c.Now, c.Input)
+			require.NoError(t, err)
+			assert.JSONEq(t, same(string(reencode[Action](t, c.After))), same(mustJSON(t, act)), "answers as it answered")
+			assert.JSONEq(t, same(string(reencode[Position](t, c.AfterPosition))), same(mustJSON(t, m.Position())), "and moves on to the same place")
+		})
+	}
+}
+
 func TestMigrationRefusesWhatItCannotPlace(t *testing.T) {
 	c := readV1Case(t, "testdata/positions-v1/comments_multi.json")
 	tests := []struct {

@@ -81,6 +81,13 @@ var situations = []func() *pr{
 		return newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
 	},
 	behindPR,
+	// Auto-merge and merge queues: checks still running where auto-merge is allowed, auto-merge
+	// on (and news under it), a merge queue, and a merge GitHub holds for a rule.
+	whenReadyPR,
+	autoMergedPR,
+	func() *pr { return autoMergedPR().push("c2") },
+	queuePR,
+	heldPR,
 }
 
 var knownErrors = []error{ErrBadInput, ErrUnknownEvent, ErrNoQuestion, ErrChoiceNotOffered, ErrStaleAnswer, ErrUnexpectedOutcome, ErrNotTheUsersChoice}

@@ -163,3 +163,87 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 		assert.Empty(t, g.merges)
 	})
 }
+
+// laterGitHub is mergeGitHub that also answers the merges GitHub does later.
+type laterGitHub struct {
+	mergeGitHub
+	laterErr  error
+	enqueued  []string
+	autoMerge []ghclient.AutoMergeRequest
+	disabled  int
+}
+
+func (g *laterGitHub) Enqueue(_ context.Context, _ prstatus.PRRef, head string) (ghclient.LaterResult, error) {
+	g.enqueued = append(g.enqueued, head)
+	return ghclient.LaterResult{}, g.laterErr
+}
+
+func (g *laterGitHub) EnableAutoMerge(_ context.Context, _ prstatus.PRRef, r ghclient.AutoMergeRequest) (ghclient.LaterResult, error) {
+	g.autoMerge = append(g.autoMerge, r)
+	return ghclient.LaterResult{}, g.laterErr
+}
+
+func (g *laterGitHub) DisableAutoMerge(context.Context, prstatus.PRRef) (ghclient.LaterResult, error) {
+	g.disabled++
+	return ghclient.LaterResult{}, g.laterErr
+}
+
+// TestAQueueEntryAndAutoMergeAreMergesToo: adding to the merge queue and turning auto-merge on are
+// re-checked against what the user was shown like a merge, pinned to the head they saw, and sent
+// once; a change since the question sends nothing.
+func TestAQueueEntryAndAutoMergeAreMergesToo(t *testing.T) {
+	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+	for _, kind := range []statemachine.ServerActionKind{statemachine.ServerEnqueue, statemachine.ServerEnableAutoMerge} {
+		t.Run(string(kind), func(t *testing.T) {
+			req := mergeRequestFor(readyPR())
+			req.Kind = kind
+			g := &laterGitHub{mergeGitHub: mergeGitHub{snap: readyPR()}}
+			out, ok := mergeAction(t.Context(), g, work(ref, req))
+			require.True(t, ok)
+			assert.Equal(t, statemachine.Outcome{Kind: kind, OK: true}, out)
+			assert.Equal(t, 1, g.snapshots, "re-read first")
+			head := readyPR().HeadOID
+			if kind == statemachine.ServerEnqueue {
+				assert.Equal(t, []string{head}, g.enqueued)
+			} else {
+				assert.Equal(t, []ghclient.AutoMergeRequest{{Method: "squash", ExpectedHeadSHA: head}}, g.autoMerge)
+			}
+			assert.Empty(t, g.merges, "no direct merge")
+
+			g = &laterGitHub{mergeGitHub: mergeGitHub{snap: readyPR()}}
+			g.snap.HeadOID = strings.Repeat("b", 40)
+			out, _ = mergeAction(t.Context(), g, work(ref, req))
+			assert.False(t, out.OK)
+			assert.NotEmpty(t, out.Changed, "the head moved: nothing sent")
+			assert.Empty(t, g.enqueued)
+			assert.Empty(t, g.autoMerge)
+
+			g = &laterGitHub{mergeGitHub: mergeGitHub{snap: readyPR()}, laterErr: fmt.Errorf("x: %w", &ghclient.MergeRefusedError{Reason: "Pull request is in clean status"})}
+			out, _ = mergeAction(t.Context(), g, work(ref, req))
+			assert.Equal(t, statemachine.Outcome{Kind: kind, Refused: true, Error: "Pull request is in clean status"}, out)
+		})
+	}
+}
+
+// TestTurningAutoMergeOffIsSentWithoutARecheckAndWaitsOutGitHub: it never merges, so it needs no
+// head; GitHub asking to wait postpones it (it is sent again), any other failure is the machine's.
+func TestTurningAutoMergeOffIsSentWithoutARecheckAndWaitsOutGitHub(t *testing.T) {
+	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+	req := statemachine.ServerRequest{Kind: statemachine.ServerDisableAutoMerge}
+	g := &laterGitHub{}
+	o := Do(t.Context(), g, work(ref, req))
+	require.False(t, o.Postponed)
+	assert.Equal(t, statemachine.OutcomeInput(statemachine.Outcome{Kind: statemachine.ServerDisableAutoMerge, OK: true}), o.Input)
+	assert.Equal(t, 1, g.disabled)
+	assert.Zero(t, g.snapshots, "no re-read: turning it off merges nothing")
+
+	g = &laterGitHub{laterErr: fmt.Errorf("disable: %w", &ghclient.RateLimitError{RetryAfter: time.Minute})}
+	o = Do(t.Context(), g, work(ref, req))
+	assert.True(t, o.Postponed, "GitHub asked to wait: sent again later")
+	require.NotNil(t, o.RateLimit)
+
+	g = &laterGitHub{laterErr: errors.New("connection reset")}
+	o = Do(t.Context(), g, work(ref, req))
+	assert.False(t, o.Postponed)
+	assert.Equal(t, "connection reset", o.Input.Outcome.Error)
+}
