@@ -77,7 +77,9 @@ func TestNewsTurnsAutoMergeOffAgainAndTellsTheUser(t *testing.T) {
 			assert.Contains(t, act.Question.Text, "Auto-merge is off again")
 			assert.Contains(t, act.Question.Text, tt.says)
 			assert.Contains(t, act.Message, "Auto-merge is off again", "the agent is told too")
-			assert.Equal(t, ActionPolling, d.choose(elicitation.Resume).Kind)
+			act = d.choose(elicitation.Resume)
+			assert.Equal(t, ActionPolling, act.Kind)
+			assert.Contains(t, act.Message, "Auto-merge is off", "an agent whose host showed the question is told too")
 		})
 	}
 }

@@ -140,10 +140,13 @@ func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
 		case elicitation.QMergeWhenReady:
 			return s.acknowledge("Watching the checks; you will be asked when they pass.")
 		case elicitation.QAutoMergeOff:
-			return s.acknowledge("Watching.")
+			return s.acknowledge("Auto-merge is off: GitHub will not merge the pull request by itself. Watching.")
 		}
 		return s.acknowledge("Resuming; this will not be asked again for this head and these approvals.")
 	case elicitation.HandleMyself:
+		if s.pos.Question.ID == elicitation.QAutoMergeOff {
+			return s.acknowledge("Auto-merge is off: GitHub will not merge the pull request by itself. Leaving the merge to you.")
+		}
 		return s.acknowledge("Leaving the merge to you.")
 	}
 	return Action{}, fmt.Errorf("statemachine: ready flow has no handler for %q (a bug)", v)
