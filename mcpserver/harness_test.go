@@ -32,6 +32,8 @@ type harnessOpts struct {
 	client string
 	// failForms: the client declares elicitation but fails every form (a host that cannot show it).
 	failForms bool
+	// writePace paces the client's writes (the fake, on loopback, is not paced otherwise).
+	writePace *ghclient.WritePace
 }
 
 type harness struct {
@@ -68,7 +70,8 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	cfg := Config{
 		Version: "test",
 		Connect: func(context.Context) (GitHub, error) {
-			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test"})
+			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test",
+				WritePace: o.writePace})
 		},
 		State:         h.state,
 		Watch:         fastWatch(),
