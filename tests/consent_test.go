@@ -1,9 +1,12 @@
 package tests
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -64,4 +67,39 @@ func TestAnAgentsForgedMergeIsRefusedWhenTheClientElicits(t *testing.T) {
 			mu.Unlock()
 		})
 	}
+}
+
+// TestARelayIsTakenOnlyFromTheProcessThatHandedTheQuestionOut: a host that declares elicitation
+// fails the form, so the agent relays the question; the server restarts before the answer. The
+// new process did not hand the question out: the agent's merge is refused, and the next ready puts
+// the question to the user again (the form fails again, the agent relays it, and now its merge is
+// the user's, relayed).
+func TestARelayIsTakenOnlyFromTheProcessThatHandedTheQuestionOut(t *testing.T) {
+	w := newWorld(t, legacy)
+	w.apply(readyEvents()...)
+	w.client = func(o *sdk.ClientOptions) {
+		o.ElicitationHandler = func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			return nil, errors.New("this host cannot show the form")
+		}
+	}
+	w.launch()
+	w.start()
+	act := w.next("ready", "", nil)
+	requireAskID(t, act, "ready_to_merge")
+	require.Contains(t, act.Message, "could not show this question")
+
+	w.restart(true)
+	w.start()
+	_, errText := w.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose",
+		"choice": "merge", "question_seq": act.Question.Seq})
+	require.Contains(t, errText, "refused, nothing changed")
+	require.Empty(t, w.fake.Merges())
+
+	act = w.next("ready", "", nil)
+	requireAskID(t, act, "ready_to_merge")
+	require.Contains(t, act.Message, "could not show this question", "asked again; the host failed the form again")
+	w.answered("merge")
+	act = w.next("user_chose", "merge", nil)
+	require.Equal(t, "merged", act.Action, "%+v", act)
+	require.Len(t, w.fake.Merges(), 1)
 }
