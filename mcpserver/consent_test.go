@@ -33,8 +33,11 @@ func (a *answers) user(p *sdk.ElicitParams) *sdk.ElicitResult {
 	defer a.mu.Unlock()
 	a.seen = append(a.seen, p)
 	content := a.vals[min(len(a.seen), len(a.vals))-1]
-	if content == nil {
+	switch {
+	case content == nil:
 		return &sdk.ElicitResult{Action: "cancel"}
+	case content["fail"] != nil:
+		return nil // the host fails this form
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}
 }
@@ -47,6 +50,9 @@ func (a *answers) asked() []*sdk.ElicitParams {
 
 func pickOf(v string) map[string]any { return map[string]any{"choice": v} }
 func saying(s string) map[string]any { return map[string]any{"instruction": s} }
+
+// failForm makes the host fail that form.
+var failForm = map[string]any{"fail": true}
 
 // TestAnAgentsMergeIsRefusedWhereTheHostShowsTheQuestion: the user dismisses the host's prompt; the
 // question then reaches the agent, which may relay any choice but merge: its merge is a tool error
@@ -165,4 +171,23 @@ func valuesOf[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// TestARelayEndsWhenTheHostShowsTheQuestionAgain: the host failed the form once, so the agent
+// relayed the question; the next call shows the form (the user dismisses it): the question is the
+// host's again, and the agent's merge is refused.
+func TestARelayEndsWhenTheHostShowsTheQuestionAgain(t *testing.T) {
+	u := &answers{vals: []map[string]any{failForm, nil}}
+	h := newHarness(t, harnessOpts{protocol: "2025-11-25", user: u.user, cfg: func(c *Config) { c.MaxBlock = 2 * time.Second }})
+	h.readyPR()
+	h.start()
+	act := h.next("ready", "", nil)
+	require.Equal(t, "ask_user", act.Action)
+	require.Contains(t, act.Message, "could not show this question")
+	act = h.next("ready", "", nil) // shown this time; the user dismisses it
+	require.Equal(t, "ask_user", act.Action)
+	require.Len(t, u.asked(), 2)
+	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": h.ref.String(), "event": "user_chose", "choice": "merge"})
+	assert.Contains(t, errText, "refused, nothing changed")
+	assert.Empty(t, h.fake.Merges())
 }

@@ -61,6 +61,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 		params.Message = note + "\n\n" + params.Message
 	}
 	d.tieToTask(&params)
+	d.mon.relay(0) // put to the host now: an earlier relay of it no longer stands
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
 

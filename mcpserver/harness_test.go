@@ -105,10 +105,14 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 			h.mu.Lock()
 			h.elicited = append(h.elicited, r.Params)
 			h.mu.Unlock()
-			if o.failForms {
+			var res *sdk.ElicitResult
+			if !o.failForms {
+				res = o.user(r.Params)
+			}
+			if res == nil { // failForms, or a user func that makes the host fail this form
 				return nil, errors.New("this host cannot show the form")
 			}
-			return o.user(r.Params), nil
+			return res, nil
 		}
 	}
 	if o.model != nil {

@@ -243,7 +243,8 @@ func (m *monitor) taskHandedOut() bool {
 	return id == "" || id == m.handed
 }
 
-// relay records that question seq went to the agent because the host could not show it.
+// relay records that question seq went to the agent because the host could not show it (0: none
+// did, the question is the host's to show again).
 func (m *monitor) relay(seq int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
