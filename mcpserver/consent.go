@@ -85,15 +85,10 @@ func (d *driver) tieToTask(p *mcp.ElicitationParams) {
 		return
 	}
 	slot := slotFrom(d.ctx)
-	if slot == nil {
+	if slot == nil || slot.taskID() == "" {
 		return
 	}
-	slot.mu.Lock()
-	id := slot.id
-	slot.mu.Unlock()
-	if id == "" {
-		return
-	}
+	id := slot.taskID()
 	if p.Meta == nil {
 		p.Meta = &mcp.Meta{}
 	}

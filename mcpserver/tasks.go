@@ -103,6 +103,13 @@ type taskSlot struct {
 	id string
 }
 
+// taskID is the id of the task the request created ("" when it created none).
+func (s *taskSlot) taskID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
+
 type taskSlotKey struct{}
 
 func slotFrom(ctx context.Context) *taskSlot {
