@@ -213,6 +213,10 @@ func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
 	}
 	require.Eventually(t, func() bool { return len(h.srv.waiting.ch) == waiters(workers) }, 3*time.Second, 5*time.Millisecond,
 		"as many calls block as the bound lets")
+	// The calls past the bound return at once; wait for them before the stops below, which would
+	// end a call that had not reached the bound yet (on a loaded machine) with stop instead.
+	require.Eventually(t, func() bool { return len(results) == prs-waiters(workers) }, 3*time.Second, 5*time.Millisecond,
+		"the calls past the bound returned")
 
 	_, errText := h.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText, "status answers while calls block")

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -234,17 +235,9 @@ func cutText(s string, n int, what string, note func(string, ...any)) string {
 	return clipText(s, n)
 }
 
-// clipText shortens s to at most n bytes, on a rune boundary, ending with "…" when it was cut.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := max(n-len("…"), 0)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// clipText shortens s to at most n bytes, on a rune boundary, ending with "…" when it was cut
+// (text.ClipBytes).
+func clipText(s string, n int) string { return text.ClipBytes(s, n) }
 
 // keepEnd keeps the last n bytes of s, from a line start when there is one nearby.
 func keepEnd(s string, n int) string {

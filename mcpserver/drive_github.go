@@ -40,7 +40,7 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 		d.mon.note("github", req.Describe+" postponed ("+out.Why()+")", nil)
 		return d.mon.pending(), nil
 	}
-	d.mon.note("github", req.Describe, out.Input.Outcome)
+	d.mon.log(workEvent(req, out.Input))
 	return d.mon.step(d.s.cfg.Now(), out.Input)
 }
 

@@ -2,18 +2,13 @@ package mcpserver
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
-// oneLine renders an error as a single line for users and agents.
-func oneLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	return strings.Join(strings.Fields(err.Error()), " ")
-}
+// oneLine renders an error as a single line for users and agents (text.Error).
+func oneLine(err error) string { return text.Error(err) }
 
 // githubCause explains a GitHub failure in user terms.
 func githubCause(err error) string {

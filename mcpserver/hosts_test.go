@@ -72,7 +72,7 @@ func TestMaxBlockWinsOverTheHostBound(t *testing.T) {
 	}
 }
 
-// TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds: DESIGN §13, progress every ≤ 15 s.
+// TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds: docs/hosts.md#how-long-a-call-waits, progress every ≤ 15 s.
 func TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds(t *testing.T) {
 	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
 	require.NoError(t, err)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -103,9 +104,10 @@ func (m *monitor) stopCall() { m.calls.cancel() }
 func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Action, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	open := m.openQuestion(in)
 	act, err := m.m.Step(now, in)
 	if err != nil {
-		m.state.Log(m.id, "error", oneLine(err), map[string]any{"input": in.Kind, "event": in.Event, "choice": in.Choice})
+		m.log(refusedEvent(open, in, err))
 		return act, err
 	}
 	if in.Kind == statemachine.InputPoll {
@@ -134,7 +136,7 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 		m.waitingSince = now
 	}
 	m.saveLocked()
-	m.state.Log(m.id, logKind(in), describeStep(in, act), map[string]any{"node": act.Node, "fired": m.m.Fired()})
+	m.log(StepEvent(open, in, act, m.m.Fired()))
 	return bound(act, actionBudget), nil
 }
 
@@ -165,8 +167,22 @@ func (m *monitor) letGo() {
 	}
 }
 
-// note appends to the monitor's event log.
-func (m *monitor) note(kind, summary string, data any) { m.state.Log(m.id, kind, summary, data) }
+// openQuestion is the question open when in came, when in answers one (for the event log).
+// m.mu is held.
+func (m *monitor) openQuestion(in statemachine.Input) *elicitation.Question {
+	if !isAnswer(in) {
+		return nil
+	}
+	return m.m.Position().Question
+}
+
+// note appends a sentence, and data for debugging, to the monitor's event log.
+func (m *monitor) note(kind store.EventKind, summary string, data any) {
+	m.log(store.Event{Kind: kind, Summary: summary, Data: data})
+}
+
+// log appends an event to the monitor's event log.
+func (m *monitor) log(e store.Event) { m.state.Log(m.id, e) }
 
 // position is a copy of the machine's position.
 func (m *monitor) position() statemachine.Position {

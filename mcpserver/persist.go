@@ -10,7 +10,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 )
 
-// Persister keeps monitors across restarts: only what GitHub cannot tell the server (DESIGN §8).
+// Persister keeps monitors across restarts: only what GitHub cannot tell the server (docs/architecture.md#where-state-lives).
 // It speaks the store's one record type: what survives a restart for one monitor is a
 // store.Record (its ref, position, stopped flag and creation time; the Persister fills in the
 // rest).
@@ -30,7 +30,7 @@ type Persister interface {
 	// SetAside moves a record the server cannot resume out of the way.
 	SetAside(id, reason string) error
 	// Log appends to the monitor's event log (best effort).
-	Log(id string, kind, summary string, data any)
+	Log(id string, e store.Event)
 }
 
 // ErrInUse: another process runs this monitor.
@@ -42,12 +42,12 @@ type MemoryState struct {
 	mu      sync.Mutex
 	saved   map[string]store.Record
 	claimed map[string]bool
-	events  map[string][]string
+	events  map[string][]store.Event
 }
 
 // NewMemoryState returns an empty in-memory Persister.
 func NewMemoryState() *MemoryState {
-	return &MemoryState{saved: map[string]store.Record{}, claimed: map[string]bool{}, events: map[string][]string{}}
+	return &MemoryState{saved: map[string]store.Record{}, claimed: map[string]bool{}, events: map[string][]store.Event{}}
 }
 
 // Claim implements Persister.
@@ -102,15 +102,26 @@ func (m *MemoryState) SetAside(id, _ string) error {
 }
 
 // Log implements Persister.
-func (m *MemoryState) Log(id, kind, summary string, _ any) {
+func (m *MemoryState) Log(id string, e store.Event) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.events[id] = append(m.events[id], kind+": "+summary)
+	m.events[id] = append(m.events[id], e)
 }
 
-// Events returns the logged events of a monitor, for tests.
+// Events returns the logged events of a monitor as "kind: summary" lines, for tests.
 func (m *MemoryState) Events(id string) []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]string(nil), m.events[id]...)
+	out := make([]string, len(m.events[id]))
+	for i, e := range m.events[id] {
+		out[i] = string(e.Kind) + ": " + e.Summary
+	}
+	return out
+}
+
+// Logged returns the logged events of a monitor as they were given, for tests.
+func (m *MemoryState) Logged(id string) []store.Event {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.events[id])
 }

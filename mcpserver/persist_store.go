@@ -57,7 +57,10 @@ func (p *StoreState) Save(id string, r store.Record) error {
 // SetAside implements Persister.
 func (p *StoreState) SetAside(id, reason string) error { return p.s.SetAside(id, reason) }
 
-// Log implements Persister.
-func (p *StoreState) Log(id, kind, summary string, data any) {
-	_ = p.s.Append(id, store.Event{At: p.now(), Kind: store.EventKind(kind), Summary: summary, Data: data})
+// Log implements Persister: the event, stamped with the server's clock.
+func (p *StoreState) Log(id string, e store.Event) {
+	if e.At.IsZero() {
+		e.At = p.now()
+	}
+	_ = p.s.Append(id, e)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -162,5 +163,5 @@ func structured(v any) *mcp.CallToolResult {
 
 // toolError is an isError result with a one-line cause.
 func toolError(msg string) *mcp.CallToolResult {
-	return mcp.NewToolResultError(strings.Join(strings.Fields(msg), " "))
+	return mcp.NewToolResultError(text.OneLine(msg))
 }

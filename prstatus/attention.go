@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
-// deriveAttentions lists every attention that matches, in decision order (DESIGN §4). Merged and
+// deriveAttentions lists every attention that matches, in decision order (docs/architecture.md#the-decision-order). Merged and
 // closed end the list on their own; none appears only when nothing else matched. It reads the
 // facts derived before it and never the raw snapshot, so the decision is exactly what `check`
 // prints.
@@ -82,7 +84,7 @@ func newComments(f *Facts) Attention {
 	ids, reviewers := threadIDs(list), threadReviewers(list)
 	return Attention{
 		Kind: AttentionNewComments,
-		Reason: Plural(len(list), "unresolved thread needs", "unresolved threads need") + " action: " +
+		Reason: text.Count(len(list), "unresolved thread needs", "unresolved threads need") + " action: " +
 			describeThreads(list, func(t ThreadFact) string { return t.Reviewer }),
 		Key:       key(AttentionNewComments, f.HeadSHA, ids),
 		ThreadIDs: ids,
@@ -100,7 +102,7 @@ func reviewerReplied(f *Facts) Attention {
 	}
 	return Attention{
 		Kind: AttentionReviewerReplied,
-		Reason: "a reviewer wrote again after our answer in " + Plural(len(list), "thread", "threads") + ": " +
+		Reason: "a reviewer wrote again after our answer in " + text.Count(len(list), "thread", "threads") + ": " +
 			describeThreads(list, func(t ThreadFact) string { return reviewerLogin(t.Last().Author) }),
 		Key:       key(AttentionReviewerReplied, f.HeadSHA, keyIDs),
 		ThreadIDs: ids,
@@ -119,7 +121,7 @@ func ciAttention(kind AttentionKind, f *Facts, checks []CheckFact, verb string) 
 	list := shortList(shown)
 	return Attention{
 		Kind:   kind,
-		Reason: fmt.Sprintf("%d of %d checks on %s %s: %s", len(checks), f.CI.Total, orDefault(shortOID(f.HeadSHA), "the head"), verb, list),
+		Reason: fmt.Sprintf("%d of %d checks on %s %s: %s", len(checks), f.CI.Total, orDefault(text.ShortSHA(f.HeadSHA), "the head"), verb, list),
 		Key:    key(kind, f.HeadSHA, keyIDs),
 		Checks: shown,
 	}
@@ -130,11 +132,11 @@ func ciAttention(kind AttentionKind, f *Facts, checks []CheckFact, verb string) 
 // a question), the grace after a push for checks to register, or GitHub's block with no check
 // reported.
 func ciPending(f *Facts) Attention {
-	head := orDefault(shortOID(f.HeadSHA), "the head")
+	head := orDefault(text.ShortSHA(f.HeadSHA), "the head")
 	if f.CI.Pending > 0 {
 		a := ciAttention(AttentionCIPending, f, f.CI.PendingChecks, "are still running")
 		if n := len(f.CI.Missing); n > 0 {
-			a.Reason += fmt.Sprintf("; %s not reported yet", Plural(n, "required check has", "required checks have"))
+			a.Reason += fmt.Sprintf("; %s not reported yet", text.Count(n, "required check has", "required checks have"))
 			a.Checks = sortedUnique(append(a.Checks, f.CI.Missing...))
 			a.Key = key(AttentionCIPending, f.HeadSHA, append(pendingKeyIDs(f.CI.PendingChecks), expectedKeyIDs(f.CI.Missing)...))
 		}
@@ -145,7 +147,7 @@ func ciPending(f *Facts) Attention {
 	case len(f.CI.Missing) > 0:
 		// The names are in Checks: a check's name is GitHub text, kept out of the sentence.
 		reason = fmt.Sprintf("waiting for checks to start: %s not reported on %s",
-			Plural(len(f.CI.Missing), "required check has", "required checks have"), head)
+			text.Count(len(f.CI.Missing), "required check has", "required checks have"), head)
 	case !f.CI.GraceUntil.IsZero():
 		reason = fmt.Sprintf("waiting for checks to register on %s: it was pushed moments ago and no check has reported yet (until %s)",
 			head, f.CI.GraceUntil.UTC().Format(timeFormat))
@@ -198,10 +200,10 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		return Attention{}, false
 	}
 	reason := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
-		JoinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
+		JoinNames(f.Reviews.Approvals), orDefault(text.ShortSHA(f.HeadSHA), "the head"), f.CI.Passed, f.CI.Total)
 	var warn []string
 	if n := len(f.Threads.Waiting); n > 0 {
-		warn = append(warn, Plural(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
+		warn = append(warn, text.Count(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
 	}
 	if len(f.Reviews.PendingRequests) > 0 {
 		warn = append(warn, "a review is still requested from "+JoinNames(f.Reviews.PendingRequests))
@@ -266,7 +268,7 @@ func mergeWhenReady(f *Facts) (Attention, bool) {
 	return Attention{
 		Kind: AttentionMergeWhenReady,
 		Reason: fmt.Sprintf("approved by %s on %s with %s still to pass; the repository allows auto-merge",
-			JoinNames(f.Reviews.Approvals), orDefault(shortOID(f.HeadSHA), "the head"), Plural(waiting, "required check", "required checks")),
+			JoinNames(f.Reviews.Approvals), orDefault(text.ShortSHA(f.HeadSHA), "the head"), text.Plural(waiting, "required check", "required checks")),
 		Key:       key(AttentionMergeWhenReady, f.HeadSHA, f.Reviews.Approvals),
 		Reviewers: slices.Clone(f.Reviews.Approvals),
 	}, true
@@ -286,7 +288,7 @@ func staleApproval(f *Facts) (Attention, bool) {
 	return Attention{
 		Kind: AttentionStaleApproval,
 		Reason: fmt.Sprintf("CI is green on %s but the %s from %s %s on an older commit; a new approval is needed",
-			orDefault(shortOID(f.HeadSHA), "the head"), PluralWord(len(stale), "approval", "approvals"), JoinNames(stale), PluralWord(len(stale), "is", "are")),
+			orDefault(text.ShortSHA(f.HeadSHA), "the head"), text.Plural(len(stale), "approval", "approvals"), JoinNames(stale), text.Plural(len(stale), "is", "are")),
 		Key:       key(AttentionStaleApproval, f.HeadSHA, stale),
 		Reviewers: slices.Clone(stale),
 	}, true
@@ -325,7 +327,7 @@ func noneReason(f *Facts) string {
 		why = append(why, "GitHub's review decision is "+strings.ToLower(strings.ReplaceAll(d, "_", " ")))
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
-		why = append(why, Plural(n, "thread waits", "threads wait")+" for a reviewer's reply")
+		why = append(why, text.Count(n, "thread waits", "threads wait")+" for a reviewer's reply")
 	}
 	if note := fromOthersNote(f); note != "" {
 		why = append(why, note)
@@ -363,10 +365,10 @@ func blockedNote(f *Facts) string {
 func fromOthersNote(f *Facts) string {
 	var parts []string
 	if n := len(f.Reviews.FromOthers); n > 0 {
-		parts = append(parts, Plural(n, "review", "reviews"))
+		parts = append(parts, text.Count(n, "review", "reviews"))
 	}
 	if n := len(f.Threads.FromOthers); n > 0 {
-		parts = append(parts, Plural(n, "thread", "threads"))
+		parts = append(parts, text.Count(n, "thread", "threads"))
 	}
 	if len(parts) == 0 {
 		return ""

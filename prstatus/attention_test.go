@@ -131,7 +131,7 @@ func TestAttentionOrder(t *testing.T) {
 			reason: "but 1 thread waits for a reviewer's reply (the repository may require resolved conversations), and a review is still requested from erin",
 		},
 		{
-			name:   "open threads block ready: nothing may be open (DESIGN §4)",
+			name:   "open threads block ready: nothing may be open",
 			pr:     green().review("bob", approved, "10:00").thread("T1", say{who: "carol", when: "10:00"}),
 			want:   []AttentionKind{AttentionNewComments},
 			reason: "needs action",
@@ -213,7 +213,7 @@ func TestAttentionOrder(t *testing.T) {
 	}
 }
 
-// TestChangesRequestedNeverReadyToMerge is safety invariant 3 (DESIGN §10): one reviewer's
+// TestChangesRequestedNeverReadyToMerge is a safety invariant (docs/architecture.md#safety-invariants): one reviewer's
 // standing request for changes blocks readiness whatever else holds, including when the request
 // has been answered by a fix and so no longer needs a refine.
 func TestChangesRequestedNeverReadyToMerge(t *testing.T) {

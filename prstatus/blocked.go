@@ -3,6 +3,8 @@ package prstatus
 import (
 	"fmt"
 	"slices"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // mergeBlocked is GitHub's merge state when a rule of the base branch holds the merge back.
@@ -22,21 +24,21 @@ func blockedBy(f *Facts) []string {
 	approvals := len(f.Reviews.Approvals)
 	switch need := f.Rules.RequiredApprovals; {
 	case need > approvals:
-		why = append(why, fmt.Sprintf("%s required, %d given", Plural(need, "approving review is", "approving reviews are"), approvals))
+		why = append(why, fmt.Sprintf("%s required, %d given", text.Count(need, "approving review is", "approving reviews are"), approvals))
 	case f.ReviewDecision == "REVIEW_REQUIRED":
 		why = append(why, "an approving review from someone with write access is required")
 	case f.ReviewDecision == "CHANGES_REQUESTED":
 		why = append(why, "a reviewer requested changes")
 	}
 	if n := len(requiredNotPassed(f)); n > 0 {
-		why = append(why, Plural(n, "required check has", "required checks have")+" not passed")
+		why = append(why, text.Count(n, "required check has", "required checks have")+" not passed")
 	}
 	if n := unresolvedCount(f); f.Rules.ConversationResolution && n > 0 {
-		why = append(why, "every conversation must be resolved first ("+Plural(n, "thread is", "threads are")+" unresolved)")
+		why = append(why, "every conversation must be resolved first ("+text.Count(n, "thread is", "threads are")+" unresolved)")
 	}
 	if f.Rules.CodeOwnerReviews && len(f.Reviews.CodeOwnerRequests) > 0 {
 		// Who was asked is GitHub text (Reviews.CodeOwnerRequests): counted here, never named.
-		why = append(why, "a code owner must approve ("+Plural(len(f.Reviews.CodeOwnerRequests), "code owner review is", "code owner reviews are")+" requested)")
+		why = append(why, "a code owner must approve ("+text.Count(len(f.Reviews.CodeOwnerRequests), "code owner review is", "code owner reviews are")+" requested)")
 	}
 	if len(why) > 0 {
 		return why

@@ -66,7 +66,7 @@ func assocOf(login string) Association {
 	return AssocMember
 }
 
-// oid pads a short name into a 40-character object id, so shortOID shows the name.
+// oid pads a short name into a 40-character object id, so text.ShortSHA shows the name.
 func oid(name string) string { return name + strings.Repeat("0", max(0, 40-len(name))) }
 
 // commit adds an ordinary commit authored and committed at when; it becomes the head.

@@ -64,11 +64,3 @@ func newestAnswer(commits []CommitFact) int {
 	}
 	return best
 }
-
-// shortOID is the 7-character form people recognise.
-func shortOID(oid string) string {
-	if len(oid) > 7 {
-		return oid[:7]
-	}
-	return oid
-}

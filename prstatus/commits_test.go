@@ -44,6 +44,4 @@ func TestNewestAnswer(t *testing.T) {
 	i := newestAnswer(commits)
 	assert.Equal(t, "b", commits[i].OID, "the newest author date, a merge never, ties to the larger oid, no date never")
 	assert.Equal(t, -1, newestAnswer(nil))
-	assert.Equal(t, "abc1234", shortOID("abc1234def"))
-	assert.Equal(t, "ab", shortOID("ab"))
 }

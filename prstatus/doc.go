@@ -2,7 +2,7 @@
 //
 // It holds the plain data of one PR (Snapshot, filled by the ghclient subpackage from exactly one
 // GraphQL request), and Derive, a pure function from a Snapshot and the current time to Facts and
-// the single top Attention, in the order of DESIGN §4. Nothing here does I/O or reads the clock, so
+// the single top Attention, in the order of docs/architecture.md#the-decision-order. Nothing here does I/O or reads the clock, so
 // a restart, a missed poll or a lost state file can never change the answer.
 //
 // prstatus also owns the format of the hidden marker on every reply prmonitor posts (Marker,

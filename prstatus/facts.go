@@ -3,7 +3,7 @@ package prstatus
 import "time"
 
 // AttentionKind names what a pull request needs now. The constants are listed in decision order
-// (DESIGN §4): the first kind that matches wins.
+// (docs/architecture.md#the-decision-order): the first kind that matches wins.
 type AttentionKind string
 
 // Attention kinds, in decision order.
@@ -139,7 +139,7 @@ type ReviewFacts struct {
 	FromOthers []ReviewerVerdict `json:"from_others,omitempty"`
 }
 
-// RefineFacts is the needs-refine rule (DESIGN §4.1) with its inputs.
+// RefineFacts is the needs-refine rule (docs/needs-refine.md) with its inputs.
 type RefineFacts struct {
 	NeedsRefine bool   `json:"needs_refine"`
 	Reason      string `json:"reason"`

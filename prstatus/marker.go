@@ -20,7 +20,7 @@ const (
 
 // Marker is the hidden tag at the end of every reply prmonitor posts. It lets a retry see that a
 // reply already landed (so nothing is posted twice) and lets later rounds find earlier resolutions
-// in the same one-query snapshot (DESIGN §9). It is an HTML comment, invisible on GitHub.
+// in the same one-query snapshot (docs/architecture.md#memory-across-review-rounds). It is an HTML comment, invisible on GitHub.
 type Marker struct {
 	// Round identifies the review round the reply belongs to.
 	Round string `json:"round"`

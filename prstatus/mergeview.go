@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // MergeView is what the user was shown when asked whether to merge: the head, and everything that
@@ -49,7 +51,7 @@ func (v MergeView) Changes(f *Facts) []string {
 		out = append(out, "the pull request is "+strings.ToLower(string(f.State))+" now")
 	}
 	if f.HeadSHA != v.Head {
-		out = append(out, fmt.Sprintf("the head moved from %s to %s", orDefault(shortOID(v.Head), "an unknown commit"), orDefault(shortOID(f.HeadSHA), "an unknown commit")))
+		out = append(out, fmt.Sprintf("the head moved from %s to %s", orDefault(text.ShortSHA(v.Head), "an unknown commit"), orDefault(text.ShortSHA(f.HeadSHA), "an unknown commit")))
 	}
 	for _, r := range standingRequests(f) {
 		if !slices.Contains(v.ChangesRequested, requestKey(r)) {

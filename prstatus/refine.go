@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
-// deriveRefine applies the needs-refine rule (DESIGN §4.1, docs/needs-refine.md): changes are
+// deriveRefine applies the needs-refine rule (docs/needs-refine.md): changes are
 // requested and no commit authored after the newest request exists yet.
 //
 // Author dates, not committer dates: a rebase onto a newer base rewrites every committer date and
@@ -72,10 +74,10 @@ func deriveRefine(open bool, verdicts []ReviewerVerdict, commits []CommitFact) R
 		rf.NeedsRefine = true
 		c := commits[answer]
 		rf.Reason = fmt.Sprintf("%s; the newest substantive commit (%s, authored %s) predates it%s",
-			who, shortOID(c.OID), clock(c.AuthoredDate, crAt), sinceNote(merges, rewritten))
+			who, text.ShortSHA(c.OID), clock(c.AuthoredDate, crAt), sinceNote(merges, rewritten))
 	default:
 		c := commits[answer]
-		rf.Reason = fmt.Sprintf("%s; answered by %s authored %s", who, shortOID(c.OID), clock(c.AuthoredDate, crAt))
+		rf.Reason = fmt.Sprintf("%s; answered by %s authored %s", who, text.ShortSHA(c.OID), clock(c.AuthoredDate, crAt))
 	}
 	return rf
 }
@@ -105,10 +107,10 @@ func requestedBy(requesters []string, at time.Time) string {
 func sinceNote(merges, rewritten int) string {
 	var parts []string
 	if merges > 0 {
-		parts = append(parts, Plural(merges, "merge commit", "merge commits")+" since do not count")
+		parts = append(parts, text.Count(merges, "merge commit", "merge commits")+" since do not count")
 	}
 	if rewritten > 0 {
-		parts = append(parts, Plural(rewritten, "commit was", "commits were")+
+		parts = append(parts, text.Count(rewritten, "commit was", "commits were")+
 			" rewritten since (rebase or amend) and count by their older author dates")
 	}
 	if len(parts) == 0 {

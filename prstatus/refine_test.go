@@ -13,7 +13,7 @@ const (
 	comment  = ReviewCommented
 )
 
-// TestNeedsRefine is the rule of DESIGN §4.1, one story per row. docs/needs-refine.md shows the
+// TestNeedsRefine is the rule of docs/needs-refine.md, one story per row. docs/needs-refine.md shows the
 // same table.
 func TestNeedsRefine(t *testing.T) {
 	tests := []struct {

@@ -1,6 +1,10 @@
 package prstatus
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
+)
 
 // Words renders an attention kind for a person to read: "merge conflict", not "merge_conflict".
 // The kind itself stays the machine's value (JSON, keys, logs).
@@ -62,13 +66,13 @@ func (c CIFacts) Words() string {
 			continue
 		}
 		if len(parts) == 0 {
-			parts = append(parts, Plural(p.n, "check", "checks")+" "+p.verb)
+			parts = append(parts, text.Count(p.n, "check", "checks")+" "+p.verb)
 		} else {
 			parts = append(parts, itoa(int64(p.n))+" "+p.verb)
 		}
 	}
 	if len(parts) == 0 {
-		return Plural(c.Total, "check", "checks")
+		return text.Count(c.Total, "check", "checks")
 	}
 	return strings.Join(parts, ", ")
 }

@@ -126,7 +126,7 @@ type CheckContext struct {
 	Rerunnable bool `json:"rerunnable"`
 }
 
-// FreeformContext is the typed payload of interpret_freeform (DESIGN §6).
+// FreeformContext is the typed payload of interpret_freeform (docs/architecture.md#asking-the-user-and-the-hosts-model).
 type FreeformContext struct {
 	Flow        Flow                       `json:"flow"`
 	Reason      elicitation.FreeformReason `json:"reason"`
@@ -171,7 +171,7 @@ type TaskContext struct {
 
 	Freeform *FreeformContext `json:"freeform,omitempty"`
 
-	// Cluster is set when this feedback repeats the theme of earlier fixes (DESIGN §9).
+	// Cluster is set when this feedback repeats the theme of earlier fixes (docs/architecture.md#memory-across-review-rounds).
 	Cluster *ClusterContext `json:"cluster,omitempty"`
 	// PriorAttempt is the reviewer's verdict on the previous attempt; absent on a fresh PR.
 	PriorAttempt *PriorAttempt `json:"prior_attempt,omitempty"`

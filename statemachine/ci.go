@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -280,23 +279,4 @@ func (s *step) checkList(cs []prstatus.CheckFact) string {
 		text += "\nNot re-runnable from here (external CI): " + strings.Join(ext, ", ") + "."
 	}
 	return text
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
-// clip shortens s to at most n bytes, on a rune boundary, ending with "…" when it was cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

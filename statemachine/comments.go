@@ -2,6 +2,7 @@ package statemachine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/prmonitor/prmonitor/elicitation"
@@ -64,23 +65,29 @@ func (s *step) followsUpRefine() bool {
 
 // refinedRound finds the refine round whose threads these all are: the agent already changed the
 // code for them, so the flow only collects a reply per thread instead of asking how to proceed.
+// When several rounds hold them all, the latest dispatched wins (ties by id): the answer must not
+// depend on map order, or a replayed workflow would step differently (docs/decisions/0002).
 func (s *step) refinedRound(threads []ThreadContext) string {
-	for id, rec := range s.pos.Memory.Rounds {
-		if !rec.Completed {
+	best := ""
+	for _, id := range slices.Sorted(maps.Keys(s.pos.Memory.Rounds)) {
+		rec := s.pos.Memory.Rounds[id]
+		if !rec.Completed || !holdsAll(rec.ThreadIDs, threads) {
 			continue
 		}
-		all := true
-		for _, t := range threads {
-			if !slices.Contains(rec.ThreadIDs, t.ID) {
-				all = false
-				break
-			}
-		}
-		if all {
-			return id
+		if best == "" || rec.LastDispatched.After(s.pos.Memory.Rounds[best].LastDispatched) {
+			best = id
 		}
 	}
-	return ""
+	return best
+}
+
+func holdsAll(ids []string, threads []ThreadContext) bool {
+	for _, t := range threads {
+		if !slices.Contains(ids, t.ID) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *step) current() ThreadContext { return s.pos.Comments.Threads[s.pos.Comments.Index] }

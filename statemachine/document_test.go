@@ -15,7 +15,7 @@ func TestStateMachineDocIsCurrent(t *testing.T) {
 	require.NoError(t, err)
 	got, err := os.ReadFile("../docs/state-machine.md")
 	require.NoError(t, err, "docs/state-machine.md is missing: run go generate ./statemachine")
-	assert.Equal(t, want, string(got), "docs/state-machine.md is stale: run go generate ./statemachine (or go tool task generate)")
+	assert.Equal(t, want, string(got), "docs/state-machine.md is stale: run go generate ./statemachine (or go tool -modfile=tools/go.mod task generate)")
 }
 
 func TestTableIsCoherent(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
-// Memory across review rounds (DESIGN §9): a cluster brief when new feedback repeats the theme of
+// Memory across review rounds (docs/architecture.md#memory-across-review-rounds): a cluster brief when new feedback repeats the theme of
 // earlier fixes, and the reviewer's last verdict on the agent's previous attempt. Both come from
 // the poll's facts; only the verdicts are kept, bounded.
 

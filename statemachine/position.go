@@ -3,6 +3,7 @@ package statemachine
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -309,10 +310,10 @@ func (m *Memory) setRound(id string, r RoundRecord) {
 		m.Rounds = map[string]RoundRecord{}
 	}
 	m.Rounds[id] = r
-	for len(m.Rounds) > maxRounds {
+	for len(m.Rounds) > maxRounds { // in key order, so that ties go the same way every time
 		var oldest string
-		for k, v := range m.Rounds {
-			if oldest == "" || v.LastDispatched.Before(m.Rounds[oldest].LastDispatched) {
+		for _, k := range slices.Sorted(maps.Keys(m.Rounds)) {
+			if oldest == "" || m.Rounds[k].LastDispatched.Before(m.Rounds[oldest].LastDispatched) {
 				oldest = k
 			}
 		}
@@ -327,8 +328,11 @@ func (m *Memory) markTried(key, at string) {
 		m.Tried = map[string]string{}
 	}
 	m.Tried[key] = at
-	if len(m.Tried) > maxAcks {
-		for k := range m.Tried {
+	if len(m.Tried) > maxAcks { // forget in key order: the same keys on every replay
+		for _, k := range slices.Sorted(maps.Keys(m.Tried)) {
+			if k == key {
+				continue
+			}
 			delete(m.Tried, k)
 			if len(m.Tried) <= maxAcks {
 				break

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // threadContext turns a thread fact into the context handed to tasks and questions.
@@ -75,7 +76,7 @@ func excerpt(u Untrusted, max int) string {
 	if limit := 2*max + 64; len(s) > limit {
 		s = s[:limit]
 	}
-	return clip(strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " "), max)
+	return clip(text.OneLine(strings.ToValidUTF8(s, "")), max)
 }
 
 // quotedThread is one line of a fenced quote: who wrote what where. Everything on it is GitHub's.

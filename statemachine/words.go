@@ -1,6 +1,6 @@
 package statemachine
 
-import "strconv"
+import "github.com/prmonitor/prmonitor/prstatus/text"
 
 // Words renders a task for a person to read: "applying the recommendation", not
 // "apply_recommendation". The name itself stays the protocol's value.
@@ -50,10 +50,8 @@ func (e Event) Words() string {
 	return "an event"
 }
 
-// count says "1 check" or "3 checks": a number with the words that agree with it.
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+// The machine's sentences use three words from package text under short names: a count with the
+// words that agree with it ("1 check", "3 checks"), a commit's short id, a text clipped to n bytes.
+func count(n int, one, many string) string { return text.Count(n, one, many) }
+func short(sha string) string              { return text.ShortSHA(sha) }
+func clip(s string, n int) string          { return text.ClipBytes(s, n) }

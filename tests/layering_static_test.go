@@ -1,12 +1,15 @@
 package tests
 
-// The package structure (DESIGN §2, issue 10 item 3), read from `go list` and the Go sources:
+// The package structure (docs/architecture.md#packages), read from `go list` and the Go sources:
 //
-//  1. prstatus holds one PR's facts: it imports neither the memory across rounds (prstatus/rounds,
+//  1. every package keeps to the row docs/architecture.md gives it: what it may import from the
+//     module, what it never reaches, and whether it is pure (no I/O, no wall clock); the table is
+//     read from the document, so the document states the rules this file holds;
+//  2. prstatus holds one PR's facts: it imports neither the memory across rounds (prstatus/rounds,
 //     which builds on it) nor anything that talks to GitHub or MCP;
-//  2. the simulated GitHub imports no prmonitor package but GitHub's schema, so it cannot drift
+//  3. the simulated GitHub imports no prmonitor package but GitHub's schema, so it cannot drift
 //     towards what prmonitor believes;
-//  3. no product package links the fake, its schema or the GraphQL parser: in the binary they
+//  4. no product package links the fake, its schema or the GraphQL parser: in the binary they
 //     come in only through the demo command, whose files nothing else in cmd/prmonitor calls.
 
 import (

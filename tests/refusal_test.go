@@ -21,7 +21,7 @@ import (
 )
 
 // The host refuses or cannot do what the server asks of it: every refusal falls back, in the same
-// call, to the path of a host without the capability (DESIGN §13).
+// call, to the path of a host without the capability (docs/hosts.md).
 
 // errRejected is what a host's handler returns when the user rejects a request.
 var errRejected = errors.New("user rejected the request")

@@ -1,6 +1,6 @@
 package tests
 
-// The static half of DESIGN §10's safety invariants:
+// The static half of the safety invariants (docs/architecture.md#safety-invariants):
 //
 //  1. no code path closes a pull request or deletes a branch;
 //  2. a merge happens only through the handler of the user's explicit merge choice: the state
@@ -26,6 +26,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Rules, named in findings. A merge includes the merges GitHub does later on the user's word:
@@ -157,10 +159,10 @@ func scanSource(path string, src []byte) []finding {
 		switch t.tok {
 		case gotoken.STRING:
 			if stateClosedText.MatchString(t.text) {
-				hit(t.line, ruleClose, fmt.Sprintf("state closed in %q", clip(t.text)))
+				hit(t.line, ruleClose, fmt.Sprintf("state closed in %q", text.ClipRunes(t.text, 60)))
 			}
 			if strings.Contains(t.text, "/merge") {
-				hit(t.line, ruleMerge, fmt.Sprintf("REST merge path %q", clip(t.text)))
+				hit(t.line, ruleMerge, fmt.Sprintf("REST merge path %q", text.ClipRunes(t.text, 60)))
 			}
 			if strings.Contains(t.text, "git/refs") && refsLine == 0 {
 				refsLine = t.line
@@ -216,13 +218,6 @@ func closedValue(toks []tok) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func clip(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }
 
 // moduleRoot finds the directory holding go.mod, from the test's directory up.

@@ -36,6 +36,13 @@ type statusOutput struct {
 		ServerPID int `json:"server_pid"`
 	} `json:"monitors"`
 	Unreadable []any `json:"unreadable"`
+	Servers    []struct {
+		PID       int       `json:"pid"`
+		Monitors  int       `json:"monitors"`
+		StartedAt time.Time `json:"started_at"`
+		Version   string    `json:"version"`
+		API       string    `json:"api"`
+	} `json:"servers"`
 }
 
 // status runs the built binary's `status --json` on the world's state directory, beside the

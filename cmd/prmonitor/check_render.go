@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // labelWidth is the width of the label column of `check`'s table.
@@ -33,7 +34,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	t.row(0, "pull request", r.PR+"  "+oneLine(r.Title))
 	t.row(0, "url", oneLine(r.URL))
 	t.row(0, "author", oneLine(r.Author)+viewerNote(r))
-	t.row(0, "head", fmt.Sprintf("%s @ %s → %s", oneLine(r.HeadRef), short(r.HeadSHA), oneLine(r.BaseRef)))
+	t.row(0, "head", fmt.Sprintf("%s @ %s → %s", oneLine(r.HeadRef), text.ShortSHA(r.HeadSHA), oneLine(r.BaseRef)))
 	state := r.State
 	if r.IsDraft {
 		state += " (draft)"
@@ -59,12 +60,12 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	}
 
 	t.blank()
-	t.row(0, "reviews", fmt.Sprintf("%d reviewer%s with a verdict", len(r.Reviews), plural(len(r.Reviews))))
+	t.row(0, "reviews", fmt.Sprintf("%s with a verdict", text.Count(len(r.Reviews), "reviewer", "reviewers")))
 	verdicts := make([][]string, 0, len(r.Reviews))
 	for _, v := range r.Reviews {
 		on := "on the head"
 		if !v.OnHead {
-			on = "on " + orNone(short(v.CommitOID), "an older head")
+			on = "on " + orNone(text.ShortSHA(v.CommitOID), "an older head")
 		}
 		verdicts = append(verdicts, []string{oneLine(v.Reviewer), string(v.State), stamp(v.SubmittedAt), on})
 	}
@@ -83,13 +84,13 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	commits := make([][]string, 0, len(shown))
 	for i := len(shown) - 1; i >= 0; i-- {
 		c := shown[i]
-		commits = append(commits, []string{short(c.OID), string(c.Kind), "authored " + stamp(c.AuthoredDate), clip(oneLine(c.Headline), 60)})
+		commits = append(commits, []string{text.ShortSHA(c.OID), string(c.Kind), "authored " + stamp(c.AuthoredDate), text.ClipRunes(oneLine(c.Headline), 60)})
 	}
 	t.list(1, "", commits)
 
 	t.blank()
-	t.row(0, "ci", fmt.Sprintf("%d check%s: %d passed, %d failed, %d cancelled, %d pending",
-		r.CI.Total, plural(r.CI.Total), r.CI.Passed, r.CI.Failed, r.CI.Cancelled, r.CI.Pending))
+	t.row(0, "ci", fmt.Sprintf("%s: %d passed, %d failed, %d cancelled, %d pending",
+		text.Count(r.CI.Total, "check", "checks"), r.CI.Passed, r.CI.Failed, r.CI.Cancelled, r.CI.Pending))
 	t.list(1, "failed", checkRows(r.CI.FailedChecks))
 	t.list(1, "cancelled", checkRows(r.CI.CancelledChecks))
 	t.list(1, "pending", checkRows(r.CI.PendingChecks))
@@ -205,13 +206,6 @@ func names(s []string) string {
 	return strings.Join(out, ", ")
 }
 
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
-
 func stamp(t time.Time) string {
 	if t.IsZero() {
 		return "-"
@@ -238,13 +232,6 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // verbS is the third-person "s" of a verb whose subject is n things: 1 needs, 2 need.

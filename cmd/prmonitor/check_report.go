@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // checkReport is what `prmonitor check` prints: the facts prstatus.Derive concluded, in one
@@ -144,7 +145,7 @@ func newCheckReport(f prstatus.Facts) checkReport {
 				LastAuthor: t.Last().Author.Login,
 				Comments:   t.TotalComments,
 				URL:        t.First().URL,
-				Excerpt:    clip(oneLine(t.First().Body), excerptRunes),
+				Excerpt:    text.ClipRunes(oneLine(t.First().Body), excerptRunes),
 			})
 		}
 	}

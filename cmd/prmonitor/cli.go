@@ -83,6 +83,7 @@ type entry struct {
 // commands are every command, in the order the usage lists them.
 var commands = []entry{
 	{&serveCommand, "run the MCP server over stdio (what an agent host starts)", runServe},
+	{&workerCommand, "run the team deployment's worker: monitors as Temporal workflows, webhooks in", runWorker},
 	{&setupCommand, "register prmonitor in claude-code, copilot-cli, vscode or cursor (or all of them found here)", runSetup},
 	{&checkCommand, "print what a pull request needs now, and why", runCheck},
 	{&dispatchCommand, "decide the next worker and the hand-offs over a repository's open pull requests", runDispatch},

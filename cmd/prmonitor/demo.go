@@ -11,6 +11,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 var demoCommand = command{
@@ -149,7 +150,7 @@ func (t *transcript) task(act mcpserver.ActionOutput) {
 	if c := act.Context; c != nil {
 		switch {
 		case c.Thread != nil:
-			what += fmt.Sprintf(" for %s on %s:%d %q", c.Thread.Reviewer, c.Thread.Path, c.Thread.Line, clipText(string(c.Thread.Comment), 60))
+			what += fmt.Sprintf(" for %s on %s:%d %q", c.Thread.Reviewer, c.Thread.Path, c.Thread.Line, text.ClipRunes(string(c.Thread.Comment), 60))
 		case len(c.Reviews) > 0:
 			what += fmt.Sprintf(" for %s's review with %d threads", c.Reviews[0].Reviewer, len(c.Threads))
 		case len(c.Logs) > 0:

@@ -17,6 +17,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 )
 
@@ -157,8 +158,8 @@ func describeRequest(r githubfake.Request) string {
 	case r.Method == "POST" && strings.HasSuffix(p, "/replies"):
 		var b struct{ Body string }
 		_ = json.Unmarshal([]byte(r.Body), &b)
-		text, _, _ := strings.Cut(b.Body, "<!--")
-		return fmt.Sprintf("the server posted a reply (with its hidden marker): %q", clipText(strings.TrimSpace(text), 90))
+		body, _, _ := strings.Cut(b.Body, "<!--")
+		return fmt.Sprintf("the server posted a reply (with its hidden marker): %q", text.ClipRunes(strings.TrimSpace(body), 90))
 	case r.Method == "POST" && strings.HasSuffix(p, "/requested_reviewers"):
 		var b struct{ Reviewers []string }
 		_ = json.Unmarshal([]byte(r.Body), &b)
@@ -174,13 +175,6 @@ func describeRequest(r githubfake.Request) string {
 		return "the server re-ran failed jobs"
 	}
 	return ""
-}
-
-func clipText(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // demoUser answers elicitations as the user would.

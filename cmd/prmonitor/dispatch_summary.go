@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // dispatchSummary is what a person reads of a run (stderr, with --verbose or on a terminal): where
@@ -21,11 +22,11 @@ func dispatchSummary(res runner.Result, configFrom string) string {
 		fmt.Fprintf(&b, "%s: no open pull requests\n", res.Repo)
 	}
 	for _, d := range res.PRs {
-		fmt.Fprintf(&b, "#%d %s (rule %s): %s\n", d.Number, d.Decision, d.Rule, oneLineText(d.Reason))
+		fmt.Fprintf(&b, "#%d %s (rule %s): %s\n", d.Number, d.Decision, d.Rule, text.OneLine(d.Reason))
 	}
 	for _, s := range res.Spawns {
 		if s.SHA == "" { // an issue: it has no line above
-			fmt.Fprintf(&b, "#%d spawn (rule 11): %s\n", s.Number, oneLineText(s.Reason))
+			fmt.Fprintf(&b, "#%d spawn (rule 11): %s\n", s.Number, text.OneLine(s.Reason))
 		}
 	}
 	applied := 0
@@ -44,8 +45,6 @@ func dispatchSummary(res runner.Result, configFrom string) string {
 		res.GitHub.Points, pluralS(res.GitHub.Points))
 	return b.String()
 }
-
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func pluralS(n int) string {
 	if n == 1 {

@@ -106,6 +106,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return exitFailure
 	}
 	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String())
+	defer markServer(st, ep.REST, logger)()
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(oneLine(err.Error())))
 		return exitFailure

@@ -116,31 +116,16 @@ func readStatus(r *store.Reader, now time.Time) (statusSnapshot, error) {
 		return statusSnapshot{}, err
 	}
 	spend, spendErr := store.ReadSpend(r.Dir())
-	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now, runningHolder(r.Dir()))}
+	snap := statusSnapshot{report: buildStatus(r.Dir(), saved, spend, spendErr, now, runningHolder(r.Dir()), runningServers(r.Dir()))}
 	for _, s := range saved {
 		if s.Problem != "" {
 			continue
 		}
-		for _, ev := range s.Events {
-			snap.recent = append(snap.recent, recentEvent{
-				PR:          s.Record.Ref.String(),
-				statusEvent: statusEvent{At: ev.At, Kind: string(ev.Kind), Summary: describeEvent(ev.Summary)},
-			})
+		for _, ev := range typedEvents(s.Events) {
+			snap.recent = append(snap.recent, recentEvent{PR: s.Record.Ref.String(), statusEvent: toldEvent(ev)})
 		}
 	}
 	return snap, nil
-}
-
-// runningHolder is the process that holds a monitor's files in dir, when it still runs: the pid
-// its claim recorded (mcpserver/store), checked against the processes of this machine, since a
-// server that was killed leaves its pid behind.
-func runningHolder(dir string) func(name string) int {
-	return func(name string) int {
-		if pid := store.Holder(dir, name); processRuns(pid) {
-			return pid
-		}
-		return 0
-	}
 }
 
 // terminalWidth is w's width when it is a terminal, else fallback.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -80,21 +81,21 @@ func (d *stateDir) add(ref prstatus.PRRef, where string, edits ...func(*prstatus
 	})
 	created := d.clock()
 	require.NoError(t, d.st.Append(id, store.Event{Kind: store.EventLifecycle, Summary: "started"}))
-	step := func(what string, in statemachine.Input) statemachine.Action {
+	step := func(in statemachine.Input) statemachine.Action {
 		t.Helper()
 		now := d.tick(time.Minute)
+		open := m.Position().Question
 		act, err := m.Step(now, in)
 		require.NoError(t, err)
 		ended := act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
 		require.NoError(t, d.st.Save(id, store.Record{Ref: ref, API: "https://api.github.com/", CreatedAt: created, Position: m.Position(), Stopped: ended, StoppedReason: map[bool]string{true: "stopped"}[ended]}))
-		// The summary and data mcpserver logs for a step (describeStep, logKind).
-		require.NoError(t, d.st.Append(id, store.Event{
-			At: now, Kind: logKind(what), Summary: what + " → " + string(act.Kind) + " at " + string(act.Node),
-			Data: map[string]any{"node": act.Node, "fired": m.Fired()},
-		}))
+		// The event the server logs for a step.
+		e := mcpserver.StepEvent(open, in, act, m.Fired())
+		e.At = now
+		require.NoError(t, d.st.Append(id, e))
 		return act
 	}
-	step("ready", statemachine.EventInput(statemachine.EventReady, "", statemachine.EventData{}))
+	step(statemachine.EventInput(statemachine.EventReady, "", statemachine.EventData{}))
 
 	head := strings.Repeat("c1", 20)
 	snap := prstatus.Snapshot{
@@ -108,7 +109,7 @@ func (d *stateDir) add(ref prstatus.PRRef, where string, edits ...func(*prstatus
 	}
 	poll := func() statemachine.Action {
 		f := prstatus.Derive(&snap, d.clock())
-		return step("poll: "+string(f.Attention.Kind), statemachine.PollInput(f))
+		return step(statemachine.PollInput(f))
 	}
 	act := poll()
 	require.Equal(t, statemachine.ActionPolling, act.Kind)
@@ -124,15 +125,15 @@ func (d *stateDir) add(ref prstatus.PRRef, where string, edits ...func(*prstatus
 		return
 	}
 	if where == atSnoozed {
-		require.Equal(t, statemachine.ActionPolling, step("user_chose snooze", statemachine.ChoiceInput(elicitation.Snooze)).Kind)
+		require.Equal(t, statemachine.ActionPolling, step(statemachine.ChoiceInput(elicitation.Snooze)).Kind)
 		return
 	}
 	if where == atEnded {
-		require.Equal(t, statemachine.ActionStop, step("user_chose stop", statemachine.ChoiceInput(elicitation.Stop)).Kind)
+		require.Equal(t, statemachine.ActionStop, step(statemachine.ChoiceInput(elicitation.Stop)).Kind)
 		d.release(ref) // an ended monitor is held by nobody
 		return
 	}
-	require.Equal(t, statemachine.ActionExecute, step("user_chose rebase", statemachine.ChoiceInput(elicitation.Rebase)).Kind)
+	require.Equal(t, statemachine.ActionExecute, step(statemachine.ChoiceInput(elicitation.Rebase)).Kind)
 }
 
 // setQuestionText rewrites the text of ref's saved pending question, as a long question would read.
@@ -144,15 +145,4 @@ func (d *stateDir) setQuestionText(ref prstatus.PRRef, text string) {
 	require.NotNil(d.t, rec.Position.Question)
 	rec.Position.Question.Text = text
 	require.NoError(d.t, d.st.Save(ref.String(), rec))
-}
-
-// logKind is the kind mcpserver logs a step under (its logKind).
-func logKind(what string) store.EventKind {
-	switch {
-	case strings.HasPrefix(what, "poll"):
-		return store.EventPoll
-	case strings.HasPrefix(what, "user_chose"):
-		return store.EventAnswer
-	}
-	return "event"
 }

@@ -251,16 +251,18 @@ func writeStatus(w io.Writer, snap statusSnapshot, width, rows int) {
 	}
 }
 
-// serverLine says whether a server runs the monitors of this directory, and what that means for
-// those it does not run. A server holds a monitor's lock while it runs it (mcpserver/store), so a
-// running server with no monitor started cannot be seen, and is not claimed.
+// serverLine says whether a server runs on this directory, and what that means for the monitors
+// it does not run. A server marks the directory while it runs and holds a lock on each monitor it
+// runs (mcpserver/store), so a server is seen before it holds a monitor.
 func serverLine(snap statusSnapshot) string {
 	r := snap.report
 	switch {
 	case snap.missing:
 		return fmt.Sprintf("Nothing saved in %s yet: a server creates it when an agent starts its first monitor.", r.StateDir)
-	case len(r.Monitors) == 0:
+	case len(r.Monitors) == 0 && len(r.Servers) == 0:
 		return fmt.Sprintf("No monitors saved in %s.", r.StateDir)
+	case len(r.Monitors) == 0:
+		return fmt.Sprintf("No monitors saved in %s. %s", r.StateDir, serversSentence(r.Servers, r.At))
 	}
 	waiting, active := 0, 0
 	for _, m := range r.Monitors {
@@ -271,19 +273,7 @@ func serverLine(snap statusSnapshot) string {
 			waiting++
 		}
 	}
-	var s string
-	switch len(r.Servers) {
-	case 0:
-		s = "No server is running any of these monitors."
-	case 1:
-		s = fmt.Sprintf("A server is running (pid %d) with %s.", r.Servers[0].PID, count(r.Servers[0].Monitors, "monitor"))
-	default:
-		held := make([]string, len(r.Servers))
-		for i, sv := range r.Servers {
-			held[i] = fmt.Sprintf("pid %d with %s", sv.PID, count(sv.Monitors, "monitor"))
-		}
-		s = fmt.Sprintf("%d servers are running: %s.", len(r.Servers), strings.Join(held, ", "))
-	}
+	s := serversSentence(r.Servers, r.At)
 	switch {
 	case waiting == 1 && active == 1:
 		s += " The monitor resumes where it was"

@@ -26,14 +26,19 @@ type statusReport struct {
 	Monitors   []statusMonitor    `json:"monitors"`
 	Unreadable []statusUnreadable `json:"unreadable"`
 	Budgets    []statusBudget     `json:"budgets"`
-	// Servers are the prmonitor processes running here that hold monitors of this directory.
+	// Servers are the prmonitor processes running here on this directory: those that marked it,
+	// and those that hold its monitors.
 	Servers []statusServer `json:"servers"`
 }
 
-// statusServer is one running server: its process id and how many monitors it holds.
+// statusServer is one running server: its process id, how many monitors it holds, and what its
+// marker says of it (nothing for a server seen only through its monitors).
 type statusServer struct {
-	PID      int `json:"pid"`
-	Monitors int `json:"monitors"`
+	PID       int       `json:"pid"`
+	Monitors  int       `json:"monitors"`
+	StartedAt time.Time `json:"started_at,omitzero"`
+	Version   string    `json:"version,omitempty"`
+	API       string    `json:"api,omitempty"`
 }
 
 // The phases of a monitor, in the order status lists them.
@@ -131,8 +136,10 @@ func emptyStatus(dir string, now time.Time) statusReport {
 
 // buildStatus makes the report from what the state directory holds. spendErr is a spend file
 // that could not be read: reported with the unreadable records, not a failure. holder is the
-// running process that holds a monitor's files (by name), 0 for none.
-func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, spendErr error, now time.Time, holder func(name string) int) statusReport {
+// running process that holds a monitor's files (by name), 0 for none; marked are the running
+// servers that marked the directory.
+func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, spendErr error, now time.Time, holder func(name string) int,
+	marked []store.Server) statusReport {
 	r := emptyStatus(dir, now)
 	held := map[int]int{}
 	for _, s := range saved {
@@ -146,10 +153,7 @@ func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, 
 		}
 		r.Monitors = append(r.Monitors, m)
 	}
-	for pid, n := range held {
-		r.Servers = append(r.Servers, statusServer{PID: pid, Monitors: n})
-	}
-	slices.SortFunc(r.Servers, func(a, b statusServer) int { return cmp.Compare(a.PID, b.PID) })
+	r.Servers = statusServers(marked, held)
 	// Ended monitors last; before them, those no server runs (nothing happens to them until an
 	// agent starts them again); first, by phase, what a running server waits on.
 	rank := func(m statusMonitor) int {
@@ -191,7 +195,7 @@ func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, 
 // describeMonitor tells one saved monitor in words. Text that can come from GitHub (the title, a
 // question naming a file or a reviewer, an error) passes through oneLine.
 func describeMonitor(s store.Saved) statusMonitor {
-	rec, pos := s.Record, s.Record.Position
+	rec, pos, events := s.Record, s.Record.Position, typedEvents(s.Events)
 	m := statusMonitor{
 		MonitorID: rec.MonitorID, PR: rec.Ref.String(), Title: oneLine(pos.Monitor.Title), URL: oneLine(pos.Monitor.URL),
 		API: rec.API, Node: string(pos.Node), State: describeNode(pos.Node),
@@ -212,12 +216,12 @@ func describeMonitor(s store.Saved) statusMonitor {
 	if pos.Task != nil {
 		m.Task = &statusTask{Name: string(pos.Task.Name), Words: pos.Task.Name.Words(), StartedAt: pos.Task.StartedAt}
 	}
-	if n := len(s.Events); n > 0 {
-		e := s.Events[n-1]
-		m.LastEvent = &statusEvent{At: e.At, Kind: string(e.Kind), Summary: describeEvent(e.Summary)}
+	if n := len(events); n > 0 {
+		e := toldEvent(events[n-1])
+		m.LastEvent = &e
 	}
-	m.Phase, m.WaitingFor = waitingFor(m, pos, s.Events)
-	m.WaitingSince = waitingSince(pos, rec.UpdatedAt, s.Events)
+	m.Phase, m.WaitingFor = waitingFor(m, pos, events)
+	m.WaitingSince = waitingSince(pos, rec.UpdatedAt, events)
 	if m.Ended {
 		m.State = describeNode(statemachine.NodeStopped)
 	}
@@ -246,26 +250,24 @@ func waitingFor(m statusMonitor, pos statemachine.Position, events []store.Event
 		return phaseGitHub, "the server"
 	}
 	for _, e := range slices.Backward(events) {
-		if e.Kind != store.EventPoll {
+		if e.Input != string(statemachine.InputPoll) {
 			continue
 		}
-		if step := stepSummary.FindStringSubmatch(e.Summary); step != nil {
-			if kind, ok := pollAttention(step[1]); ok && kind == prstatus.AttentionCIPending {
-				return phaseWatching, "CI to finish"
-			}
+		if prstatus.AttentionKind(e.Attention) == prstatus.AttentionCIPending {
+			return phaseWatching, "CI to finish"
 		}
 		break
 	}
 	return phaseWatching, "reviews, comments or checks"
 }
 
-// waitingSince is when the monitor reached its node: the first of the newest run of events logged
-// at that node, else when its task started, else when its record was last saved.
+// waitingSince is when the monitor reached its node: the first of the newest run of steps that
+// reached that node, else when its task started, else when its record was last saved.
 func waitingSince(pos statemachine.Position, updated time.Time, events []store.Event) time.Time {
 	var since time.Time
 	for _, e := range slices.Backward(events) {
-		if eventNode(e) != pos.Node {
-			if eventNode(e) != "" {
+		if statemachine.Node(e.Node) != pos.Node {
+			if e.IsStep() {
 				break
 			}
 			continue // an event that names no node (an error, a note) does not move the monitor
@@ -281,12 +283,7 @@ func waitingSince(pos statemachine.Position, updated time.Time, events []store.E
 	return updated
 }
 
-// eventNode is the node a step's event says the monitor reached, or "".
-func eventNode(e store.Event) statemachine.Node {
-	data, ok := e.Data.(map[string]any)
-	if !ok {
-		return ""
-	}
-	n, _ := data["node"].(string)
-	return statemachine.Node(n)
+// toldEvent is an event as status shows it: when, its kind, and what happened in words.
+func toldEvent(e store.Event) statusEvent {
+	return statusEvent{At: e.At, Kind: string(e.Kind), Summary: describeEvent(e)}
 }

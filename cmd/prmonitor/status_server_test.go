@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -89,4 +90,33 @@ func TestAMonitorWhoseServerExitedIsNotStartingForever(t *testing.T) {
 	require.Equal(t, exitOK, res.code, res.stderr)
 	assert.Contains(t, res.stdout, "No server is running any of these monitors. The monitor resumes where it was when an agent calls pr_monitor_start")
 	assert.Contains(t, res.stdout, "no server · the agent's first call")
+}
+
+// A server that marked the directory is listed with what its marker says, once, with the monitors
+// it holds; the marker of a process that is gone is not a server.
+func TestStatusReadsServerMarkersAndChecksTheyRun(t *testing.T) {
+	d := newStateDir(t)
+	d.add(pr(7), atQuestion)
+	remove, err := d.st.MarkServer("v9.9.9", "https://ghe.example.com/api/v3/")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = remove() })
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	require.NoError(t, gone.Run())
+	require.False(t, processRuns(gone.Process.Pid))
+	require.NoError(t, os.WriteFile(filepath.Join(d.dir, fmt.Sprintf("server-%d.json", gone.Process.Pid)),
+		fmt.Appendf(nil, `{"schema":1,"pid":%d,"version":"old"}`, gone.Process.Pid), 0o600))
+
+	r := statusJSON(t, d.dir)
+	require.Len(t, r.Servers, 1)
+	sv := r.Servers[0]
+	assert.Equal(t, os.Getpid(), sv.PID)
+	assert.Equal(t, 1, sv.Monitors)
+	assert.Equal(t, "v9.9.9", sv.Version)
+	assert.Equal(t, "https://ghe.example.com/api/v3/", sv.API)
+	assert.False(t, sv.StartedAt.IsZero())
+
+	assert.Equal(t, fmt.Sprintf("A server is running (pid %d, started %s) with 1 monitor.", os.Getpid(), clock(sv.StartedAt, testNow)),
+		serversSentence(r.Servers, testNow))
+	assert.Equal(t, fmt.Sprintf("2 servers are running: pid 11 with no monitor yet; pid %d, started %s with 1 monitor.", os.Getpid(),
+		clock(sv.StartedAt, testNow)), serversSentence(append([]statusServer{{PID: 11}}, sv), testNow))
 }

@@ -303,9 +303,52 @@ func jsonKeys(v any) []string {
 	return slices.Compact(out)
 }
 
-// Events are told in words; a summary the server wrote in prose, or in a form this build does not
-// know, is shown as it is, without control characters.
+// Events are told in words, from the fields the server logs in the machine's own names: a step's
+// input (the poll's attention, the agent's event, the user's choice as the question they answered
+// labels it, the server's GitHub work and how it went) and where it led; any other event is the
+// server's sentence, shown without control characters. No summary is read for a step.
 func TestEventsAreToldInWords(t *testing.T) {
+	step := func(e store.Event, action, node string) store.Event {
+		e.Action, e.Node, e.Summary = action, node, "a summary status never reads"
+		return e
+	}
+	tests := []struct {
+		name string
+		e    store.Event
+		want string
+	}{
+		{"a poll", step(store.Event{Input: "poll", Attention: "ci_pending"}, "polling", "polling"), "checked GitHub: checks running → watching"},
+		{"a poll that found what the machine asks about", step(store.Event{Input: "poll", Attention: "new_comments"}, "ask_user", "comments_multi"),
+			"checked GitHub: new review comments → new review comments: asking you"},
+		{"a choice, labelled by its question", step(store.Event{Input: "event", AgentEvent: "user_chose", Choice: "address",
+			Answered: &store.QuestionRef{ID: "comment_item", Seq: 4}}, "execute", "comments_addressing"),
+			"you chose address this comment → new review comments: agent at work"},
+		{"the same choice in another question", step(store.Event{Input: "event", AgentEvent: "user_chose", Choice: "address",
+			Answered: &store.QuestionRef{ID: "comment_single", Seq: 2}}, "execute", "comments_addressing"),
+			"you chose do what the reviewer asks → new review comments: agent at work"},
+		{"the agent's report", step(store.Event{Input: "event", AgentEvent: "comment_addressed"}, "server", "comments_posting_reply"),
+			"the agent said that the comment was addressed → new review comments: GitHub work"},
+		{"GitHub work done", step(store.Event{Input: "outcome", Outcome: &store.WorkOutcome{Work: "post_reply", OK: true}}, "polling", "polling"),
+			"on GitHub: post a reply, done → watching"},
+		{"GitHub work failed", step(store.Event{Input: "outcome", Outcome: &store.WorkOutcome{Work: "post_reply", Error: "502 Bad\x1b[2J Gateway"}},
+			"ask_user", "comments_action_failed"), "on GitHub, could not post a reply: 502 Bad Gateway → new review comments: asking you"},
+		{"a declined question", step(store.Event{Input: "decline"}, "polling", "polling"), "you declined the question → watching"},
+		{"what a newer server logs", step(store.Event{Input: "something_new"}, "polling", "a_future_node"), "something_new → at a future node"},
+		{"the server's GitHub work", store.Event{Kind: store.EventGitHub, Summary: "reply to the thread",
+			Outcome: &store.WorkOutcome{Work: "resolve_thread", OK: true}}, "on GitHub: resolve a thread, done"},
+		{"a note", store.Event{Kind: store.EventError, Summary: "poll failed: connection \x1b[2Jrefused"}, "poll failed: connection refused"},
+		{"a lifecycle event", store.Event{Kind: store.EventLifecycle, Summary: "started"}, "started"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, describeEvent(typedEvent(tt.e)))
+		})
+	}
+}
+
+// A log an older server wrote, which told each step only in its summary (and its node in the
+// data), still reads: its steps are told in words as the typed events are.
+func TestOldLogsWithoutTypedFieldsStillRead(t *testing.T) {
 	tests := []struct{ summary, want string }{
 		{"poll: ci_pending → polling at polling", "checked GitHub: checks running → watching"},
 		{"poll: new_comments → ask_user at comments_multi", "checked GitHub: new review comments → new review comments: asking you"},
@@ -321,7 +364,14 @@ func TestEventsAreToldInWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.summary, func(t *testing.T) {
-			assert.Equal(t, tt.want, describeEvent(tt.summary))
+			assert.Equal(t, tt.want, describeEvent(typedEvent(store.Event{Summary: tt.summary})))
 		})
 	}
+
+	// The node is the data's when the data names one, and the monitor's wait is timed from it.
+	e := typedEvent(store.Event{Kind: store.EventPoll, Summary: "poll: ci_pending → polling at polling",
+		Data: map[string]any{"node": "polling", "fired": []any{"nothing_new"}}})
+	assert.Equal(t, store.Event{Kind: store.EventPoll, Summary: "poll: ci_pending → polling at polling",
+		Data: map[string]any{"node": "polling", "fired": []any{"nothing_new"}}, Input: "poll", Attention: "ci_pending",
+		Action: "polling", Node: "polling"}, e)
 }

@@ -294,6 +294,3 @@ func (m watchModel) View() tea.View {
 
 // size is the window's size, never smaller than the view can use.
 func (m watchModel) size() (width, height int) { return max(m.width, 20), max(m.height, 6) }
-
-// count is n things: "1 monitor", "3 monitors".
-func count(n int, what string) string { return fmt.Sprintf("%d %s%s", n, what, plural(n)) }

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // The list screen: the title, whether a server runs, the question that waits on you, the
@@ -64,7 +66,7 @@ func (m watchModel) topLines(width, height int) []string {
 	r := m.snap.report
 	title := "prmonitor status · " + m.cfg.dir
 	if m.loaded && m.err == nil {
-		title += fmt.Sprintf(" · %s · %s", count(len(r.Monitors), "monitor"), clock(r.At, r.At))
+		title += fmt.Sprintf(" · %s · %s", text.Count(len(r.Monitors), "monitor", "monitors"), clock(r.At, r.At))
 	}
 	top := []string{m.styles.title.Render(clipWidth(title, width))}
 	switch {
@@ -123,7 +125,7 @@ func (m watchModel) bottomLines(width int) []string {
 	r := m.snap.report
 	var bottom []string
 	if n := len(r.Unreadable); n > 0 {
-		bottom = append(bottom, m.styles.failure.Render(clipWidth(count(n, "file")+" unreadable (prmonitor status lists why)", width)))
+		bottom = append(bottom, m.styles.failure.Render(clipWidth(text.Count(n, "file", "files")+" unreadable (prmonitor status lists why)", width)))
 	}
 	for _, b := range r.Budgets {
 		bottom = append(bottom, m.styles.faint.Render(clipWidth("budget "+budgetLine(b, r.At), width)))

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"regexp"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -87,9 +89,14 @@ var inputWords = map[statemachine.InputKind]string{
 	statemachine.InputStop:     "stop asked",
 }
 
-// choiceLabel is a choice's label from the catalogue, or the value in words.
-func choiceLabel(v string) string {
-	for _, s := range elicitation.Catalogue() {
+// choiceLabel is a choice's label, from the question's catalogue entry (the question the answer
+// was given to), else from any entry that offers the value, else the value in words.
+func choiceLabel(question, v string) string {
+	specs := elicitation.Catalogue()
+	if i := slices.IndexFunc(specs, func(s elicitation.Spec) bool { return string(s.ID) == question }); i >= 0 {
+		specs = append([]elicitation.Spec{specs[i]}, specs...)
+	}
+	for _, s := range specs {
 		for _, c := range s.Choices {
 			if string(c.Value) == v && c.Label != "" {
 				return strings.ToLower(c.Label[:1]) + c.Label[1:]
@@ -99,53 +106,50 @@ func choiceLabel(v string) string {
 	return strings.ReplaceAll(v, "_", " ")
 }
 
-// stepSummary matches the summary the server logs for one step of a monitor's machine (see
-// describeStep in mcpserver): "<what> → <action> at <node>".
-var stepSummary = regexp.MustCompile(`^(.+) → ([a-z_]+) at ([a-z_]+)$`)
-
-// describeEvent is one event of a monitor's log in words. Steps of the machine, which the server
-// logs with the machine's own names, are told in words; any other summary is the server's prose.
-// Summaries can hold GitHub text (an error's message), so they pass through oneLine.
-func describeEvent(summary string) string {
-	m := stepSummary.FindStringSubmatch(summary)
-	if m == nil {
-		return oneLine(summary)
+// describeEvent is one event of a monitor's log in words, from its typed fields (store.Event): a
+// step of the machine tells its input and where it led; the server's GitHub work tells how it went;
+// any other event is the server's own sentence. Text that can come from GitHub (an error's
+// message) passes through oneLine.
+func describeEvent(e store.Event) string {
+	switch {
+	case e.IsStep():
+		return describeInput(e) + " → " + describeNode(statemachine.Node(e.Node))
+	case e.Input == "" && e.Outcome != nil:
+		return describeWork(*e.Outcome)
 	}
-	what, node := m[1], statemachine.Node(m[3])
-	return describeInput(what) + " → " + describeNode(node)
+	return oneLine(e.Summary)
 }
 
-// describeInput tells the first part of a step's summary.
-func describeInput(what string) string {
-	if kind, ok := pollAttention(what); ok {
-		return "checked GitHub: " + kind.Words()
+// describeInput tells what moved the machine in a step.
+func describeInput(e store.Event) string {
+	switch in := statemachine.InputKind(e.Input); {
+	case in == statemachine.InputPoll:
+		if k := prstatus.AttentionKind(e.Attention); k.Known() {
+			return "checked GitHub: " + k.Words()
+		}
+		return "checked GitHub"
+	case in == statemachine.InputEvent && e.AgentEvent == string(statemachine.EventUserChose):
+		question := ""
+		if e.Answered != nil {
+			question = e.Answered.ID
+		}
+		return "you chose " + choiceLabel(question, e.Choice)
+	case in == statemachine.InputEvent && statemachine.Event(e.AgentEvent).Valid():
+		return "the agent said " + statemachine.Event(e.AgentEvent).Words()
+	case (in == statemachine.InputOutcome || in == statemachine.InputHead) && e.Outcome != nil:
+		return describeWork(*e.Outcome)
 	}
-	head, rest, _ := strings.Cut(what, " ")
-	switch ev := statemachine.Event(head); {
-	case ev == statemachine.EventUserChose && rest != "":
-		return "you chose " + choiceLabel(rest)
-	case ev.Words() != statemachine.Event("").Words():
-		return "the agent said " + ev.Words()
-	}
-	if w, ok := inputWords[statemachine.InputKind(head)]; ok {
+	if w, ok := inputWords[statemachine.InputKind(e.Input)]; ok {
 		return w
 	}
-	kind, failure, failed := strings.Cut(what, " failed: ")
-	if w, ok := serverWords[statemachine.ServerActionKind(kind)]; ok {
-		if failed {
-			return "on GitHub, could not " + w + ": " + oneLine(failure)
-		}
-		return "on GitHub: " + w + ", done"
-	}
-	return oneLine(what)
+	return oneLine(cmp.Or(e.AgentEvent, e.Input))
 }
 
-// pollAttention reads the attention out of a poll step's "poll: <kind>".
-func pollAttention(what string) (prstatus.AttentionKind, bool) {
-	k, ok := strings.CutPrefix(what, "poll: ")
-	if !ok {
-		return "", false
+// describeWork tells how a piece of the server's GitHub work went.
+func describeWork(o store.WorkOutcome) string {
+	w := describeServer(statemachine.ServerActionKind(o.Work))
+	if !o.OK {
+		return "on GitHub, could not " + w + ": " + oneLine(o.Error)
 	}
-	kind := prstatus.AttentionKind(k)
-	return kind, kind.Known()
+	return "on GitHub: " + w + ", done"
 }

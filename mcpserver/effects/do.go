@@ -2,11 +2,11 @@ package effects
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -69,10 +69,5 @@ func failed(in statemachine.Input) bool {
 	return false
 }
 
-// oneLine renders an error as a single line for users and agents.
-func oneLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	return strings.Join(strings.Fields(err.Error()), " ")
-}
+// oneLine renders an error as a single line for users and agents (text.Error).
+func oneLine(err error) string { return text.Error(err) }

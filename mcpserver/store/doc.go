@@ -23,7 +23,11 @@
 //	ratelimit.json                                          GitHub's rate-limit holds, by API (GateStore)
 //	spend.json                                              what the watcher spends of each token's points, by API (SpendStore)
 //	watched.json                                            what the watcher last saw of each pull request (fingerprint, last read), by API
+//	server-4242.json                                        a running server's marker (pid, start, version, API); gone when it stops
+//	seal.key                                                the key that seals multi-round-trip request states (0600)
 //
-// Events are written as given: callers must never put secrets in them. A ghclient.Token
+// An event carries a sentence and, for a step of the state machine or the server's GitHub work,
+// typed fields in the machine's own names (Event), which `prmonitor status` reads. Events are
+// written as given: callers must never put secrets in them. A ghclient.Token
 // redacts itself when marshalled, so an event that holds one by mistake still does not leak it.
 package store

@@ -3,6 +3,7 @@ package store_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -65,6 +66,46 @@ func TestAppendAndRead(t *testing.T) {
 	none, err := f.Events("acme/widgets#99")
 	require.NoError(t, err)
 	assert.Empty(t, none)
+}
+
+// A step's typed fields are written as named JSON fields and read back as written; a line from
+// before they existed reads with none, and an event that is not a step writes none of them.
+func TestTypedFieldsRoundTripAndOldLinesReadWithout(t *testing.T) {
+	f := newFixture(t)
+	f.claim(t, monitorID)
+	step := store.Event{At: t0, Kind: store.EventAnswer, Summary: "user_chose rebase → execute at conflict_rebasing",
+		Input: "event", AgentEvent: "user_chose", Choice: "rebase", Answered: &store.QuestionRef{ID: "merge_conflict", Seq: 3},
+		Action: "execute", Node: "conflict_rebasing", Task: "rebase"}
+	work := store.Event{At: t0, Kind: store.EventGitHub, Summary: "resolve the thread",
+		Outcome: &store.WorkOutcome{Work: "resolve_thread", Error: "GitHub refused"}}
+	note := store.Event{At: t0, Kind: store.EventLifecycle, Summary: "started"}
+	for _, e := range []store.Event{step, work, note} {
+		require.NoError(t, f.Append(monitorID, e))
+	}
+	path := filepath.Join(f.dir, store.FileName(monitorID)+".events.jsonl")
+	old := `{"at":"2026-11-20T09:00:00Z","kind":"poll","summary":"poll: ci_pending → polling at polling","data":{"node":"polling"}}` + "\n"
+	file, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = file.WriteString(old)
+	require.NoError(t, errors.Join(err, file.Close()))
+
+	events, err := f.Events(monitorID)
+	require.NoError(t, err)
+	require.Len(t, events, 4)
+	assert.Equal(t, step, events[0])
+	assert.True(t, events[0].IsStep())
+	assert.Equal(t, work, events[1])
+	assert.Equal(t, note, events[2])
+	assert.Equal(t, store.Event{At: t0, Kind: store.EventPoll, Summary: "poll: ci_pending → polling at polling",
+		Data: map[string]any{"node": "polling"}}, events[3])
+	assert.False(t, events[3].IsStep(), "an old line names its node only in its summary and data")
+
+	lines := eventLines(t, path)
+	assert.Equal(t, map[string]any{"id": "merge_conflict", "seq": float64(3)}, lines[0]["answered"])
+	assert.Equal(t, "user_chose", lines[0]["event"])
+	assert.Equal(t, map[string]any{"work": "resolve_thread", "ok": false, "error": "GitHub refused"}, lines[1]["outcome"])
+	assert.Equal(t, map[string]any{"at": "2026-11-20T09:00:00Z", "kind": "lifecycle", "summary": "started"}, lines[2],
+		"an event that is not a step carries no step fields")
 }
 
 func TestConcurrentAppendsDoNotInterleave(t *testing.T) {

@@ -66,7 +66,11 @@ func fileName(id string) string {
 	if windowsDevice(first) {
 		readable = "_" + readable
 	}
-	return readable + "-" + hex.EncodeToString(sum[:4])
+	name := readable + "-" + hex.EncodeToString(sum[:4])
+	if isServerMarker(name) { // "server-" and a hash of digits alone: the name of a server's marker
+		name = "_" + name
+	}
+	return name
 }
 
 func windowsDevice(s string) bool {
@@ -82,6 +86,9 @@ func windowsDevice(s string) bool {
 
 // validName reports whether base (a file name without its extension) is one fileName makes.
 func validName(base string) bool {
+	if isServerMarker(base) {
+		return false
+	}
 	readable, hash, ok := cutLast(base, "-")
 	if !ok || readable == "" || len(hash) != 8 {
 		return false

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // ErrConfig is wrapped by every error about the dispatcher's configuration.
@@ -74,7 +76,7 @@ func ParseConfig(data []byte) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return Config{}, fmt.Errorf("%w: %s", ErrConfig, strings.Join(strings.Fields(err.Error()), " "))
+		return Config{}, fmt.Errorf("%w: %s", ErrConfig, text.Error(err))
 	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err

@@ -112,11 +112,3 @@ func assess(body string) assessment {
 	}
 	return assessmentNone
 }
-
-// shortSHA is the first seven characters of a commit id.
-func shortSHA(oid string) string {
-	if len(oid) > minSHA {
-		return oid[:minSHA]
-	}
-	return oid
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // outcomeKind is what rules 2 to 10 conclude about one pull request.
@@ -68,7 +69,7 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 		if o := unreadComments(p, RuleCIFailed); o != nil {
 			return *o
 		}
-		what := fmt.Sprintf("%d check%s failed on the head", bad, plural(bad))
+		what := fmt.Sprintf("%d check%s failed on the head", bad, text.Plural(bad, "", "s"))
 		if len(planned) > 0 {
 			return working(RuleCIFailed, what)
 		}
@@ -92,16 +93,16 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 	}
 	sr, ok := selfReview(p, cfg.User)
 	if !ok {
-		return worker(SpawnSelfReview, RuleSelfReview, "no self-review of the head "+shortSHA(head))
+		return worker(SpawnSelfReview, RuleSelfReview, "no self-review of the head "+text.ShortSHA(head))
 	}
 	switch assess(sr.Body) {
 	case assessmentFound:
 		if len(planned) > 0 {
 			return working(RuleSelfReview, "the self-review found issues")
 		}
-		return worker(SpawnSRFix, RuleSelfReview, "the self-review of "+shortSHA(head)+" found issues")
+		return worker(SpawnSRFix, RuleSelfReview, "the self-review of "+text.ShortSHA(head)+" found issues")
 	case assessmentNone:
-		return other(DecisionWait, RuleSelfReview, "the self-review of "+shortSHA(head)+" has no Assessment line yet")
+		return other(DecisionWait, RuleSelfReview, "the self-review of "+text.ShortSHA(head)+" has no Assessment line yet")
 	}
 
 	// 8: a bot approved the head but listed findings no fix plan names.
@@ -110,9 +111,9 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 		switch {
 		case len(planned) == 0:
 			task.Findings, task.FindingsOmitted = found[:min(len(found), maxFindings)], max(0, len(found)-maxFindings)
-			return worker(SpawnAddressFeedback, RuleBotFindings, fmt.Sprintf("review bots listed %d finding%s on the head", len(found), plural(len(found))))
+			return worker(SpawnAddressFeedback, RuleBotFindings, fmt.Sprintf("review bots listed %d finding%s on the head", len(found), text.Plural(len(found), "", "s")))
 		case len(open) > 0:
-			return working(RuleBotFindings, fmt.Sprintf("%d finding%s not named in the fix plan", len(open), plural(len(open))))
+			return working(RuleBotFindings, fmt.Sprintf("%d finding%s not named in the fix plan", len(open), text.Plural(len(open), "", "s")))
 		}
 	}
 
@@ -122,7 +123,7 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 			return outcome{kind: outcomeNeedThreads, rule: RuleThreads, reason: "reading the replies of unresolved review threads"}
 		}
 		if quiet := unanswered(unresolved, cfg); quiet > 0 {
-			what := fmt.Sprintf("%d unresolved review thread%s without a reply", quiet, plural(quiet))
+			what := fmt.Sprintf("%d unresolved review thread%s without a reply", quiet, text.Plural(quiet, "", "s"))
 			if len(planned) > 0 {
 				return working(RuleThreads, what)
 			}
@@ -133,11 +134,11 @@ func evaluate(p *PR, cfg Config, now time.Time) outcome {
 
 	// 10: every review bot evaluated the head.
 	if stale := botsNotOnHead(p, cfg.ReviewBots); len(stale) > 0 {
-		return other(DecisionWait, RuleHandoff, "waiting for "+prstatus.JoinNames(stale)+" to evaluate the head "+shortSHA(head))
+		return other(DecisionWait, RuleHandoff, "waiting for "+prstatus.JoinNames(stale)+" to evaluate the head "+text.ShortSHA(head))
 	}
 	reason := "checks green, self-review clean"
 	if len(cfg.ReviewBots) > 0 {
-		reason += ", every review bot evaluated the head " + shortSHA(head)
+		reason += ", every review bot evaluated the head " + text.ShortSHA(head)
 	}
 	return outcome{kind: outcomeHandoff, rule: RuleHandoff, reason: reason}
 }
@@ -149,7 +150,7 @@ const maxFindings = 50
 // newTask is the task data of a pull request: GitHub's names fenced, the base branch in commands
 // only when it is safe there.
 func newTask(p *PR) TaskData {
-	t := TaskData{SHA: p.HeadOID, ShortSHA: shortSHA(p.HeadOID), URL: p.URL, ChangesRequestedBy: []string{},
+	t := TaskData{SHA: p.HeadOID, ShortSHA: text.ShortSHA(p.HeadOID), URL: p.URL, ChangesRequestedBy: []string{},
 		HeadRef: sanitize.Fence(p.HeadRef), BaseRef: sanitize.Fence(p.BaseRef)}
 	if sanitize.CommandRef(p.BaseRef) {
 		t.BaseBranch = p.BaseRef
@@ -185,13 +186,6 @@ func orBase(base string) string {
 		return "the base branch"
 	}
 	return base
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // fixPlans are the user's comments that hold a fix plan for the head.
@@ -232,7 +226,7 @@ func failedChecks(p *PR, ci prstatus.CIFacts) int {
 func pendingChecks(p *PR, ci prstatus.CIFacts) string {
 	switch {
 	case ci.Pending > 0:
-		return fmt.Sprintf("%d check%s still running on the head", ci.Pending, plural(ci.Pending))
+		return fmt.Sprintf("%d check%s still running on the head", ci.Pending, text.Plural(ci.Pending, "", "s"))
 	case p.RollupState == "PENDING" || p.RollupState == "EXPECTED":
 		return "checks still running on the head"
 	case p.RollupState == "" && len(p.Checks) == 0:

@@ -12,6 +12,7 @@ import (
 	"text/template"
 
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // The worker task templates ship in the binary. A directory given with --templates overrides
@@ -192,7 +193,7 @@ func (p *Plan) RenderTasks(t *Templates) map[int]string {
 	for i := range p.Spawns {
 		task, err := t.Render(p.Spawns[i])
 		if err != nil {
-			failed[p.Spawns[i].Number] = oneLine(err.Error())
+			failed[p.Spawns[i].Number] = text.Error(err)
 			continue
 		}
 		p.Spawns[i].Task = task
@@ -202,8 +203,6 @@ func (p *Plan) RenderTasks(t *Templates) map[int]string {
 	}
 	return failed
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 var (
 	// forbiddenAction is a word that tells of merging, closing or deleting: merge in all its forms

@@ -9,6 +9,7 @@ import (
 	"github.com/shurcooL/githubv4"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Auto-merge and merge queues (GraphQL enablePullRequestAutoMerge, disablePullRequestAutoMerge,
@@ -183,7 +184,7 @@ func (c *Client) mergeLater(ctx context.Context, ref prstatus.PRRef, what, head 
 		return LaterResult{}, fmt.Errorf("%s: read the pull request: %w", what, err)
 	}
 	if head != "" && !strings.EqualFold(st.head, head) {
-		return LaterResult{}, fmt.Errorf("%s: %w: the head is %s now, not %s", what, ErrHeadMoved, shortSHA(st.head), shortSHA(head))
+		return LaterResult{}, fmt.Errorf("%s: %w: the head is %s now, not %s", what, ErrHeadMoved, text.ShortSHA(st.head), text.ShortSHA(head))
 	}
 	if w.done(st) {
 		return LaterResult{Already: true}, nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Errors the CLI and the MCP server tell apart with errors.Is. Every error from this package that
@@ -129,16 +130,4 @@ const maxDetail = 300
 
 // oneLine folds s onto one line, drops control and invisible characters and shortens it to
 // maxDetail bytes.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(sanitize.Text(s)), " ")
-	if len(s) > maxDetail {
-		cut := maxDetail
-		for cut > 0 && !utf8RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+func oneLine(s string) string { return text.ClipBytes(sanitize.Line(s), maxDetail) }

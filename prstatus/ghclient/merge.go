@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-github/v92/github"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Merge merges the pull request, only at the expected head: REST PUT .../pulls/{n}/merge with
@@ -119,14 +120,7 @@ func (c *Client) mergeOutcome(ctx context.Context, ref prstatus.PRRef, sha, what
 		c.log.InfoContext(ctx, "merge landed although its answer was lost", "pr", ref.String(), "head", sha, "sha", st.mergeCommit)
 		return MergeResult{SHA: st.mergeCommit, Recovered: true}, nil
 	case st.merged:
-		return MergeResult{}, fmt.Errorf("%s: %w: the pull request was merged at %s, not at the approved head", what, ErrHeadMoved, shortSHA(st.head))
+		return MergeResult{}, fmt.Errorf("%s: %w: the pull request was merged at %s, not at the approved head", what, ErrHeadMoved, text.ShortSHA(st.head))
 	}
 	return MergeResult{}, fmt.Errorf("%s: %w (the pull request is not merged)", what, cause)
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }

@@ -18,7 +18,7 @@ import (
 //   - check contexts: more than 100 → forward pages of 100, re-reading headRefOid with each page
 //     so that a push in between cannot mix two heads' checks (the snapshot starts over once);
 //   - commits: the newest 100 come with the snapshot. Older pages are read backwards only while
-//     every commit read so far is a merge, because the needs-refine rule (DESIGN §4.1) only needs
+//     every commit read so far is a merge, because the needs-refine rule (docs/needs-refine.md) only needs
 //     the newest substantive commit. Snapshot.Commits may therefore hold only the newest commits;
 //     Snapshot.CommitsTotal says how many there are;
 //   - reviews: only the newest 100 are read, never paged. Each reviewer's verdict comes from
@@ -186,7 +186,7 @@ func commitNodes(conn commitConnection) []commitNode {
 	return out
 }
 
-// mergeHeadline matches the headlines git and GitHub give merge commits (DESIGN §4.1).
+// mergeHeadline matches the headlines git and GitHub give merge commits (docs/needs-refine.md).
 var mergeHeadline = regexp.MustCompile(`^Merge (branch|remote-tracking|pull request)\b`)
 
 // isMerge reports whether a commit is a merge: more than one parent, or a merge headline. The

@@ -6,7 +6,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// The server-side GitHub work (DESIGN §7): the types of the contract the MCP server calls. The
+// The server-side GitHub work (docs/architecture.md#talking-to-github): the types of the contract the MCP server calls. The
 // methods live one per file: head.go (HeadSHA), reply.go (PostReply), resolve.go (ResolveThread),
 // reviewers.go (RequestReviews), rerun.go (RerunFailedJobs, RerunWorkflow), joblog.go (JobLogTail)
 // and merge.go (Merge). None of them can close a pull request or delete a branch.

@@ -91,6 +91,7 @@ func (e ReviewSubmitted) Describe() string {
 	return s
 }
 
+// clip is s on one line, cut to n bytes (ops_merge.go says why the fake has its own).
 func clip(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= n {

@@ -14,7 +14,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-// snapshotQuery is the shape of prmonitor's one-query poll (DESIGN §7).
+// snapshotQuery is the shape of prmonitor's one-query poll (docs/architecture.md#talking-to-github).
 const snapshotQuery = `query($owner: String!, $name: String!, $number: Int!) {
   viewer { login }
   rateLimit { cost remaining limit resetAt used nodeCount }

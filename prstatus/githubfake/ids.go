@@ -102,6 +102,8 @@ func (g *ids) token() string {
 
 func itoa(n int) string     { return strconv.Itoa(n) }
 func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// shortOID is a commit's id as people recognise it (ops_merge.go says why the fake has its own).
 func shortOID(oid string) string {
 	if len(oid) > 7 {
 		return oid[:7]

@@ -78,6 +78,9 @@ func (f *Fake) mergeCheckLocked(pr *PullRequest, method, sha string) *mergeRefus
 	return nil
 }
 
+// plural is the word for a count. (The fake keeps its own small text helpers, here and in ids.go and events_reviews.go: it imports no
+// prmonitor package but GitHub's schema, so it cannot drift towards what prmonitor believes;
+// docs/architecture.md#packages.)
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

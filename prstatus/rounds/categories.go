@@ -4,7 +4,7 @@ import "strings"
 
 // Category is the concern a review comment raises. Every thread gets exactly one, from a fixed
 // list, so that feedback from different rounds can be compared: the same concern coming back is
-// the signal that an earlier fix treated a symptom (DESIGN §9).
+// the signal that an earlier fix treated a symptom (docs/architecture.md#memory-across-review-rounds).
 type Category string
 
 // The concern categories.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // clusterItem is a new thread or a prior resolution taking part in grouping.
@@ -108,7 +109,7 @@ func compareGroups(a, b group) int {
 // resolutions, their files.
 func buildBrief(g group, items []clusterItem, rounds []string) *ClusterBrief {
 	b := &ClusterBrief{
-		Theme:       bound(g.key, pathRunes),
+		Theme:       text.ClipRunes(g.key, pathRunes),
 		ThemeKind:   g.kind,
 		NewThreads:  []ClusterThread{},
 		Rounds:      rounds,
@@ -126,9 +127,9 @@ func buildBrief(g group, items []clusterItem, rounds []string) *ClusterBrief {
 		}
 		if len(b.NewThreads) < maxBriefThreads {
 			b.NewThreads = append(b.NewThreads, ClusterThread{
-				ID:       bound(it.thread.ID, idRunes),
-				Reviewer: bound(it.thread.Reviewer, idRunes),
-				Path:     bound(it.thread.Path, pathRunes),
+				ID:       text.ClipRunes(it.thread.ID, idRunes),
+				Reviewer: text.ClipRunes(it.thread.Reviewer, idRunes),
+				Path:     text.ClipRunes(it.thread.Path, pathRunes),
 				Line:     it.thread.Line,
 				Category: it.category,
 			})
@@ -155,7 +156,7 @@ func buildBrief(g group, items []clusterItem, rounds []string) *ClusterBrief {
 	if len(rounds) > 0 {
 		b.Rounds = make([]string, len(rounds))
 		for i, r := range rounds {
-			b.Rounds[i] = bound(r, idRunes)
+			b.Rounds[i] = text.ClipRunes(r, idRunes)
 		}
 	}
 	return b

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // DefaultLookback is how many review rounds a cluster analysis looks back over; MaxLookback caps
@@ -94,7 +95,7 @@ const (
 )
 
 // Cluster decides whether the new threads form a cluster, with one another or with what
-// prmonitor resolved in the last lookback rounds (DESIGN §9), and if so builds the brief. It is
+// prmonitor resolved in the last lookback rounds (docs/architecture.md#memory-across-review-rounds), and if so builds the brief. It is
 // pure and cheap when nothing clusters: the gate and the overlap check come first, and only the
 // looked-at rounds are ever categorised. lookback ≤ 0 means DefaultLookback. Unknown thread ids
 // are ignored; the order of newThreadIDs does not matter.
@@ -123,7 +124,7 @@ func Cluster(f *prstatus.Facts, newThreadIDs []string, lookback int) ClusterResu
 		newestPrior = maxTime(newestPrior, r.at)
 	}
 	feedback := newestFeedback(news, f.Author, f.Viewer)
-	threads := prstatus.Plural(len(news), "new thread", "new threads")
+	threads := text.Count(len(news), "new thread", "new threads")
 	switch {
 	case len(news) >= 3:
 	case len(refs) == 0:
@@ -139,17 +140,17 @@ func Cluster(f *prstatus.Facts, newThreadIDs []string, lookback int) ClusterResu
 	items := clusterItems(f, news, refs)
 	g, ok := bestGroup(items, len(news) >= 3)
 	if !ok {
-		with := "with " + prstatus.Plural(len(refs), "prior resolution", "prior resolutions") + " in " + window
+		with := "with " + text.Count(len(refs), "prior resolution", "prior resolutions") + " in " + window
 		if len(news) >= 3 {
 			with = "with each other or " + with
 		}
 		return ClusterResult{Gate: true, Reason: fmt.Sprintf("unrelated feedback: %s %s no category, file or directory %s",
-			threads, prstatus.PluralWord(len(news), "shares", "share"), with)}
+			threads, text.Plural(len(news), "shares", "share"), with)}
 	}
 	brief := buildBrief(g, items, rounds)
 	reason := fmt.Sprintf("cluster on %s %q: %s and %s from %s", brief.ThemeKind, brief.Theme,
-		prstatus.Plural(g.news, "new thread", "new threads"),
-		prstatus.Plural(len(g.members)-g.news, "prior resolution", "prior resolutions"), window)
+		text.Count(g.news, "new thread", "new threads"),
+		text.Count(len(g.members)-g.news, "prior resolution", "prior resolutions"), window)
 	if out := len(news) - g.news; out > 0 {
 		reason += fmt.Sprintf("; %d of %s outside this cluster", out, threads)
 	}
@@ -192,7 +193,7 @@ func newestFeedback(news []*prstatus.ThreadFact, author, viewer string) time.Tim
 }
 
 func roundsWindow(looked, total, lookback int) string {
-	s := "the last " + prstatus.Plural(lookback, "round", "rounds")
+	s := "the last " + text.Count(lookback, "round", "rounds")
 	if total > looked {
 		s += fmt.Sprintf(" (%d older not looked at)", total-looked)
 	}

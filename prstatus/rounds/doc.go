@@ -1,4 +1,4 @@
-// Package rounds is prmonitor's memory across review rounds (DESIGN §9): what a reviewer said
+// Package rounds is prmonitor's memory across review rounds (docs/architecture.md#memory-across-review-rounds): what a reviewer said
 // before, what prmonitor answered, and whether new feedback repeats an old concern.
 //
 //   - Categorize gives each review comment one concern Category from a fixed list, so feedback

@@ -5,16 +5,16 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // PriorResolution is a thread prmonitor answered in an earlier round: resolved, or answered and
 // waiting for the reviewer. It is read back from prmonitor's own reply marker in the snapshot
-// already fetched, so remembering earlier rounds costs no API call (DESIGN §9).
+// already fetched, so remembering earlier rounds costs no API call (docs/architecture.md#memory-across-review-rounds).
 type PriorResolution struct {
 	ThreadID string `json:"thread_id"`
 	// Round is the round id the reply's marker names.
@@ -143,14 +143,14 @@ func recentRounds(refs []priorRef, lookback int) ([]priorRef, []string, int) {
 // resolution fills in a prior resolution of the category given, with its excerpt.
 func (r priorRef) resolution(c Category) PriorResolution {
 	return PriorResolution{
-		ThreadID:  bound(r.t.ID, idRunes),
-		Round:     bound(r.marker.Round, idRunes),
+		ThreadID:  text.ClipRunes(r.t.ID, idRunes),
+		Round:     text.ClipRunes(r.marker.Round, idRunes),
 		Category:  c,
-		Path:      bound(r.t.Path, pathRunes),
+		Path:      text.ClipRunes(r.t.Path, pathRunes),
 		Line:      r.t.Line,
-		Reviewer:  bound(r.t.Reviewer, idRunes),
+		Reviewer:  text.ClipRunes(r.t.Reviewer, idRunes),
 		RepliedAt: r.at,
-		Kind:      prstatus.ReplyKind(bound(string(r.marker.Kind), idRunes)),
+		Kind:      prstatus.ReplyKind(text.ClipRunes(string(r.marker.Kind), idRunes)),
 		Resolved:  r.t.Status == prstatus.ThreadResolved,
 		Excerpt:   excerpt(r.t.First().Body, excerptRunes),
 	}
@@ -177,45 +177,5 @@ func excerpt(body string, n int) string {
 	}
 	body = stripSpans(body, "<!--", "-->", " ")
 	body = stripSpans(body, "```", "```", " [code] ")
-	return oneLine(sanitize.Text(body), n)
-}
-
-// oneLine collapses every run of white space in s to one space, trims it, and bounds it to n
-// runes. It reads no further than it needs to.
-func oneLine(s string, n int) string {
-	var b strings.Builder
-	b.Grow(min(len(s), 4*(n+1)))
-	runes, space := 0, false
-	for _, r := range s {
-		if runes > n {
-			break
-		}
-		if unicode.IsSpace(r) {
-			space = runes > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			runes++
-			space = false
-		}
-		b.WriteRune(r)
-		runes++
-	}
-	return bound(b.String(), n)
-}
-
-// bound cuts s to at most n runes, marking a cut with "…".
-func bound(s string, n int) string {
-	if len(s) <= n || utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n-1 {
-			break
-		}
-		count++
-	}
-	return s[:i] + "…"
+	return text.Excerpt(sanitize.Text(body), n)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Verdict is what a reviewer said about one attempt: the record a later refine or address task
-// carries as its "prior attempt" (DESIGN §9). It holds the reviewer's words and never the attempt
+// carries as its "prior attempt" (docs/architecture.md#memory-across-review-rounds). It holds the reviewer's words and never the attempt
 // itself: no diff, no patch, no code of the branch (docs/decisions/0001-prior-verdicts-not-diffs.md).
 type Verdict struct {
 	Reviewer string               `json:"reviewer"`

@@ -169,3 +169,10 @@ func BenchmarkText(b *testing.B) {
 		}
 	})
 }
+
+// A line is the text cleaned and on one line: escape sequences and invisible characters go, line
+// breaks of every kind become spaces.
+func TestLineIsCleanTextOnOneLine(t *testing.T) {
+	assert.Equal(t, "red text then more", Line("\x1b[31mred\x1b[0m text\u200b\r\nthen\u2028more  "))
+	assert.Empty(t, Line(" \t\n"))
+}

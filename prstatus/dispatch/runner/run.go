@@ -10,6 +10,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Source is what a run reads and writes through; *ghclient.Client is one.
@@ -84,7 +85,7 @@ func Run(ctx context.Context, src Source, req Request) (Result, error) {
 		res.GitHub.Writes++
 		if err := w.apply(ctx, *m); err != nil {
 			return res, fmt.Errorf("%s %q on #%d: %w (%d earlier write%s landed; nothing after it was tried)",
-				describe(m.Action), m.Value, m.Number, err, i, plural(i))
+				describe(m.Action), m.Value, m.Number, err, i, text.Plural(i, "", "s"))
 		}
 		m.Applied = true
 	}
@@ -142,11 +143,4 @@ func describe(a dispatch.MutationAction) string {
 		return "assign"
 	}
 	return string(a)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -1,0 +1,118 @@
+// Package board is the team deployment's web board: a read-only page of a user's monitors (the
+// pull request, its state, whom it waits on, the open question, the last event, the token's
+// budget), updated live over server-sent events, readable on a phone. It reads through a small
+// interface (Reader) that the HTTP front end implements on Temporal Queries and visibility; the
+// handler knows nothing of Temporal.
+//
+// Everything from GitHub on the page (titles, questions, events) is set as text, never as markup,
+// and marked as GitHub's on the page.
+package board
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+)
+
+// View is what the board shows one user.
+type View struct {
+	User     string             `json:"user"`
+	Monitors []monitorwf.Status `json:"monitors"`
+	// Omitted counts monitors left out to keep the page bounded.
+	Omitted int     `json:"omitted,omitempty"`
+	Budget  *Budget `json:"budget,omitempty"`
+}
+
+// Budget is the GitHub token's hourly budget as the deployment last saw it.
+type Budget struct {
+	Limit     int       `json:"limit"`
+	Remaining int       `json:"remaining"`
+	ResetsAt  time.Time `json:"resets_at,omitzero"`
+}
+
+// Reader reads a user's monitors.
+type Reader interface {
+	View(ctx context.Context, user string) (View, error)
+}
+
+// MaxMonitors bounds the monitors one page shows.
+const MaxMonitors = 200
+
+// Config configures the board.
+type Config struct {
+	Reader Reader
+	// User is the authenticated user of a request (the front end's bearer-token check puts it in
+	// the request); ok false answers 401.
+	User func(*http.Request) (user string, ok bool)
+	// Every is how often a live page's view is re-read (default 2s); a page gets an event only
+	// when its view changed, and a comment line every 15 seconds to keep the connection open.
+	Every  time.Duration
+	Logger *slog.Logger
+}
+
+// Handler serves GET / (the page and its script, /board.js), GET /api/monitors (the view as JSON) and GET /events (the
+// view as server-sent events).
+type Handler struct {
+	cfg Config
+	mux *http.ServeMux
+}
+
+// New returns the board's handler.
+func New(cfg Config) (*Handler, error) {
+	if cfg.Reader == nil || cfg.User == nil {
+		return nil, errors.New("board: a reader and a user check are required")
+	}
+	if cfg.Every <= 0 {
+		cfg.Every = 2 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	h := &Handler{cfg: cfg, mux: http.NewServeMux()}
+	h.mux.HandleFunc("GET /{$}", h.page)
+	h.mux.HandleFunc("GET /board.js", h.script)
+	h.mux.HandleFunc("GET /api/monitors", h.monitors)
+	h.mux.HandleFunc("GET /events", h.events)
+	return h, nil
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if _, ok := h.cfg.User(r); !ok {
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	h.mux.ServeHTTP(w, r)
+}
+
+// view reads the user's view, bounded.
+func (h *Handler) view(ctx context.Context, r *http.Request) (View, error) {
+	user, _ := h.cfg.User(r)
+	v, err := h.cfg.Reader.View(ctx, user)
+	if err != nil {
+		return View{}, err
+	}
+	v.User = user
+	if len(v.Monitors) > MaxMonitors {
+		v.Omitted += len(v.Monitors) - MaxMonitors
+		v.Monitors = v.Monitors[:MaxMonitors]
+	}
+	return v, nil
+}
+
+func (h *Handler) monitors(w http.ResponseWriter, r *http.Request) {
+	v, err := h.view(r.Context(), r)
+	if err != nil {
+		h.cfg.Logger.Error("board: read the monitors", "err", err)
+		http.Error(w, "could not read the monitors", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(v)
+}

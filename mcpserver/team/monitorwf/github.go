@@ -1,0 +1,161 @@
+package monitorwf
+
+import (
+	"errors"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// Activity options. A read is retried a few times, then the monitor waits (its next read is the
+// retry); a server action is retried until it lands or GitHub refuses it, since every write
+// checks first whether an earlier attempt landed.
+func readOptions() workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 2 * time.Second, BackoffCoefficient: 2,
+			MaximumInterval: time.Minute, MaximumAttempts: 4, NonRetryableErrorTypes: []string{ErrTypeRefused}},
+	}
+}
+
+func performOptions() workflow.ActivityOptions {
+	return workflow.ActivityOptions{
+		StartToCloseTimeout: 2 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 5 * time.Second, BackoffCoefficient: 2,
+			MaximumInterval: 10 * time.Minute, NonRetryableErrorTypes: []string{ErrTypeRefused}},
+	}
+}
+
+// readBackoff spaces reads after failed ones: 1, 2, 4 ... minutes, at most 30.
+func readBackoff(failures int) time.Duration {
+	d := time.Minute << min(failures-1, 5)
+	return min(d, 30*time.Minute)
+}
+
+// nextRead is when the next read falls due, and whether one can: reads happen while the machine
+// watches (polling), never while it waits on the agent or the user.
+func (w *monitor) nextRead() (time.Time, bool) {
+	if w.act.Kind != statemachine.ActionPolling || w.stopping {
+		return time.Time{}, false
+	}
+	due := w.reconcileAt
+	earlier := func(t time.Time) {
+		if !t.IsZero() && t.Before(due) {
+			due = t
+		}
+	}
+	if w.act.PollNow { // the machine wants to see its own work: at once, but never in a burst
+		earlier(w.lastRead.Add(w.p.Debounce))
+	}
+	if !w.owed.IsZero() {
+		earlier(w.owed.Add(w.p.Debounce))
+	}
+	earlier(w.hotAt)
+	earlier(w.act.SnoozedUntil)
+	if due.Before(w.retryAt) {
+		due = w.retryAt
+	}
+	return due, true
+}
+
+func (w *monitor) readDue(now time.Time) bool {
+	due, ok := w.nextRead()
+	return ok && !now.Before(due)
+}
+
+// read takes one snapshot and steps the machine on the facts derived from it at workflow time.
+func (w *monitor) read(ctx workflow.Context) {
+	started := workflow.Now(ctx)
+	w.busy = true
+	var packed Packed
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, readOptions()), ActivityReadSnapshot, w.p.Ref).Get(ctx, &packed)
+	w.busy = false
+	var snap prstatus.Snapshot
+	if err == nil {
+		snap, err = packed.unpack()
+	}
+	now := workflow.Now(ctx)
+	w.lastRead = now
+	if err != nil {
+		w.readFailures++
+		w.retryAt = now.Add(readBackoff(w.readFailures))
+		w.lastError = "reading the pull request: " + cause(err)
+		w.lastEvent = Event{At: now, What: "read failed"}
+		return
+	}
+	w.readFailures, w.retryAt, w.lastError = 0, time.Time{}, ""
+	changed := !w.owed.IsZero()
+	w.owed = time.Time{}
+	if w.lastChange.After(started) { // it came during the read, which may not show it
+		w.owed = w.lastChange
+	}
+	w.hotAt = time.Time{}
+	if changed {
+		w.hotAt = now.Add(w.p.HotRefresh)
+	}
+	w.reconcileAt = now.Add(w.reconcilePeriod())
+	f := prstatus.DeriveFor(&snap, now, w.p.Policy)
+	w.facts = &f
+	_ = w.step(ctx, statemachine.PollInput(f), "read: "+f.Attention.Kind.Words())
+}
+
+// perform runs the server action the machine asked for and feeds its outcome back. A stop
+// abandons it: the machine is stopped, not told.
+func (w *monitor) perform(ctx workflow.Context) {
+	req := *w.act.Server
+	w.busy = true
+	actx, cancel := workflow.WithCancel(workflow.WithActivityOptions(ctx, performOptions()))
+	defer cancel()
+	fut := workflow.ExecuteActivity(actx, ActivityPerform, PerformInput{Ref: w.p.Ref, Request: req, Policy: w.p.Policy})
+	_ = workflow.Await(ctx, func() bool { return fut.IsReady() || w.stopping })
+	w.busy = false
+	if !fut.IsReady() {
+		return
+	}
+	var in statemachine.Input
+	if err := fut.Get(ctx, &in); err != nil { // GitHub refused: the machine hears it as a failure
+		in = failedInput(req, cause(err))
+	}
+	_ = w.step(ctx, in, "GitHub: "+req.Describe)
+}
+
+// failedInput is GitHub's refusal of req as the machine's input.
+func failedInput(req statemachine.ServerRequest, why string) statemachine.Input {
+	if req.Kind == statemachine.ServerFetchHead {
+		return statemachine.HeadInput(statemachine.HeadRefresh{Error: why})
+	}
+	return statemachine.OutcomeInput(statemachine.Outcome{Kind: req.Kind, Error: why})
+}
+
+// cause is an activity failure's own message, without Temporal's wrapping.
+func cause(err error) string {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return app.Message()
+	}
+	var timeout *temporal.TimeoutError
+	if errors.As(err, &timeout) {
+		return "GitHub did not answer in time"
+	}
+	return err.Error()
+}
+
+// kindWord keeps a change's kind to the letters a webhook event and action are made of: it is
+// shown, and it came from outside.
+func kindWord(s string) string {
+	out := make([]byte, 0, min(len(s), 64))
+	for i := 0; i < len(s) && len(out) < 64; i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c == '_' || c == '.' {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return "change"
+	}
+	return string(out)
+}

@@ -1,0 +1,33 @@
+package monitorwf
+
+import (
+	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus"
+)
+
+// The names a client uses to reach a monitor's workflow.
+const (
+	// WorkflowName is the workflow type.
+	WorkflowName = "prmonitor.Monitor"
+	// SignalChanged says something changed on the pull request (a webhook delivery, a start).
+	SignalChanged = "changed"
+	// SignalStop stops the monitor; the workflow returns and its history stays.
+	SignalStop = "stop"
+	// UpdateNextStep is the agent's pr_monitor_next_step.
+	UpdateNextStep = "next_step"
+	// QueryStatus is pr_monitor_status for one monitor.
+	QueryStatus = "status"
+	// DefaultTaskQueue is the task queue of workflows and activities unless --task-queue says.
+	DefaultTaskQueue = "prmonitor"
+)
+
+// Activity names (registered by Activities.Register).
+const (
+	ActivityReadSnapshot = "prmonitor.ReadSnapshot"
+	ActivityPerform      = "prmonitor.Perform"
+)
+
+// WorkflowID is the monitor's workflow id: owner/repo#N, lower-cased, as the embedded server's
+// monitor id.
+func WorkflowID(ref prstatus.PRRef) string { return strings.ToLower(ref.String()) }

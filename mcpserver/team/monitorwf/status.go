@@ -1,0 +1,72 @@
+package monitorwf
+
+import (
+	"time"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// WaitingOn says who must act next.
+type WaitingOn string
+
+// Who a monitor waits on.
+const (
+	WaitingOnGitHub WaitingOn = "github" // watching for a change, or doing GitHub work
+	WaitingOnAgent  WaitingOn = "agent"  // a task is out
+	WaitingOnUser   WaitingOn = "user"   // a question is open
+	WaitingOnNobody WaitingOn = "nobody" // stopped or merged
+)
+
+// Status is the QueryStatus answer: what the monitor is doing, read without touching its history.
+// Text from GitHub in it (the pull request's title, the question's context) is the machine's
+// Untrusted kind, fenced wherever it is shown.
+type Status struct {
+	MonitorID string                 `json:"monitor_id"`
+	PR        string                 `json:"pr"`
+	Title     statemachine.Untrusted `json:"title,omitempty"`
+	URL       string                 `json:"url,omitempty"`
+	State     statemachine.State     `json:"state"`
+	Node      statemachine.Node      `json:"node"`
+	Flow      statemachine.Flow      `json:"flow,omitempty"`
+	WaitingOn WaitingOn              `json:"waiting_on"`
+	// Attention is what the last read found the pull request needs, in words.
+	Attention string                `json:"attention,omitempty"`
+	Question  *elicitation.Question `json:"question,omitempty"`
+	Task      statemachine.TaskName `json:"task,omitempty"`
+	LastEvent Event                 `json:"last_event"`
+	LastRead  time.Time             `json:"last_read,omitzero"`
+	// NextReconcile is when the durable timer reads the pull request anyway.
+	NextReconcile time.Time `json:"next_reconcile,omitzero"`
+	// ChangesSeen counts change signals in this run; Runs the continuations so far.
+	ChangesSeen int    `json:"changes_seen"`
+	Runs        int    `json:"runs"`
+	LastError   string `json:"last_error,omitempty"`
+}
+
+func (w *monitor) status() Status {
+	pos := w.m.Position()
+	st := Status{MonitorID: w.id, PR: w.p.Ref.String(), Title: statemachine.Untrusted(pos.Monitor.Title), URL: pos.Monitor.URL,
+		State: pos.Node.State(), Node: pos.Node, Flow: pos.Node.Flow(), Question: pos.Question,
+		LastEvent: w.lastEvent, LastRead: w.lastRead, NextReconcile: w.reconcileAt, ChangesSeen: w.changes,
+		Runs: w.runs, LastError: w.lastError}
+	if pos.Task != nil {
+		st.Task = pos.Task.Name
+	}
+	if w.facts != nil {
+		st.Attention = w.facts.Attention.Kind.Words()
+	}
+	switch {
+	case w.ended():
+		st.WaitingOn = WaitingOnNobody
+	case w.busy:
+		st.WaitingOn = WaitingOnGitHub
+	case w.act.Kind == statemachine.ActionAskUser:
+		st.WaitingOn = WaitingOnUser
+	case w.act.Kind == statemachine.ActionExecute:
+		st.WaitingOn = WaitingOnAgent
+	default:
+		st.WaitingOn = WaitingOnGitHub
+	}
+	return st
+}

@@ -1,0 +1,55 @@
+package worker
+
+import (
+	"context"
+
+	"github.com/google/go-github/v92/github"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/webhook"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+)
+
+// GitHub returns the client to use now.
+type GitHub func(ctx context.Context) (*ghclient.Client, error)
+
+// Static is a GitHub of one client (a token from the environment).
+func Static(c *ghclient.Client) GitHub {
+	return func(context.Context) (*ghclient.Client, error) { return c, nil }
+}
+
+// source is monitorwf.Source over the current client.
+type source struct{ gh GitHub }
+
+func (s source) Snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Snapshot, error) {
+	c, err := s.gh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.Snapshot(ctx, ref)
+}
+
+// maxPullsPerCommit bounds the pull requests one status event pokes.
+const maxPullsPerCommit = 30
+
+// pullsForCommit lists a repository's open pull requests whose head is sha (REST: pull requests
+// associated with a commit), for the webhook's status and fork check events.
+func pullsForCommit(gh GitHub) webhook.PullsForCommit {
+	return func(ctx context.Context, owner, repo, sha string) ([]int, error) {
+		c, err := gh(ctx)
+		if err != nil {
+			return nil, err
+		}
+		prs, _, err := c.REST().PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{PerPage: maxPullsPerCommit})
+		if err != nil {
+			return nil, err
+		}
+		var out []int
+		for _, pr := range prs {
+			if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+				out = append(out, pr.GetNumber())
+			}
+		}
+		return out, nil
+	}
+}

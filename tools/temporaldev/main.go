@@ -1,0 +1,128 @@
+// Command temporaldev runs a real Temporal server for prmonitor's tests and for trying the team
+// deployment on one machine: the server of go.temporal.io/server (its temporaltest lite server:
+// every service in this process, SQLite in memory, the frontend on loopback), with a namespace
+// registered and usable. When the server answers it prints one line on stdout,
+//
+//	ready 127.0.0.1:PORT NAMESPACE
+//
+// and runs until SIGTERM or SIGINT, or until its standard input closes (so a test that started it
+// cannot leave it behind). State lives in memory only: it is gone when the process ends.
+//
+// The Temporal CLI cannot be built from the Go module proxy; this program can, from the
+// developer-tools module (tools/go.mod), so the product's go.mod never links the server:
+//
+//	go build -C tools -o "$PWD/bin/temporaldev" ./temporaldev
+//
+// docs/deploy.md says how the tests and .ci/run use it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/server/temporaltest"
+	"google.golang.org/protobuf/types/known/durationpb"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "temporaldev:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("temporaldev", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	namespace := fs.String("namespace", "default", "the namespace to register")
+	retention := fs.Duration("retention", 24*time.Hour, "how long closed workflows are kept")
+	ready := fs.Duration("ready-within", 60*time.Second, "give up when the namespace is not usable by then")
+	verbose := fs.Bool("verbose", false, "log the SDK client's messages on stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	go func() { // stdin closed: whoever started us is gone
+		_, _ = io.Copy(io.Discard, stdin)
+		stop()
+	}()
+
+	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: logger}))
+	defer stopServer(ts, stderr)
+	addr := ts.GetFrontendHostPort()
+
+	readyCtx, cancel := context.WithTimeout(ctx, *ready)
+	defer cancel()
+	if err := register(readyCtx, addr, *namespace, *retention, logger); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "ready %s %s\n", addr, *namespace); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// register creates the namespace (unless it exists) and waits until a namespace-scoped call
+// succeeds: the frontend learns of a new namespace from its registry, not at once.
+func register(ctx context.Context, addr, namespace string, retention time.Duration, logger sdklog.Logger) error {
+	nc, err := client.NewNamespaceClient(client.Options{HostPort: addr, Logger: logger})
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", addr, err)
+	}
+	defer nc.Close()
+	err = nc.Register(ctx, &workflowservice.RegisterNamespaceRequest{
+		Namespace:                        namespace,
+		WorkflowExecutionRetentionPeriod: durationpb.New(retention),
+	})
+	var exists *serviceerror.NamespaceAlreadyExists
+	if err != nil && !errors.As(err, &exists) {
+		return fmt.Errorf("register namespace %q: %w", namespace, err)
+	}
+	c, err := client.Dial(client.Options{HostPort: addr, Namespace: namespace, Logger: logger})
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", addr, err)
+	}
+	defer c.Close()
+	for {
+		_, err := c.WorkflowService().ListOpenWorkflowExecutions(ctx, &workflowservice.ListOpenWorkflowExecutionsRequest{Namespace: namespace, MaximumPageSize: 1})
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("namespace %q not usable: %w", namespace, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// stopServer stops every service; temporaltest reports a failed stop through a *testing.T it does
+// not have here, so a panic from that path is turned into a message.
+func stopServer(ts *temporaltest.TestServer, stderr io.Writer) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintln(stderr, "temporaldev: stopping the server:", r)
+		}
+	}()
+	ts.Stop()
+}
