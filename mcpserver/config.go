@@ -55,6 +55,11 @@ type Config struct {
 	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
 	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
 	ReviewBots []string
+	// ChecksGrace is how long after a push a head with no check, on a base branch that requires
+	// none, waits for checks to register before it counts as green: the facts the server derives
+	// and the watcher's republishing when it ends (Watch.ChecksGrace) both take it. Zero is
+	// prstatus.DefaultChecksGrace; negative, none.
+	ChecksGrace time.Duration
 }
 
 func (c *Config) defaults() error {
@@ -97,6 +102,10 @@ func (c *Config) defaults() error {
 	if c.Version == "" {
 		c.Version = "dev"
 	}
+	if c.ChecksGrace == 0 {
+		c.ChecksGrace = prstatus.DefaultChecksGrace
+	}
+	c.Watch.ChecksGrace = c.ChecksGrace // one grace: the watcher publishes again when the facts' grace ends
 	return nil
 }
 
@@ -109,8 +118,8 @@ func (c *Config) reviewers() prstatus.ReviewerPolicy {
 	return prstatus.ReviewerPolicy{Bots: slices.Clone(c.ReviewBots)}
 }
 
-// derive is prstatus.DeriveFor under the server's reviewer policy: every fact the server acts on
-// comes through here.
+// derive is prstatus.DeriveWith under the server's reviewer policy and checks grace: every fact
+// the server acts on comes through here.
 func (s *Server) derive(snap *prstatus.Snapshot, now time.Time) prstatus.Facts {
-	return prstatus.DeriveFor(snap, now, s.cfg.reviewers())
+	return prstatus.DeriveWith(snap, now, prstatus.Options{Reviewers: s.cfg.reviewers(), ChecksGrace: s.cfg.ChecksGrace})
 }

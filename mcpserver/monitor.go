@@ -61,6 +61,9 @@ type monitor struct {
 	servedAt     time.Time
 	servedStep   uint64
 	endUnseen    bool
+	// relayedSeq is the question this process handed to the agent because the host could not
+	// show it to the user: the agent's answer to it is the user's, relayed (consent.go).
+	relayedSeq int
 }
 
 // newMonitor is a new monitor of ref, holding release (its claim in the state directory).
@@ -254,6 +257,21 @@ func (m *monitor) taskHandedOut() bool {
 	defer m.mu.Unlock()
 	id := taskID(m.m.Position())
 	return id == "" || id == m.handed
+}
+
+// relay records that question seq went to the agent because the host could not show it (0: none
+// did, the question is the host's to show again).
+func (m *monitor) relay(seq int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.relayedSeq = seq
+}
+
+// relayed reports whether question seq went to the agent because the host could not show it.
+func (m *monitor) relayed(seq int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return seq != 0 && seq == m.relayedSeq
 }
 
 // endSeen records that a call told the agent the monitor ended.

@@ -21,10 +21,11 @@ import (
 // context by the _meta propagator hook mcp-go runs on every request, carries the id from the
 // task-created hook (which runs before the handler starts) to the handler.
 //
-// Inside a task no question goes to the client (mcp-go v1.2.1 has no input_required: its
-// TaskStatusInputRequired is declared "not yet implemented"): a question ends the task with
-// ask_user, as for a client that cannot elicit, and so does a task the host's model could do by
-// sampling. The 2026-07-28 io.modelcontextprotocol/tasks extension is not in mcp-go v1.2.1 (only
+// Inside a 2025-11-25 task a question goes to the client as elicitation/create tied to the task
+// (consent.go, taskAsksClient; mcp-go v1.2.1 cannot set the task's status to input_required: its
+// TaskStatusInputRequired is declared "not yet implemented"); in the 2026-07-28 era a question
+// ends the task with ask_user, as for a client that cannot elicit. Work the host's model could do
+// by sampling goes to the agent. The 2026-07-28 io.modelcontextprotocol/tasks extension is not in mcp-go v1.2.1 (only
 // WithExtensions, to advertise one): callDeadline is the one place that decides between a task and
 // a bounded call when it comes.
 
@@ -100,6 +101,13 @@ func (t *taskCalls) forget(id string) {
 type taskSlot struct {
 	mu sync.Mutex
 	id string
+}
+
+// taskID is the id of the task the request created ("" when it created none).
+func (s *taskSlot) taskID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
 }
 
 type taskSlotKey struct{}

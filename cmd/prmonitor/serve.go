@@ -10,6 +10,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -40,6 +41,8 @@ func runServe(ctx context.Context, args []string, e env) int {
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	dispatch := fs.Bool("dispatch", false, "also offer the pr_dispatch tool (the repository dispatcher) to agents")
+	checksGrace := fs.Duration("checks-grace", prstatus.DefaultChecksGrace, "how long after a push a head with no check, on a base branch that\n"+
+		"requires none, waits for checks to register before it counts as green (`DURATION`; 0 for no wait)")
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
@@ -50,6 +53,10 @@ func runServe(ctx context.Context, args []string, e env) int {
 	case "merge", "squash", "rebase":
 	default:
 		fmt.Fprintf(e.Stderr, "prmonitor serve: --merge-method must be merge, squash or rebase, not %q\n", *mergeMethod)
+		return exitUsage
+	}
+	if *checksGrace < 0 {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: --checks-grace must be 0 or more, not %s\n", *checksGrace)
 		return exitUsage
 	}
 	hours, err := qf.hours()
@@ -92,6 +99,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Logger:        logger,
 		ReviewBots:    parseReviewBots(*reviewBots),
 		Dispatch:      *dispatch,
+		ChecksGrace:   graceOf(*checksGrace),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
@@ -104,6 +112,14 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// graceOf is --checks-grace as mcpserver.Config takes it: 0 (no wait) is a negative grace there.
+func graceOf(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // openState opens the state directory, the key that seals multi-round-trip request state, and
