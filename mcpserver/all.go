@@ -138,7 +138,7 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 		if live == 0 {
 			return a.ended(skipped)
 		}
-		if !slotTaken && !call.inTask { // a task holds no worker of the transport
+		if !slotTaken && call.holdsWorker() {
 			release, ok := a.s.waiting.acquire()
 			if !ok {
 				return a.polling(fmt.Sprintf("Still watching %s; %s already waiting, the most this server lets wait at once. "+

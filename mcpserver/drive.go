@@ -104,9 +104,11 @@ func failure(err error) outcome { return outcome{kind: failed, err: oneLine(err)
 // input round trips the call made before (a retried call).
 func (s *Server) newDriver(ctx context.Context, c *toolCall, m *monitor, p pace, rounds int) *driver {
 	work, stop := context.WithDeadline(ctx, c.deadline)
-	// Inside a task nothing is asked of the client (tasks.go): the agent gets questions and tasks.
+	// Inside a 2025-11-25 task nothing is asked of the client (tasks.go): the agent gets questions
+	// and tasks. A 2026-07-28 task asks the client inside the task (tasks_ext.go).
+	legacy := c.mode == legacyTask
 	return &driver{s: s, mon: m, call: c, pace: p, ctx: ctx, work: work, stopWork: stop, rounds: rounds, responses: c.req.Params.InputResponses,
-		client: clientPaths{toAgent: c.inTask, noSampling: c.inTask}}
+		client: clientPaths{toAgent: legacy, noSampling: legacy}}
 }
 
 // close releases the call's deadline.

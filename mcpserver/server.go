@@ -84,7 +84,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	server.WithQueueSize(1000)(std)
 	std.SetErrorLogger(slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelError))
 	filter := newCancelFilter(out)
-	err := std.Listen(ctx, filter.reader(in), filter)
+	ext := newTaskExt(s, filter) // the 2026-07-28 tasks extension, in front of mcp-go
+	std.SetContextFunc(ext.bind)
+	err := std.Listen(ctx, filter.reader(newRoutingReader(in, ext.take)), filter)
+	ext.close()
 	s.shutdown()
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp stdio: %w", err)
