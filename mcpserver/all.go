@@ -43,6 +43,9 @@ func (a *scheduler) begin(parent context.Context) (context.Context, func()) {
 	return ctx, done
 }
 
+// waiting reports whether a monitor_id=all call waits (it hands out every monitor's action).
+func (a *scheduler) waiting() bool { return a.calls.busy() }
+
 // next answers a monitor_id=all call: it takes the call's answer (or its retried input
 // requests) to the pull request it is for, then waits for whichever needs the agent next.
 func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step nextStep) *mcp.CallToolResult {

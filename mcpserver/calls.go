@@ -72,6 +72,13 @@ func (s *callSlot) cancel() {
 	}
 }
 
+// busy reports whether a call holds the slot.
+func (s *callSlot) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active != nil
+}
+
 // takeLocked gives the slot to a new call; s.mu is held and is released.
 func (s *callSlot) takeLocked(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)

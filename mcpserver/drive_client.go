@@ -62,6 +62,7 @@ func (d *driver) ask(act statemachine.Action) outcome {
 	}
 	st := requestState{Monitor: d.mon.id, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
 	params := elicitParams(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
+	d.s.notices.asked(d.mon, act.Question, true) // the host shows it: notified if nobody answers
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.ask(act) })
 }
 
@@ -103,6 +104,7 @@ func (d *driver) resume(st requestState) outcome {
 			return failure(fmt.Errorf("%w: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
 		}
 		q := *pending.Question
+		d.s.notices.settled(d.mon)
 		if st.Kind == inputClassify {
 			return d.afterClassify(q, st, server.SamplingResponse(resps, inputSample))
 		}
@@ -191,15 +193,10 @@ func (d *driver) taskStamp() int64 {
 	return p.Task.StartedAt.UnixNano()
 }
 
-// canElicit: the client declared form elicitation (an empty elicitation capability means form,
-// as it did before URL mode existed) and has not refused a prompt in this call. A client that
-// declared URL mode only is never sent a form.
+// canElicit: the client declared form elicitation (formElicitation) and has not refused a
+// prompt in this call.
 func (d *driver) canElicit() bool {
-	caps := clientCaps(d.ctx)
-	if d.client.noElicitation || caps == nil || caps.Elicitation == nil {
-		return false
-	}
-	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
+	return !d.client.noElicitation && formElicitation(clientCaps(d.ctx))
 }
 
 func (d *driver) canSample() bool {

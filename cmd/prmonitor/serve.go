@@ -40,6 +40,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	dispatch := fs.Bool("dispatch", false, "also offer the pr_dispatch tool (the repository dispatcher) to agents")
+	push := fs.String("push", "auto", "when to push a Claude Code channel event for an action that waits on the agent while no call waits:\n"+
+		"`MODE` auto (to Claude Code), always (to any client) or off (see docs/hosts.md)")
+	pushGrace := newDurationFlag(fs, "push-grace", 5*time.Second, "how long an action waits for a call to take it before it is pushed (`DURATION`)")
+	notify := fs.Bool("notify", false, "show a desktop notification when a question waits for you and the agent's host cannot show it,\n"+
+		"or shows it and nobody answers (never in quiet hours)")
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
@@ -50,6 +55,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	case "merge", "squash", "rebase":
 	default:
 		fmt.Fprintf(e.Stderr, "prmonitor serve: --merge-method must be merge, squash or rebase, not %q\n", *mergeMethod)
+		return exitUsage
+	}
+	pushMode, err := mcpserver.ParsePushMode(*push)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: --push: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
 	hours, err := qf.hours()
@@ -92,12 +102,16 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Logger:        logger,
 		ReviewBots:    parseReviewBots(*reviewBots),
 		Dispatch:      *dispatch,
+		Push:          pushMode,
+		PushGrace:     *pushGrace,
+		PushEvery:     pushEvery(*pushGrace),
+		Notify:        notifier(*notify),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
-	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String())
+	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String(), "push", pushMode.String(), "notify", *notify)
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(oneLine(err.Error())))
 		return exitFailure
@@ -143,4 +157,18 @@ func watcherConfig(budget float64, spend prwatch.SpendStore, seen prwatch.SeenSt
 		cfg.Jitter = cfg.MinCycle
 	}
 	return cfg
+}
+
+// pushEvery is how often the server looks for actions to push: every second, or more often when
+// the grace is shorter (a fraction of it, so a push goes out soon after the grace ends).
+func pushEvery(grace time.Duration) time.Duration {
+	return min(time.Second, max(grace/4, 10*time.Millisecond))
+}
+
+// notifier is --notify's desktop notifier (nil without it).
+func notifier(on bool) mcpserver.Notifier {
+	if !on {
+		return nil
+	}
+	return newDesktopNotifier()
 }
