@@ -114,7 +114,7 @@ func runMode(t *testing.T, m turnMode) int {
 	if m.bound == 0 {
 		w.block = "50ms" // unused: tasks and channels have no bound
 	}
-	c := w.launchRaw("--poll-busy", "50ms", "--push-grace", (5*time.Second/turnScale).String())
+	c := w.launchRaw("--poll-busy", "50ms", "--push-grace", (5 * time.Second / turnScale).String())
 	name := "turns"
 	if strings.Contains(m.name, "channel") {
 		name = "claude-code"
