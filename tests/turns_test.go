@@ -61,6 +61,7 @@ func turnModes() []turnMode {
 // one turn per idle PR-hour with a channel or a task; with bounded calls one turn per bound for
 // all of an agent's pull requests together (monitor_id=all), not one per pull request.
 func TestTurnsPerIdlePullRequestHour(t *testing.T) {
+	needBinary(t)
 	figures := measureTurns(t)
 	for _, name := range sortedKeys(figures) {
 		t.Logf("%-50s %6.1f turns per idle PR-hour", name, figures[name])
