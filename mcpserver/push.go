@@ -119,8 +119,10 @@ func (p *pusher) pass() {
 	}
 }
 
-// takeUpSaved resumes, once, the monitors an earlier process saved and did not stop (those
-// another process runs stay with it), and watches them: a restarted server pushes for them too.
+// takeUpSaved resumes, once, the monitors an earlier process saved while it pushed for them
+// (their record says what the agent was told) and did not stop, and watches them: a restarted
+// server pushes for them too. Those another process runs stay with it, and so do the monitors
+// no channel watched: they wait for a call that names them, as ever.
 func (p *pusher) takeUpSaved() {
 	p.mu.Lock()
 	done := p.resumed
@@ -129,9 +131,16 @@ func (p *pusher) takeUpSaved() {
 	if done {
 		return
 	}
-	ms, _ := p.s.everyMonitor()
-	for _, m := range ms {
-		if !m.isEnded() {
+	saved, err := p.s.cfg.State.List()
+	if err != nil {
+		p.s.cfg.Logger.Warn("push: could not list the saved monitors", "err", err)
+		return
+	}
+	for _, rec := range saved {
+		if rec.Stopped || rec.Pushed == nil {
+			continue
+		}
+		if m, ok, err := p.s.lookup(rec.Ref.String()); err == nil && ok && !m.isEnded() {
 			p.s.watchMonitor(m)
 		}
 	}
@@ -207,6 +216,23 @@ func (p *pusher) handedOut(m *monitor) {
 		m.told(key, false, p.s.cfg.Now())
 	}
 }
+
+// attached records that an agent started (or resumed) m while the server pushes to it: the
+// monitor is watched on a channel from now on (takeUpSaved), and the agent has the action the
+// start showed it (its pending action), if any.
+func (p *pusher) attached(m *monitor) {
+	if _, _, ok := p.session(); !ok {
+		return
+	}
+	key := actionKey(m.pending(), m.position())
+	if key == "" {
+		key = attachedKey
+	}
+	m.told(key, false, p.s.cfg.Now())
+}
+
+// attachedKey is what the agent was told of a monitor it started that waits on no one yet.
+const attachedKey = "attached"
 
 // actionKey names an open action the agent is told of: a task (its start) or a question (its
 // seq); "" for anything else (polling, the server's own work, an ended monitor).

@@ -126,11 +126,11 @@ func (c *rawClient) call(method string, params any) rawMessage {
 	c.t.Helper()
 	c.mu.Lock()
 	c.seq++
-	id := fmt.Sprintf("%d", c.seq)
+	seq := c.seq
 	ch := make(chan rawMessage, 1)
-	c.waiting[id] = ch
+	c.waiting[fmt.Sprintf("%d", seq)] = ch
 	c.mu.Unlock()
-	c.send(map[string]any{"jsonrpc": "2.0", "id": c.seq, "method": method, "params": params})
+	c.send(map[string]any{"jsonrpc": "2.0", "id": seq, "method": method, "params": params})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	select {
