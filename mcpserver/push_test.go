@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -204,4 +205,25 @@ func TestAChannelEventSaysWhatNeedsTheAgentInOneLineWithoutGitHubText(t *testing
 // channel's to the system prompt).
 func TestTheInstructionsStayShort(t *testing.T) {
 	assert.LessOrEqual(t, len(instructions(PushAuto)), 2048)
+}
+
+// TestARestartedServerTakesUpOnlyTheMonitorsAChannelWatched: of the monitors an earlier process
+// saved, a server that pushes resumes by itself those it pushed for (or that were started while
+// it pushed); the others wait for a call that names them.
+func TestARestartedServerTakesUpOnlyTheMonitorsAChannelWatched(t *testing.T) {
+	state := NewMemoryState()
+	for n := 1; n <= 2; n++ {
+		ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: n}
+		id := monitorID(ref.String())
+		rec := store.Record{Ref: ref, Position: statemachine.New(statemachine.DefaultConfig(), statemachine.Monitor{ID: id, Ref: ref}).Position()}
+		if n == 1 {
+			rec.Pushed = &store.Pushed{Key: attachedKey}
+		}
+		require.NoError(t, state.Save(id, rec))
+	}
+	h := newHarness(t, harnessOpts{client: "claude-code", cfg: func(c *Config) { fastPush(c); c.State = state }})
+	require.Eventually(t, func() bool { _, ok := h.srv.live("acme/widgets#1"); return ok }, 10*time.Second, 5*time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
+	_, taken := h.srv.live("acme/widgets#2")
+	assert.False(t, taken, "a monitor no channel watched is left for a call that names it")
 }
