@@ -430,6 +430,13 @@ func (m *monitor) toldKey() string {
 	return m.pushed.Key
 }
 
+// pushCount is how many pushes the monitor has sent.
+func (m *monitor) pushCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pushed.Seq
+}
+
 // told records that the agent was told of the action key, and saves it; a push (not a call's
 // answer) counts one more push and returns their number, the push's seq.
 func (m *monitor) told(key string, push bool, now time.Time) int {

@@ -90,6 +90,12 @@ func (p *pusher) session() (context.Context, *mcp.ClientCapabilities, bool) {
 	if !ok || !sess.Initialized() {
 		return nil, nil, false
 	}
+	if v, ok := sess.(server.SessionWithProtocolVersion); ok && mcp.IsModernProtocol(v.ProtocolVersion()) {
+		return nil, nil, false // 2026-07-28 has no session to push on: no initialize, no unsolicited notification
+	}
+	if v, ok := sess.(server.SessionWithProtocolVersion); ok && mcp.IsModernProtocol(v.ProtocolVersion()) {
+		return nil, nil, false // 2026-07-28 has no session to push on: no initialize, no unsolicited notification
+	}
 	caps := sess.GetClientCapabilities()
 	if !p.s.cfg.Push.pushesTo(sess.GetClientInfo(), &caps) {
 		return nil, nil, false
@@ -181,13 +187,14 @@ func (p *pusher) offer(ctx context.Context, m *monitor, caps *mcp.ClientCapabili
 	if !p.take(now) {
 		return
 	}
-	seq := m.told(key, true, now)
 	facts, _ := m.lastFacts()
-	ev := channelEvent(m, act, facts, formElicitation(caps), seq)
+	ev := channelEvent(m, act, facts, formElicitation(caps), m.pushCount()+1)
 	if err := p.s.mcp.SendNotificationToClient(ctx, channelMethod, ev.params()); err != nil {
+		// Not sent (the transport's queue is full): the next pass tries again.
 		p.s.cfg.Logger.Warn("push: could not send the channel event", "monitor", m.id, "err", err)
 		return
 	}
+	seq := m.told(key, true, now)
 	m.note("push", fmt.Sprintf("pushed a channel event (seq %d): %s", seq, ev.action), nil)
 }
 
