@@ -52,6 +52,17 @@ type Config struct {
 	// Dispatch offers the pr_dispatch tool (prmonitor serve --dispatch); without it the server
 	// lists only the monitor's tools.
 	Dispatch bool
+	// Push is to which clients the server pushes a Claude Code channel event when an action
+	// waits on the agent and no call waits (push.go): PushAuto (the zero value) to Claude Code
+	// alone. PushEvery is how often it looks (default 1 s), PushGrace how long an action waits for
+	// a call to take it before it is pushed (default 5 s).
+	Push                 PushMode
+	PushEvery, PushGrace time.Duration
+	// Notify, when set, shows the user a desktop notification for a question that waits for them
+	// (notify.go): at once when the host cannot show it, after NotifyAfter (default
+	// DefaultNotifyAfter) when the host shows it and nobody answers.
+	Notify      Notifier
+	NotifyAfter time.Duration
 	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
 	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
 	ReviewBots []string
@@ -86,6 +97,15 @@ func (c *Config) defaults() error {
 	}
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 5 * time.Second
+	}
+	if c.PushEvery <= 0 {
+		c.PushEvery = time.Second
+	}
+	if c.PushGrace <= 0 {
+		c.PushGrace = 5 * time.Second
+	}
+	if c.NotifyAfter <= 0 {
+		c.NotifyAfter = DefaultNotifyAfter
 	}
 	if c.RoundTrips <= 0 {
 		c.RoundTrips = 8

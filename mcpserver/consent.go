@@ -65,15 +65,15 @@ func openQuestionSeq(p statemachine.Position) int {
 // hostElicits reports whether the client declared form elicitation (an empty capability means
 // form, as before URL mode existed), whatever it did with a form in this call.
 func (d *driver) hostElicits() bool {
-	caps := clientCaps(d.ctx)
-	return caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+	return formElicitation(clientCaps(d.ctx))
 }
 
-// taskAsksClient reports whether a call that runs as an MCP task can put a question to the user
-// through the client: in the 2025-11-25 era it sends elicitation/create tied to its task
-// (io.modelcontextprotocol/related-task); mcp-go v1.2.1 has no input requests for the 2026-07-28
-// tasks extension, so such a task hands its questions to the agent, as a relay. This is the one
-// place that decides it (tasks.go runs the tasks).
+// taskAsksClient reports whether a call that runs as a 2025-11-25 MCP task can put a question to
+// the user through the client: in the 2025-11-25 era it sends elicitation/create tied to its task
+// (io.modelcontextprotocol/related-task); a 2026-07-28 client has no server-initiated requests, so
+// such a task hands its questions to the agent, as a relay. (A task of the 2026-07-28 tasks
+// extension asks inside the task through its input requests: tasks_ext.go.) This is the one place
+// that decides it (tasks.go runs the tasks).
 func taskAsksClient(ctx context.Context) bool {
 	return !mcp.IsModernProtocol(server.RequestProtocolVersion(ctx))
 }
@@ -81,7 +81,7 @@ func taskAsksClient(ctx context.Context) bool {
 // tieToTask marks a form sent from inside a task as the task's (the 2025-11-25 tasks' related-task
 // metadata), so the client shows it as the task's question.
 func (d *driver) tieToTask(p *mcp.ElicitationParams) {
-	if !d.call.inTask {
+	if d.call.mode != legacyTask {
 		return
 	}
 	slot := slotFrom(d.ctx)

@@ -107,10 +107,12 @@ func failure(err error) outcome { return outcome{kind: failed, err: oneLine(err)
 // input round trips the call made before (a retried call).
 func (s *Server) newDriver(ctx context.Context, c *toolCall, m *monitor, p pace, rounds int) *driver {
 	work, stop := context.WithDeadline(ctx, c.deadline)
-	// Inside a task, questions go to the user when the era lets a task ask (taskAsksClient); the
-	// host's model is not asked (its work goes to the agent).
+	// Inside a 2025-11-25 task a question goes to the client tied to the task when the era lets it
+	// (taskAsksClient), else to the agent, and the host's model is not asked (its work goes to the
+	// agent). A 2026-07-28 task asks the client inside the task (tasks_ext.go), like a plain call.
+	legacy := c.mode == legacyTask
 	return &driver{s: s, mon: m, call: c, pace: p, ctx: ctx, work: work, stopWork: stop, rounds: rounds, responses: c.req.Params.InputResponses,
-		client: clientPaths{taskCannotAsk: c.inTask && !taskAsksClient(ctx), noSampling: c.inTask}}
+		client: clientPaths{taskCannotAsk: legacy && !taskAsksClient(ctx), noSampling: legacy}}
 }
 
 // close releases the call's deadline.

@@ -61,6 +61,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 		params.Message = note + "\n\n" + params.Message
 	}
 	d.tieToTask(&params)
+	d.s.notices.asked(d.mon, act.Question, true) // the host shows it: notified if nobody answers
 	d.mon.relay(0) // put to the host now: an earlier relay of it no longer stands
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
@@ -127,6 +128,7 @@ func (d *driver) resume(st requestState) outcome {
 			return failure(fmt.Errorf("%w: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
 		}
 		q := *pending.Question
+		d.s.notices.settled(d.mon)
 		if st.Kind == inputClassify {
 			return d.afterClassify(q, st, server.SamplingResponse(resps, inputSample))
 		}
@@ -218,8 +220,8 @@ func (d *driver) taskStamp() int64 {
 	return p.Task.StartedAt.UnixNano()
 }
 
-// canElicit: the client declared form elicitation (hostElicits; a client that declared URL mode
-// only is never sent a form) and has not refused a prompt in this call.
+// canElicit: the client declared form elicitation (formElicitation; a client that declared URL
+// mode only is never sent a form) and has not refused a prompt in this call.
 func (d *driver) canElicit() bool { return !d.client.noElicitation && d.hostElicits() }
 
 func (d *driver) canSample() bool {
