@@ -61,8 +61,10 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 		params.Message = note + "\n\n" + params.Message
 	}
 	d.tieToTask(&params)
-	d.s.notices.asked(d.mon, act.Question, true) // the host shows it: notified if nobody answers
-	d.mon.relay(0) // put to the host now: an earlier relay of it no longer stands
+	// The host shows it: the user is notified if nobody answers, and an earlier relay of it no
+	// longer stands.
+	d.s.notices.asked(d.mon, act.Question, true)
+	d.mon.relay(0)
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
 
