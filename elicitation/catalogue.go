@@ -47,6 +47,9 @@ const (
 	MergeAdmin      Value = "merge_admin"
 	WaitForApprover Value = "wait_for_approver"
 	UpdateBranch    Value = "update_branch"
+	// AutoMerge turns on GitHub's auto-merge, pinned to the head the user saw: GitHub merges the
+	// pull request by itself once its requirements are met (or queues it, behind a merge queue).
+	AutoMerge Value = "auto_merge"
 
 	RequestReReview Value = "request_rereview"
 	SkipReminder    Value = "skip_reminder"
@@ -98,7 +101,9 @@ const (
 	QCICancelled       QuestionID = "ci_cancelled"
 	QMergeConflict     QuestionID = "merge_conflict"
 	QReadyToMerge      QuestionID = "ready_to_merge"
+	QMergeWhenReady    QuestionID = "merge_when_ready"
 	QMergeRefused      QuestionID = "merge_refused"
+	QAutoMergeOff      QuestionID = "auto_merge_off"
 	QStaleApproval     QuestionID = "stale_approval"
 	QRecovery          QuestionID = "recovery"
 	QActionFailed      QuestionID = "action_failed"
@@ -238,6 +243,7 @@ func Catalogue() []Spec {
 		}},
 		{ID: QReadyToMerge, Purpose: "approved, green, nothing open", Decline: HandleMyself, Choices: []Choice{
 			{Merge, "Merge the pull request"},
+			{AutoMerge, "Merge automatically once GitHub allows it (auto-merge)"},
 			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
@@ -245,11 +251,25 @@ func Catalogue() []Spec {
 			snoozeChoice,
 			stopChoice,
 		}},
+		{ID: QMergeWhenReady, Purpose: "approved, only checks still running, auto-merge allowed", Decline: HandleMyself, Choices: []Choice{
+			{AutoMerge, "Merge automatically when the checks pass"},
+			{Resume, "Keep watching; ask me when the checks pass"},
+			handleChoice,
+			snoozeChoice,
+			stopChoice,
+		}},
 		{ID: QMergeRefused, Purpose: "GitHub refused the merge", Decline: HandleMyself, Choices: []Choice{
+			{Merge, "Merge the pull request now"},
 			{MergeAdmin, "Merge with administrator bypass"},
 			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
+			handleChoice,
+			snoozeChoice,
+			stopChoice,
+		}},
+		{ID: QAutoMergeOff, Purpose: "auto-merge was turned off: the pull request changed", Decline: Resume, Choices: []Choice{
+			{Resume, "Keep watching"},
 			handleChoice,
 			snoozeChoice,
 			stopChoice,

@@ -13,6 +13,7 @@ var synonyms = map[Value][]string{
 	Resume:              {"resume", "keep monitoring", "keep watching", "continue monitoring", "carry on", "go back to monitoring", "back to monitoring"},
 	HandleMyself:        {"myself", "i'll handle it", "i will handle it", "i'll do it", "i will do it", "leave it to me", "handle it myself", "manual", "manually"},
 	Merge:               {"merge", "merge it", "merge the pr", "merge now", "merge the pull request"},
+	AutoMerge:           {"auto merge", "automerge", "auto merge it", "merge automatically", "merge when ready", "merge when green", "merge when the checks pass", "merge it when the checks pass"},
 	WaitForApprover:     {"wait", "wait for another approver", "wait for approval", "wait for another approval"},
 	Skip:                {"skip", "skip it", "next", "pass", "skip this one"},
 	Done:                {"done", "finished", "that's all", "that is all", "enough"},

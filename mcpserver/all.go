@@ -43,6 +43,9 @@ func (a *scheduler) begin(parent context.Context) (context.Context, func()) {
 	return ctx, done
 }
 
+// waiting reports whether a monitor_id=all call waits (it hands out every monitor's action).
+func (a *scheduler) waiting() bool { return a.calls.busy() }
+
 // next answers a monitor_id=all call: it takes the call's answer (or its retried input
 // requests) to the pull request it is for, then waits for whichever needs the agent next.
 func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step nextStep) *mcp.CallToolResult {
@@ -138,7 +141,7 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 		if live == 0 {
 			return a.ended(skipped)
 		}
-		if !slotTaken && !call.inTask { // a task holds no worker of the transport
+		if !slotTaken && call.holdsWorker() {
 			release, ok := a.s.waiting.acquire()
 			if !ok {
 				return a.polling(fmt.Sprintf("Still watching %s; %s already waiting, the most this server lets wait at once. "+

@@ -72,6 +72,13 @@ func (s *callSlot) cancel() {
 	}
 }
 
+// busy reports whether a call holds the slot.
+func (s *callSlot) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active != nil
+}
+
 // takeLocked gives the slot to a new call; s.mu is held and is released.
 func (s *callSlot) takeLocked(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
@@ -95,9 +102,8 @@ type toolCall struct {
 	ctx      context.Context
 	req      mcp.CallToolRequest
 	deadline time.Time
-	// inTask: the call runs as an MCP task (tasks.go): it asks nothing of the client, and holds
-	// no worker of the transport.
-	inTask bool
+	// mode: the call runs as a plain call, or as an MCP task of either revision (tasks.go).
+	mode taskMode
 	// beat sends the call's progress notifications; nil when the client asked for none.
 	beat *heartbeat
 }
@@ -108,8 +114,11 @@ type toolCall struct {
 // go; the result goes out after.
 func (s *Server) beginCall(ctx context.Context, req mcp.CallToolRequest, begin func(context.Context) (context.Context, func()), text func() string) (*toolCall, func()) {
 	ctx, done := begin(ctx)
-	deadline, inTask := s.callDeadline(ctx, req)
-	c := &toolCall{ctx: ctx, req: req, deadline: deadline, inTask: inTask}
+	deadline, mode := s.callDeadline(ctx, req)
+	c := &toolCall{ctx: ctx, req: req, deadline: deadline, mode: mode}
+	if t := extTaskFrom(ctx); t != nil && text != nil {
+		t.describeWith(text) // a 2026-07-28 task says in tasks/get what its call says in progress
+	}
 	if text != nil {
 		c.beat = startHeartbeat(ctx, req, s.cfg.ProgressEvery, text)
 	}
@@ -118,6 +127,10 @@ func (s *Server) beginCall(ctx context.Context, req mcp.CallToolRequest, begin f
 		done()
 	}
 }
+
+// holdsWorker: the call holds a worker of the transport while it waits (a task does not: a
+// 2025-11-25 task runs on mcp-go's task goroutine, a 2026-07-28 one on the adapter's).
+func (c *toolCall) holdsWorker() bool { return c.mode == plainCall }
 
 // until is the call with its deadline moved to at least t.
 func (c *toolCall) until(t time.Time) *toolCall {

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -124,29 +123,8 @@ func (f *cancelFilter) Write(p []byte) (int, error) {
 
 // reader returns the client's input as the server reads it, observing each line first.
 func (f *cancelFilter) reader(in io.Reader) io.Reader {
-	return &observingReader{r: bufio.NewReader(in), observe: f.observe}
-}
-
-type observingReader struct {
-	r       *bufio.Reader
-	observe func([]byte)
-	pending []byte
-	err     error
-}
-
-func (o *observingReader) Read(p []byte) (int, error) {
-	for len(o.pending) == 0 {
-		if o.err != nil {
-			return 0, o.err
-		}
-		line, err := o.r.ReadBytes('\n')
-		o.err = err
-		if len(line) > 0 {
-			o.observe(line)
-			o.pending = line
-		}
-	}
-	n := copy(p, o.pending)
-	o.pending = o.pending[n:]
-	return n, nil
+	return newRoutingReader(in, func(line []byte) bool {
+		f.observe(line)
+		return false
+	})
 }

@@ -52,9 +52,25 @@ type Config struct {
 	// Dispatch offers the pr_dispatch tool (prmonitor serve --dispatch); without it the server
 	// lists only the monitor's tools.
 	Dispatch bool
+	// Push is to which clients the server pushes a Claude Code channel event when an action
+	// waits on the agent and no call waits (push.go): PushAuto (the zero value) to Claude Code
+	// alone. PushEvery is how often it looks (default 1 s), PushGrace how long an action waits for
+	// a call to take it before it is pushed (default 5 s).
+	Push                 PushMode
+	PushEvery, PushGrace time.Duration
+	// Notify, when set, shows the user a desktop notification for a question that waits for them
+	// (notify.go): at once when the host cannot show it, after NotifyAfter (default
+	// DefaultNotifyAfter) when the host shows it and nobody answers.
+	Notify      Notifier
+	NotifyAfter time.Duration
 	// ReviewBots are the bots whose review feedback is acted on, besides the people who can review
 	// (OWNER, MEMBER, COLLABORATOR). nil means prstatus.DefaultReviewBots; empty, no bot.
 	ReviewBots []string
+	// ChecksGrace is how long after a push a head with no check, on a base branch that requires
+	// none, waits for checks to register before it counts as green: the facts the server derives
+	// and the watcher's republishing when it ends (Watch.ChecksGrace) both take it. Zero is
+	// prstatus.DefaultChecksGrace; negative, none.
+	ChecksGrace time.Duration
 }
 
 func (c *Config) defaults() error {
@@ -82,6 +98,15 @@ func (c *Config) defaults() error {
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 5 * time.Second
 	}
+	if c.PushEvery <= 0 {
+		c.PushEvery = time.Second
+	}
+	if c.PushGrace <= 0 {
+		c.PushGrace = 5 * time.Second
+	}
+	if c.NotifyAfter <= 0 {
+		c.NotifyAfter = DefaultNotifyAfter
+	}
 	if c.RoundTrips <= 0 {
 		c.RoundTrips = 8
 	}
@@ -97,6 +122,10 @@ func (c *Config) defaults() error {
 	if c.Version == "" {
 		c.Version = "dev"
 	}
+	if c.ChecksGrace == 0 {
+		c.ChecksGrace = prstatus.DefaultChecksGrace
+	}
+	c.Watch.ChecksGrace = c.ChecksGrace // one grace: the watcher publishes again when the facts' grace ends
 	return nil
 }
 
@@ -109,8 +138,8 @@ func (c *Config) reviewers() prstatus.ReviewerPolicy {
 	return prstatus.ReviewerPolicy{Bots: slices.Clone(c.ReviewBots)}
 }
 
-// derive is prstatus.DeriveFor under the server's reviewer policy: every fact the server acts on
-// comes through here.
+// derive is prstatus.DeriveWith under the server's reviewer policy and checks grace: every fact
+// the server acts on comes through here.
 func (s *Server) derive(snap *prstatus.Snapshot, now time.Time) prstatus.Facts {
-	return prstatus.DeriveFor(snap, now, s.cfg.reviewers())
+	return prstatus.DeriveWith(snap, now, prstatus.Options{Reviewers: s.cfg.reviewers(), ChecksGrace: s.cfg.ChecksGrace})
 }

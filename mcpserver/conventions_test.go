@@ -78,7 +78,9 @@ func TestFeedbackFromSomeoneWhoCannotReviewIsShownLabelledButNeverDispatched(t *
 		assert.True(t, strings.HasPrefix(o.Text, "<<<"), "GitHub text is fenced: %q", o.Text)
 	}
 	assert.Equal(t, "a review (changes requested)", others[0].Where)
-	assert.Equal(t, "a thread on a.go:3", others[1].Where)
+	assert.Equal(t, "a thread on a file", others[1].Where, "the file is GitHub's name: not in the server's words")
+	assert.Equal(t, "a.go", others[1].Path, "a plain path is a value of its own")
+	assert.Equal(t, 3, others[1].Line)
 }
 
 func TestABranchBehindIsNeverUpdatedUnlessTheUserChoosesTo(t *testing.T) {

@@ -12,6 +12,12 @@
 // outcome. The monitor (monitor.go) is used through its methods only. monitor_id=all is the
 // scheduler's (all.go; its order in all_order.go).
 //
+// Waiting need not cost the agent turns: next_step runs as an MCP task in both revisions
+// (tasks.go for 2025-11-25, which mcp-go serves; tasks_ext.go for the 2026-07-28 extension, an
+// adapter of ours in front of mcp-go on the stdio stream), and a Claude Code client is pushed a
+// channel event when a monitor no call waits on needs the agent (push.go). A question that waits
+// for a user who is away may show a desktop notification (notify.go).
+//
 // Each tool is defined in its own file (tool_*.go) beside its handler; Tools returns the
 // definitions without a server, for a second front end that serves the same contract.
 package mcpserver

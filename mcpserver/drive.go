@@ -54,9 +54,12 @@ const (
 
 // clientPaths are the ways to the user and the host's model this call still takes.
 type clientPaths struct {
-	// toAgent hands the next question to the agent instead of eliciting it (the user dismissed
-	// the prompt, or the call runs as a task).
-	toAgent bool
+	// dismissed: the user dismissed the prompt in this call; the rest of the call hands the
+	// question to the agent (who may not choose a merge for them: consent.go).
+	dismissed bool
+	// taskCannotAsk: the call runs as an MCP task that has no way to ask the client
+	// (taskAsksClient); its questions go to the agent, who relays them.
+	taskCannotAsk bool
 	// noElicitation, noSampling: the client refused or failed such a request in this call (or the
 	// call runs as a task); the rest of the call takes the path of a client without it.
 	noElicitation, noSampling bool
@@ -104,9 +107,12 @@ func failure(err error) outcome { return outcome{kind: failed, err: oneLine(err)
 // input round trips the call made before (a retried call).
 func (s *Server) newDriver(ctx context.Context, c *toolCall, m *monitor, p pace, rounds int) *driver {
 	work, stop := context.WithDeadline(ctx, c.deadline)
-	// Inside a task nothing is asked of the client (tasks.go): the agent gets questions and tasks.
+	// Inside a 2025-11-25 task a question goes to the client tied to the task when the era lets it
+	// (taskAsksClient), else to the agent, and the host's model is not asked (its work goes to the
+	// agent). A 2026-07-28 task asks the client inside the task (tasks_ext.go), like a plain call.
+	legacy := c.mode == legacyTask
 	return &driver{s: s, mon: m, call: c, pace: p, ctx: ctx, work: work, stopWork: stop, rounds: rounds, responses: c.req.Params.InputResponses,
-		client: clientPaths{toAgent: c.inTask, noSampling: c.inTask}}
+		client: clientPaths{taskCannotAsk: legacy && !taskAsksClient(ctx), noSampling: legacy}}
 }
 
 // close releases the call's deadline.
@@ -120,7 +126,7 @@ func (d *driver) run(in statemachine.Input) outcome {
 	}
 	act, err := d.mon.step(d.s.cfg.Now(), in)
 	if err != nil {
-		return failure(err)
+		return failure(d.refusedChoice(err))
 	}
 	return d.loop(act)
 }

@@ -45,24 +45,51 @@ func (d *driver) refineCategory(act statemachine.Action) (o outcome, asked bool)
 }
 
 // ask elicits the question from the user when the client can, else hands it to the agent.
-func (d *driver) ask(act statemachine.Action) outcome {
-	if d.client.toAgent || !d.canElicit() {
-		out := d.output(act)
-		switch {
-		case act.Message != "":
-		case d.client.noElicitation:
-			out.Message = "The host could not show this question to the user (it refused or failed the prompt): ask the user and answer with user_chose."
-		case d.client.toAgent:
-			out.Message = "Ask the user this question and answer with user_chose."
-		}
-		return deliver(out)
+func (d *driver) ask(act statemachine.Action) outcome { return d.askWith(act, "") }
+
+// askWith is ask, with a note shown above the question in the form.
+func (d *driver) askWith(act statemachine.Action, note string) outcome {
+	if d.client.dismissed || d.client.taskCannotAsk || !d.canElicit() {
+		return d.questionToAgent(act)
 	}
 	if d.rounds >= d.s.cfg.RoundTrips {
 		return deliver(d.again(act))
 	}
 	st := requestState{Monitor: d.mon.id, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
 	params := elicitParams(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
-	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.ask(act) })
+	if note != "" {
+		params.Message = note + "\n\n" + params.Message
+	}
+	d.tieToTask(&params)
+	// The host shows it: the user is notified if nobody answers, and an earlier relay of it no
+	// longer stands.
+	d.s.notices.asked(d.mon, act.Question, true)
+	d.mon.relay(0)
+	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
+}
+
+// questionToAgent hands the question to the agent (ask_user). When the host could not show it to
+// the user (it shows none, refused or failed the form, or the call is a task that cannot ask), the
+// agent relays the user's answer, which counts as theirs (consent.go). A question the user
+// dismissed is the agent's to ask too, but a choice that merges is then taken only from the
+// host's prompt, shown again on the next ready.
+func (d *driver) questionToAgent(act statemachine.Action) outcome {
+	out := d.output(act)
+	if !d.client.dismissed {
+		d.mon.relay(act.Question.Seq)
+	}
+	switch {
+	case act.Message != "":
+	case d.client.noElicitation:
+		out.Message = "The host could not show this question to the user (it refused or failed the prompt): ask the user and answer with user_chose."
+	default:
+		out.Message = "Ask the user this question and answer with user_chose."
+	}
+	if only := userOnly(d.mon.position(), act.Question); d.client.dismissed && len(only) > 0 {
+		out.Message += fmt.Sprintf(" The user dismissed the host's prompt: %v only their own pick there can choose; "+
+			"call pr_monitor_next_step with event=ready to show it again. The other choices you may relay with user_chose.", only)
+	}
+	return deliver(out)
 }
 
 // execute hands a task to the agent, unless the server can do it itself with sampling (explain a
@@ -96,13 +123,14 @@ func (d *driver) resume(st requestState) outcome {
 			if a := d.mon.position().Answered; st.Kind == inputElicit && a != nil && int64(a.Seq) == st.Seq {
 				// The client retried a call whose answer was taken (the server died inside it): the
 				// machine recognises the repeat and answers with what it led to.
-				in := statemachine.ChoiceInput(a.Choice)
+				in := answeredByUser(statemachine.ChoiceInput(a.Choice))
 				in.QuestionSeq = a.Seq
 				return d.run(in)
 			}
 			return failure(fmt.Errorf("%w: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
 		}
 		q := *pending.Question
+		d.s.notices.settled(d.mon)
 		if st.Kind == inputClassify {
 			return d.afterClassify(q, st, server.SamplingResponse(resps, inputSample))
 		}
@@ -143,15 +171,15 @@ func (d *driver) afterElicit(q elicitation.Question, a answer) outcome {
 	var in statemachine.Input
 	switch a.kind {
 	case statemachine.InputEvent:
-		in = statemachine.ChoiceInput(a.choice)
+		in = answeredByUser(statemachine.ChoiceInput(a.choice))
 	case statemachine.InputDecline:
 		in = statemachine.DeclineInput()
 	case statemachine.InputCancel:
-		d.client.toAgent = true
+		d.client.dismissed = true
 		in = statemachine.CancelInput()
 	default:
-		if v, ok := elicitation.Match(a.text, q); ok {
-			in = statemachine.ChoiceInput(v)
+		if v, ok := elicitation.Match(a.text, q); ok { // the user's own words, matched whole
+			in = answeredByUser(statemachine.ChoiceInput(v))
 			break
 		}
 		if d.canSample() && d.rounds < d.s.cfg.RoundTrips {
@@ -169,9 +197,12 @@ func (d *driver) afterClassify(q elicitation.Question, st requestState, res *mcp
 	text := samplingText(res)
 	var in statemachine.Input
 	v, reasoning, ok := readClassification(text, q)
-	if ok {
+	switch {
+	case ok && d.mon.position().NeedsUser(v): // a model's reading is not the user's choice
+		return d.confirmByUser(q, v, st.Text)
+	case ok:
 		in = statemachine.ChoiceInput(v)
-	} else {
+	default:
 		class := elicitation.ClassifiedCustom
 		if text == "" {
 			class = elicitation.ClassifiedUnavailable
@@ -191,16 +222,9 @@ func (d *driver) taskStamp() int64 {
 	return p.Task.StartedAt.UnixNano()
 }
 
-// canElicit: the client declared form elicitation (an empty elicitation capability means form,
-// as it did before URL mode existed) and has not refused a prompt in this call. A client that
-// declared URL mode only is never sent a form.
-func (d *driver) canElicit() bool {
-	caps := clientCaps(d.ctx)
-	if d.client.noElicitation || caps == nil || caps.Elicitation == nil {
-		return false
-	}
-	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
-}
+// canElicit: the client declared form elicitation (formElicitation; a client that declared URL
+// mode only is never sent a form) and has not refused a prompt in this call.
+func (d *driver) canElicit() bool { return !d.client.noElicitation && d.hostElicits() }
 
 func (d *driver) canSample() bool {
 	caps := clientCaps(d.ctx)

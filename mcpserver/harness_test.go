@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 	"testing"
@@ -29,6 +30,10 @@ type harnessOpts struct {
 	wire     bool // keep every line the server writes (h.wire), to measure what goes over the pipe
 	// client is the clientInfo name the client gives ("harness" when empty).
 	client string
+	// failForms: the client declares elicitation but fails every form (a host that cannot show it).
+	failForms bool
+	// writePace paces the client's writes (the fake, on loopback, is not paced otherwise).
+	writePace *ghclient.WritePace
 }
 
 type harness struct {
@@ -65,7 +70,8 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	cfg := Config{
 		Version: "test",
 		Connect: func(context.Context) (GitHub, error) {
-			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test"})
+			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test",
+				WritePace: o.writePace})
 		},
 		State:         h.state,
 		Watch:         fastWatch(),
@@ -94,12 +100,19 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		h.progress = append(h.progress, r.Params.Message)
 		h.mu.Unlock()
 	}}
-	if o.user != nil {
+	if o.user != nil || o.failForms {
 		opts.ElicitationHandler = func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			h.mu.Lock()
 			h.elicited = append(h.elicited, r.Params)
 			h.mu.Unlock()
-			return o.user(r.Params), nil
+			var res *sdk.ElicitResult
+			if !o.failForms {
+				res = o.user(r.Params)
+			}
+			if res == nil { // failForms, or a user func that makes the host fail this form
+				return nil, errors.New("this host cannot show the form")
+			}
+			return res, nil
 		}
 	}
 	if o.model != nil {

@@ -31,6 +31,9 @@ type HostBound struct {
 	Bound   time.Duration
 }
 
+// hostClaudeCode is Claude Code's row: the host channels are pushed to (push_mode.go).
+const hostClaudeCode = "Claude Code"
+
 // HostBounds is the table. A host missing here gets DefaultCallBound; so does a host whose limit we
 // could not find (Cursor). The margins cover the last GitHub request of a call (bounded by the
 // deadline too) and a loaded machine: a result that lands after the host gave up is lost.
@@ -38,7 +41,7 @@ func HostBounds() []HostBound {
 	return []HostBound{
 		{Host: "Copilot CLI", Names: []string{"github-copilot-developer", "copilot-cli", "GitHub Copilot CLI"},
 			Limit: "180 s per tool call by default, then the call fails", Timeout: 180 * time.Second, Bound: 150 * time.Second},
-		{Host: "Claude Code", Names: []string{"claude-code", "Claude Code"},
+		{Host: hostClaudeCode, Names: []string{"claude-code", "Claude Code"},
 			Limit: "moves a call to the background after 2 min (CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS)", Timeout: 2 * time.Minute, Bound: 100 * time.Second},
 		{Host: "VS Code", Names: []string{"Visual Studio Code", "Visual Studio Code - Insiders", "Code - OSS", "VSCodium"},
 			Limit: "5 min for a call made without tasks", Timeout: 5 * time.Minute, Bound: 240 * time.Second},

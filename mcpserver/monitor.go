@@ -61,6 +61,11 @@ type monitor struct {
 	servedAt     time.Time
 	servedStep   uint64
 	endUnseen    bool
+	// relayedSeq is the question this process handed to the agent because the host could not
+	// show it to the user: the agent's answer to it is the user's, relayed (consent.go).
+	relayedSeq int
+	// pushed is what the agent was last told of the open action (push.go), saved with the record.
+	pushed store.Pushed
 }
 
 // newMonitor is a new monitor of ref, holding release (its claim in the state directory).
@@ -70,8 +75,12 @@ func newMonitor(id string, ref prstatus.PRRef, now time.Time, machine *statemach
 
 // resumedMonitor is the monitor saved in rec, at machine's position, holding release.
 func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
-	return &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
+	m := &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
 		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt}
+	if rec.Pushed != nil {
+		m.pushed = *rec.Pushed
+	}
+	return m
 }
 
 // The calls driving the monitor.
@@ -93,6 +102,9 @@ func (m *monitor) claim(parent context.Context) (context.Context, func(), bool) 
 
 // stopCall cancels the call driving the monitor, if any (pr_monitor_stop, shutdown).
 func (m *monitor) stopCall() { m.calls.cancel() }
+
+// isDriven reports whether a call drives the monitor now.
+func (m *monitor) isDriven() bool { return m.calls.busy() }
 
 // The machine and its record.
 
@@ -148,7 +160,12 @@ func (m *monitor) saveLocked() {
 	if m.release == nil { // no longer claimed: the record was finalised when the monitor ended
 		return
 	}
-	err := m.state.Save(m.id, store.Record{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created})
+	rec := store.Record{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created}
+	if m.pushed.Key != "" {
+		pushed := m.pushed
+		rec.Pushed = &pushed
+	}
+	err := m.state.Save(m.id, rec)
 	if err != nil {
 		m.logger.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)
 	}
@@ -254,6 +271,21 @@ func (m *monitor) taskHandedOut() bool {
 	defer m.mu.Unlock()
 	id := taskID(m.m.Position())
 	return id == "" || id == m.handed
+}
+
+// relay records that question seq went to the agent because the host could not show it (0: none
+// did, the question is the host's to show again).
+func (m *monitor) relay(seq int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.relayedSeq = seq
+}
+
+// relayed reports whether question seq went to the agent because the host could not show it.
+func (m *monitor) relayed(seq int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return seq != 0 && seq == m.relayedSeq
 }
 
 // endSeen records that a call told the agent the monitor ended.
@@ -421,4 +453,37 @@ func (m *monitor) servedByAll() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return !m.servedAt.IsZero()
+}
+
+// Pushes (push.go).
+
+// toldKey is the key of the open action the agent was last told of, by a call or a push.
+func (m *monitor) toldKey() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pushed.Key
+}
+
+// pushCount is how many pushes the monitor has sent.
+func (m *monitor) pushCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.pushed.Seq
+}
+
+// told records that the agent was told of the action key, and saves it; a push (not a call's
+// answer) counts one more push and returns their number, the push's seq.
+func (m *monitor) told(key string, push bool, now time.Time) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pushed.Key == key && !push {
+		return m.pushed.Seq
+	}
+	m.pushed.Key = key
+	if push {
+		m.pushed.Seq++
+		m.pushed.At = now
+	}
+	m.saveLocked()
+	return m.pushed.Seq
 }

@@ -57,12 +57,13 @@ func (n nextStep) rounds() int {
 	return n.resume.Rounds
 }
 
-// start drives the monitor from the call: the retried input requests' answers, or the input.
+// start drives the monitor from the call: the retried input requests' answers, or the agent's
+// input (an answer of the agent's is marked as a relay or its own: consent.go).
 func (d *driver) start(n nextStep) outcome {
 	if n.resume != nil {
 		return d.resume(*n.resume)
 	}
-	return d.run(n.input)
+	return d.run(d.agentAnswer(n.input))
 }
 
 // machineInput validates the agent's arguments and turns them into a machine input.

@@ -82,7 +82,7 @@ func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.U
 		}
 		u = latest
 	} else {
-		if !d.call.inTask { // a task holds no worker of the transport
+		if d.call.holdsWorker() {
 			release, ok := d.s.waiting.acquire()
 			if !ok {
 				return nil, d.crowded(act), true

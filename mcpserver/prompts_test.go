@@ -44,7 +44,7 @@ func TestPromptsTeachTheLoopOverMCP(t *testing.T) {
 			require.NoError(t, err)
 			text := promptText(t, got)
 			for _, s := range []string{`pr_monitor_start(pr="acme/widgets#7")`, `pr_monitor_next_step(monitor_id=the monitor_id it returned, event="ready")`,
-				"expected_events", `event="user_chose"`, "question_seq", `"polling"`, `"merged"`, "untrusted GitHub text"} {
+				"expected_events", `event="user_chose"`, "question_seq", `"polling"`, `"merged"`, "untrusted GitHub text", "names GitHub gives (branches, paths, checks, logins)"} {
 				assert.Contains(t, text, s)
 			}
 			assert.Less(t, strings.Count(text, "\n"), 10, "a few lines")

@@ -32,6 +32,10 @@ func (s *Server) render(m *monitor, o outcome, viaAll bool) *mcp.CallToolResult 
 		out = allOutput(out)
 	}
 	m.handedOut(out)
+	s.push.handedOut(m) // the agent has it: not pushed
+	if out.Action == string(statemachine.ActionAskUser) {
+		s.notices.asked(m, out.Question, false) // the agent asks: the user may be away
+	}
 	return structured(out)
 }
 

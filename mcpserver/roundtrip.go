@@ -41,6 +41,9 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 		return outcome{kind: delivered, request: b.ToolResult()}
 	}
 	id, resp, err := d.fulfil(r)
+	if r.elicit != nil {
+		d.s.notices.settled(d.mon) // answered, refused, or the call ended
+	}
 	if err != nil {
 		if d.ctx.Err() != nil {
 			return d.cancelled()

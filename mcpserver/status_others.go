@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -22,13 +23,26 @@ func notActedOn(f *prstatus.Facts) []OtherFeedback {
 	}
 	for _, t := range f.Threads.FromOthers {
 		first := t.First()
-		out = append(out, OtherFeedback{Author: t.Reviewer, Association: first.AuthorAssociation.Words(),
-			Where: "a thread on " + statemachine.Where(t.Path, t.Line), Text: fenceClipped(first.Body)})
+		o := OtherFeedback{Author: t.Reviewer, Association: first.AuthorAssociation.Words(), Where: "a thread on the pull request",
+			Text: fenceClipped(first.Body)}
+		if t.Path != "" { // a path is GitHub's name: a value of its own, fenced unless plainly a name
+			o.Where, o.Path, o.Line = "a thread on a file", nameValue(t.Path), t.Line
+		}
+		out = append(out, o)
 	}
 	if len(out) > notActedOnShown {
 		out = out[:notActedOnShown]
 	}
 	return out
+}
+
+// nameValue is a name from GitHub as a value of its own: as it is when plainly a name, else fenced
+// (docs/security.md, "Identifiers are data").
+func nameValue(n string) string {
+	if sanitize.PlainName(n) {
+		return n
+	}
+	return sanitize.Fence(clipText(n, maxPlace))
 }
 
 func fenceClipped(s string) string {

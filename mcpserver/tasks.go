@@ -21,29 +21,47 @@ import (
 // context by the _meta propagator hook mcp-go runs on every request, carries the id from the
 // task-created hook (which runs before the handler starts) to the handler.
 //
-// Inside a task no question goes to the client (mcp-go v1.2.1 has no input_required: its
-// TaskStatusInputRequired is declared "not yet implemented"): a question ends the task with
-// ask_user, as for a client that cannot elicit, and so does a task the host's model could do by
-// sampling. The 2026-07-28 io.modelcontextprotocol/tasks extension is not in mcp-go v1.2.1 (only
-// WithExtensions, to advertise one): callDeadline is the one place that decides between a task and
-// a bounded call when it comes.
+// Inside a 2025-11-25 task a question goes to the client as elicitation/create tied to the task
+// (consent.go, taskAsksClient; mcp-go v1.2.1 cannot set the task's status to input_required: its
+// TaskStatusInputRequired is declared "not yet implemented"); work the host's model could do by
+// sampling goes to the agent. The 2026-07-28 io.modelcontextprotocol/tasks extension, which mcp-go
+// v1.2.1 does not implement, is served by an adapter of ours in front of it (tasks_ext.go), and
+// there a question goes to the client inside the task (its input requests). callDeadline is the
+// one place that decides between a task and a bounded call.
 
 // taskForever stands for "no bound" in a task the client gave no time to live.
 const taskForever = 10 * 365 * 24 * time.Hour
 
-// callDeadline decides how a next_step call runs: as a task when the client asked for one (it
-// waits until the pull request needs the agent; only the task's time to live bounds it, so its
-// result is still there to read), else as a call bounded to fit the client's host.
-func (s *Server) callDeadline(ctx context.Context, req mcp.CallToolRequest) (time.Time, bool) {
+// taskMode is how a next_step call runs.
+type taskMode int
+
+const (
+	// plainCall: bounded to fit the client's host; it holds a worker of the transport.
+	plainCall taskMode = iota
+	// legacyTask: a 2025-11-25 task. It asks nothing of the client: questions go to the agent.
+	legacyTask
+	// extensionTask: a task of the 2026-07-28 extension (tasks_ext.go). Its questions go to the client
+	// as the task's inputRequests.
+	extensionTask
+)
+
+// callDeadline decides how a next_step call runs: as a task when the client asked for one
+// (2025-11-25) or the server made one (the 2026-07-28 extension): it waits until the pull request
+// needs the agent, only the time to live the client gave bounding it, so that its result is still
+// there to read; else as a call bounded to fit the client's host.
+func (s *Server) callDeadline(ctx context.Context, req mcp.CallToolRequest) (time.Time, taskMode) {
 	now := time.Now()
+	if extTaskFrom(ctx) != nil {
+		return now.Add(taskForever), extensionTask
+	}
 	if req.Params.Task == nil {
-		return now.Add(s.callBound(ctx)), false
+		return now.Add(s.callBound(ctx)), plainCall
 	}
 	if ttl := req.Params.Task.TTL; ttl != nil && *ttl > 0 {
 		d := time.Duration(*ttl) * time.Millisecond
-		return now.Add(d - min(d/10, time.Minute)), true
+		return now.Add(d - min(d/10, time.Minute)), legacyTask
 	}
-	return now.Add(taskForever), true
+	return now.Add(taskForever), legacyTask
 }
 
 // taskCalls maps each running task of next_step to the cancel of its detached call.
@@ -102,6 +120,13 @@ type taskSlot struct {
 	id string
 }
 
+// taskID is the id of the task the request created ("" when it created none).
+func (s *taskSlot) taskID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.id
+}
+
 type taskSlotKey struct{}
 
 func slotFrom(ctx context.Context) *taskSlot {
@@ -135,6 +160,8 @@ func (s *Server) taskOptions() []server.ServerOption {
 	hooks.AddOnTaskFailed(func(_ context.Context, m server.TaskMetrics) { s.tasks.forget(m.TaskID) })
 	return []server.ServerOption{
 		server.WithTaskCapabilities(true, true, true),
+		// The 2026-07-28 tasks extension, served over stdio by the adapter (tasks_ext.go).
+		server.WithExtensions(map[string]any{extTasksID: map[string]any{}}),
 		server.WithTaskHooks(hooks),
 		server.WithMetaPropagator(slotPropagator{}),
 		server.WithMaxConcurrentTasks(s.cfg.Workers),

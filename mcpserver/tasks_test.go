@@ -48,20 +48,20 @@ func TestOnlyATaskEscapesTheHostsBound(t *testing.T) {
 	require.NoError(t, err)
 	ttl := int64(10 * 60 * 1000)
 	for _, tc := range []struct {
-		name   string
-		task   *mcp.TaskParams
-		inTask bool
-		bound  time.Duration
+		name  string
+		task  *mcp.TaskParams
+		mode  taskMode
+		bound time.Duration
 	}{
-		{"a plain call: the bound", nil, false, 2 * time.Second},
-		{"a task with a time to live: a minute short of it", &mcp.TaskParams{TTL: &ttl}, true, 9 * time.Minute},
-		{"a task without: no bound", &mcp.TaskParams{}, true, taskForever},
+		{"a plain call: the bound", nil, plainCall, 2 * time.Second},
+		{"a task with a time to live: a minute short of it", &mcp.TaskParams{TTL: &ttl}, legacyTask, 9 * time.Minute},
+		{"a task without: no bound", &mcp.TaskParams{}, legacyTask, taskForever},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "pr_monitor_next_step", Task: tc.task}}
 			began := time.Now()
-			deadline, inTask := srv.callDeadline(t.Context(), req)
-			assert.Equal(t, tc.inTask, inTask)
+			deadline, mode := srv.callDeadline(t.Context(), req)
+			assert.Equal(t, tc.mode, mode)
 			assert.WithinDuration(t, began.Add(tc.bound), deadline, time.Second)
 		})
 	}

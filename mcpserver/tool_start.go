@@ -66,6 +66,7 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		}
 	}
 	m.attached(&f, s.cfg.Now(), freshSeq)
+	s.push.attached(m)
 	out := StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,
 		Summary: summarize(ref.String(), &f),
 		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}

@@ -66,6 +66,7 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 		}
 		s.watchMonitor(m)
 		m.attached(nil, s.cfg.Now(), 0)
+		s.push.attached(m)
 		out.Started = append(out.Started, StartedPR{MonitorID: m.id, PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
 	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", prstatus.Plural(len(out.Started), "open pull request", "open pull requests"),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -89,6 +90,24 @@ func (s *Server) watcherStatus() *WatcherStatus {
 	}
 	if st.HeldUntil.After(s.cfg.Now()) {
 		out.HeldUntil = st.HeldUntil.UTC().Format(time.RFC3339)
+	}
+	out.Writes = writesStatus(st.Writes, s.cfg.Now())
+	return out
+}
+
+// writesStatus is the write pacing as status shows it: nil unless it holds a write back (one held
+// past its call, or the next write still to wait for).
+func writesStatus(wp ghclient.WritePacing, now time.Time) *WritesStatus {
+	held, waits := wp.HeldUntil.After(now), wp.NextWrite.After(now)
+	if !held && !waits {
+		return nil
+	}
+	out := &WritesStatus{ContentLastMinute: wp.ContentLastMinute, ContentLastHour: wp.ContentLastHour}
+	if held {
+		out.HeldUntil, out.Reason = wp.HeldUntil.UTC().Format(time.RFC3339), wp.Reason
+	}
+	if waits {
+		out.NextWrite = wp.NextWrite.UTC().Format(time.RFC3339)
 	}
 	return out
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -125,4 +127,39 @@ func TestStatusShowsTheWatchersBudgetAndCycle(t *testing.T) {
 		assert.NotEmpty(t, st.Watcher.Cycle)
 		assert.Positive(t, st.Watcher.BudgetPoints)
 	}
+}
+
+// TestStatusShowsAWriteThePacingHoldsBack: writes are paced per token (here an hour between two
+// writes): the reply goes, the resolve after it would wait past the call and is held back, and
+// pr_monitor_status says so in its watcher section, with when it may go; with nothing held back
+// the section is left out.
+func TestStatusShowsAWriteThePacingHoldsBack(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", writePace: &ghclient.WritePace{Gap: time.Hour},
+		cfg: func(c *Config) { c.MaxBlock = time.Second }})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.CommentReview(githubfake.User("copilot-pull-request-reviewer[bot]"), "",
+		githubfake.NewThread{Path: "a.go", Line: 1, Body: "Rename this."}))
+	h.start()
+	watcher := func() *WatcherStatus {
+		raw, errText := h.call("pr_monitor_status", map[string]any{})
+		require.Empty(t, errText)
+		var st StatusOutput
+		require.NoError(t, json.Unmarshal(raw, &st))
+		require.NotNil(t, st.Watcher)
+		return st.Watcher
+	}
+	require.Equal(t, "explain_comment", h.next("ready", "", nil).Task)
+	assert.Nil(t, watcher().Writes, "nothing written, nothing held back")
+	require.Equal(t, "ask_user", h.next("task_complete", "", map[string]any{"recommendation": "Rename it."}).Action)
+	require.Equal(t, "address_comment", h.next("user_chose", "address", nil).Task)
+	act := h.next("comment_addressed", "", map[string]any{"reply_text": "Renamed."})
+	assert.Len(t, h.replies(), 1, "the reply went")
+	assert.Contains(t, act.Message, "rate limit", "the resolve waits: %+v", act)
+
+	w := watcher().Writes
+	require.NotNil(t, w, "the pacing holds the resolve back")
+	assert.NotEmpty(t, w.HeldUntil)
+	assert.Contains(t, w.Reason, "between two writes")
+	assert.NotEmpty(t, w.NextWrite)
+	assert.Equal(t, 1, w.ContentLastMinute, "the reply")
 }

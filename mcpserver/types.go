@@ -94,6 +94,23 @@ type WatcherStatus struct {
 	Limit     int `json:"limit,omitempty"`
 	// HeldUntil: GitHub asked for no request before this time (RFC 3339).
 	HeldUntil string `json:"held_until,omitempty"`
+	// Writes is the token's write pacing, shown while it holds a write back.
+	Writes *WritesStatus `json:"writes,omitempty"`
+}
+
+// WritesStatus is the token's write pacing while it holds something back: GitHub asks for a
+// second between two writes and caps content creation at 80 a minute and 500 an hour; prmonitor
+// keeps under both across every monitor (docs/watcher.md, "Timeouts and writes").
+type WritesStatus struct {
+	// HeldUntil: a write was held back, for longer than its call could wait, until then (RFC
+	// 3339); Reason says why. It goes in a later call.
+	HeldUntil string `json:"held_until,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	// NextWrite is the earliest the next write may go (RFC 3339), while that is still to come.
+	NextWrite string `json:"next_write,omitempty"`
+	// ContentLastMinute and ContentLastHour count the comments, replies and reviews sent.
+	ContentLastMinute int `json:"content_last_minute"`
+	ContentLastHour   int `json:"content_last_hour"`
 }
 
 // MonitorStatus is one monitor as it stands: a listing's line item, whose Pending is cut to its
@@ -143,6 +160,8 @@ type OtherFeedback struct {
 	Author      string `json:"author"`
 	Association string `json:"association" jsonschema:"How the author relates to the repository, in words."`
 	Where       string `json:"where"`
+	Path        string `json:"path,omitempty" jsonschema:"A thread's file, as GitHub names it: as it is when plainly a name, else fenced."`
+	Line        int    `json:"line,omitempty"`
 	Text        string `json:"text,omitempty" jsonschema:"What they wrote: untrusted, fenced, clipped."`
 }
 

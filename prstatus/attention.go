@@ -43,6 +43,9 @@ func deriveAttentions(f *Facts, merged, closed bool) []Attention {
 	if f.CI.Cancelled > 0 {
 		out = append(out, ciAttention(AttentionCICancelled, f, f.CI.CancelledChecks, "were cancelled"))
 	}
+	if a, ok := mergeWhenReady(f); ok {
+		out = append(out, a)
+	}
 	if f.CI.Pending > 0 || f.CI.NotStarted() {
 		out = append(out, ciPending(f))
 	}
@@ -193,16 +196,7 @@ func shortList(names []string) string {
 // review), nobody is asked yet; when it blocks it for a reason the snapshot does not show, the
 // reason says so.
 func readyToMerge(f *Facts) (Attention, bool) {
-	ok := f.State != StateMerged && f.State != StateClosed &&
-		!f.IsDraft &&
-		f.Mergeable == MergeableYes &&
-		f.CI.Green() &&
-		len(f.Threads.NeedsAction)+len(f.Threads.ReviewerReplied) == 0 &&
-		len(f.Reviews.ChangesRequestedBy) == 0 &&
-		len(f.Reviews.Approvals) > 0 &&
-		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED") &&
-		!heldByRule(f)
-	if !ok {
+	if !approvedAndOpen(f) || !f.CI.Green() || f.MergingByGitHub() {
 		return Attention{}, false
 	}
 	reason := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
@@ -228,6 +222,54 @@ func readyToMerge(f *Facts) (Attention, bool) {
 		Reason:    reason,
 		Key:       key(AttentionReadyToMerge, f.HeadSHA, f.Reviews.Approvals),
 		ThreadIDs: threadIDs(f.Threads.Waiting),
+		Reviewers: slices.Clone(f.Reviews.Approvals),
+	}, true
+}
+
+// RequiredStillToPass counts the required checks that run, or have not reported, on the head.
+func RequiredStillToPass(f *Facts) int {
+	n := len(f.CI.Missing)
+	for _, c := range f.CI.PendingChecks {
+		if c.Required {
+			n++
+		}
+	}
+	return n
+}
+
+// approvedAndOpen is what readiness asks of everything but the checks: open, not a draft,
+// mergeable (UNKNOWN decides nothing), no thread needing action, no standing request for
+// changes, an approval, GitHub's review decision not against it, and no rule the snapshot shows
+// holding the merge.
+func approvedAndOpen(f *Facts) bool {
+	return f.State != StateMerged && f.State != StateClosed &&
+		!f.IsDraft &&
+		f.Mergeable == MergeableYes &&
+		len(f.Threads.NeedsAction)+len(f.Threads.ReviewerReplied) == 0 &&
+		len(f.Reviews.ChangesRequestedBy) == 0 &&
+		len(f.Reviews.Approvals) > 0 &&
+		(f.ReviewDecision == "" || f.ReviewDecision == "APPROVED") &&
+		!heldByRule(f)
+}
+
+// mergeWhenReady: approved with only required checks still to pass (running, or not reported
+// yet), nothing failed, on a repository that allows auto-merge, and GitHub not merging it already:
+// the user may have GitHub merge it by itself once they pass. Only required checks hold GitHub's
+// auto-merge (it would merge at once past checks that are not), and only they hold it again after
+// a push, until the server turns it off. The grace after a push for checks to register is no such
+// wait either.
+func mergeWhenReady(f *Facts) (Attention, bool) {
+	ci := f.CI
+	waiting := RequiredStillToPass(f)
+	ok := f.AutoMergeAllowed && !f.MergingByGitHub() && approvedAndOpen(f) && ci.Failed == 0 && ci.Cancelled == 0 && waiting > 0
+	if !ok {
+		return Attention{}, false
+	}
+	return Attention{
+		Kind: AttentionMergeWhenReady,
+		Reason: fmt.Sprintf("approved by %s on %s with %s still to pass; the repository allows auto-merge",
+			JoinNames(f.Reviews.Approvals), orDefault(text.ShortSHA(f.HeadSHA), "the head"), text.Plural(waiting, "required check", "required checks")),
+		Key:       key(AttentionMergeWhenReady, f.HeadSHA, f.Reviews.Approvals),
 		Reviewers: slices.Clone(f.Reviews.Approvals),
 	}, true
 }
@@ -293,10 +335,25 @@ func noneReason(f *Facts) string {
 	if len(f.Blocked) > 0 {
 		why = append(why, blockedNote(f))
 	}
+	if note := MergingNote(f); note != "" {
+		why = append(why, note)
+	}
 	if len(why) == 0 {
 		return "nothing needs attention"
 	}
 	return "nothing to do yet: " + strings.Join(why, "; ")
+}
+
+// MergingNote says in one clause how GitHub is merging the pull request by itself ("" when it is
+// not): auto-merge is on, or it waits in the merge queue.
+func MergingNote(f *Facts) string {
+	switch {
+	case f.InMergeQueue:
+		return "it is in the merge queue: GitHub merges it once the queue's checks pass"
+	case f.AutoMerge != nil:
+		return "auto-merge is on: GitHub merges it once every requirement is met"
+	}
+	return ""
 }
 
 // blockedNote explains GitHub's BLOCKED merge state in one clause.

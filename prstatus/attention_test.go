@@ -226,7 +226,7 @@ func TestChangesRequestedNeverReadyToMerge(t *testing.T) {
 		{name: "answered by a fix, not re-reviewed; the other approves the new head", pr: green().review("bob", cr, "10:00").commit("c2", "10:30").review("alice", approved, "10:40")},
 		{name: "as above with reviewDecision APPROVED (bob is not a required reviewer)", pr: green().review("bob", cr, "10:00").commit("c2", "10:30").review("alice", approved, "10:40").decision("APPROVED")},
 		{name: "as above with reviewDecision null", pr: green().review("bob", cr, "10:00").commit("c2", "10:30").review("alice", approved, "10:40").decision("")},
-		{name: "a bot's request for changes", pr: green().review("copilot[bot]", cr, "10:00").commit("c2", "10:30").review("alice", approved, "10:40")},
+		{name: "a bot's request for changes", pr: green().review("copilot-pull-request-reviewer[bot]", cr, "10:00").commit("c2", "10:30").review("alice", approved, "10:40")},
 		{name: "a COMMENTED review after the request", pr: green().review("bob", cr, "10:00").review("bob", comment, "10:20").commit("c2", "10:30").review("alice", approved, "10:40")},
 		{name: "the request known only from latestOpinionatedReviews", pr: green().review("bob", cr, "10:00").commit("c2", "10:30").review("alice", approved, "10:40").review("carol", comment, "10:50").truncateHistory(2)},
 	}
@@ -290,7 +290,7 @@ func TestAttentionKeys(t *testing.T) {
 	})
 	t.Run("a second reply re-raises reviewer_replied", func(t *testing.T) {
 		again := replied().with(func(s *Snapshot) {
-			s.Threads[0].Comments = append(s.Threads[0].Comments, Comment{ID: "PRRC_new", Author: actor("bob"), CreatedAt: at("10:30")})
+			s.Threads[0].Comments = append(s.Threads[0].Comments, Comment{ID: "PRRC_new", Author: actor("bob"), AuthorAssociation: AssocMember, CreatedAt: at("10:30")})
 		})
 		assert.NotEqual(t, keyOf(replied(), AttentionReviewerReplied), keyOf(again, AttentionReviewerReplied))
 	})

@@ -56,6 +56,16 @@ func (b *prBuilder) next(prefix string) string {
 
 func actor(login string) Actor { return Actor{Login: login, IsBot: strings.HasSuffix(login, "[bot]")} }
 
+// assocOf is how a hand-built author relates to the repository, as GitHub would report it on a
+// team's repository: people are members, bots (GitHub Apps) have no association. Tests about
+// other associations set theirs.
+func assocOf(login string) Association {
+	if actor(login).IsBot {
+		return AssocNone
+	}
+	return AssocMember
+}
+
 // oid pads a short name into a 40-character object id, so text.ShortSHA shows the name.
 func oid(name string) string { return name + strings.Repeat("0", max(0, 40-len(name))) }
 
@@ -84,7 +94,7 @@ func (b *prBuilder) rawCommit(c Commit) *prBuilder {
 // review submits a review on the current head, into the history and (for verdicts) into GitHub's
 // latest opinionated reviews.
 func (b *prBuilder) review(who string, state ReviewState, when string) *prBuilder {
-	r := Review{ID: b.next("PRR_"), Author: actor(who), State: state, SubmittedAt: at(when), CommitOID: b.s.HeadOID, Body: "review by " + who}
+	r := Review{ID: b.next("PRR_"), Author: actor(who), AuthorAssociation: assocOf(who), State: state, SubmittedAt: at(when), CommitOID: b.s.HeadOID, Body: "review by " + who}
 	b.s.Reviews = append(b.s.Reviews, r)
 	if state.Opinionated() {
 		kept := b.s.LatestOpinionatedReviews[:0]
@@ -147,7 +157,7 @@ func (b *prBuilder) rawThread(t Thread, comments ...say) *prBuilder {
 	for _, c := range comments {
 		b.n++
 		t.Comments = append(t.Comments, Comment{
-			ID: fmt.Sprintf("PRRC_%d", b.n), DatabaseID: int64(1000 + b.n), Author: actor(c.who),
+			ID: fmt.Sprintf("PRRC_%d", b.n), DatabaseID: int64(1000 + b.n), Author: actor(c.who), AuthorAssociation: assocOf(c.who),
 			Body: orDefault(c.body, "comment by "+c.who), CreatedAt: at(c.when),
 		})
 	}

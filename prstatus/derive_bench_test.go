@@ -29,7 +29,7 @@ func bigPR() *Snapshot {
 	s.HeadOID = s.Commits[len(s.Commits)-1].OID
 	for i := range 50 {
 		st := []ReviewState{ReviewCommented, ReviewChangesRequested, ReviewApproved, ReviewCommented, ReviewDismissed}[i%5]
-		r := Review{ID: fmt.Sprintf("PRR_%d", i), Author: actor(reviewers[i%len(reviewers)]), State: st, Body: body,
+		r := Review{ID: fmt.Sprintf("PRR_%d", i), Author: actor(reviewers[i%len(reviewers)]), AuthorAssociation: assocOf(reviewers[i%len(reviewers)]), State: st, Body: body,
 			SubmittedAt: t0.Add(time.Duration(i) * 50 * time.Minute), CommitOID: s.Commits[i*5].OID}
 		s.Reviews = append(s.Reviews, r)
 	}
@@ -50,7 +50,7 @@ func bigPR() *Snapshot {
 			case j == 2 && i%2 == 0:
 				author = "dev"
 			}
-			th.Comments = append(th.Comments, Comment{ID: fmt.Sprintf("PRRC_%d_%d", i, j), DatabaseID: int64(i*10 + j), Author: actor(author), Body: text, CreatedAt: t0.Add(time.Duration(i*4+j) * time.Minute)})
+			th.Comments = append(th.Comments, Comment{ID: fmt.Sprintf("PRRC_%d_%d", i, j), DatabaseID: int64(i*10 + j), Author: actor(author), AuthorAssociation: assocOf(author), Body: text, CreatedAt: t0.Add(time.Duration(i*4+j) * time.Minute)})
 		}
 		th.TotalComments = 4
 		s.Threads = append(s.Threads, th)

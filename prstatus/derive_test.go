@@ -86,7 +86,7 @@ func TestStableUnderReordering(t *testing.T) {
 	base := green().
 		review("alice", approved, "09:10").review("bob", cr, "09:20").review("carol", comment, "09:30").
 		commit("c2", "09:40").mergeMain("m1", "09:50").rewritten("c3", "09:00", "10:30").
-		review("erin", approved, "10:40").review("copilot[bot]", cr, "10:45").
+		review("erin", approved, "10:40").review("coderabbitai[bot]", cr, "10:45").
 		thread("T1", say{who: "bob", when: "10:00"}).
 		thread("T2", say{who: "carol", when: "10:00"}, say{who: "dev", when: "10:10"}, say{who: "carol", when: "10:20"}).
 		thread("T3", say{who: "alice", when: "09:00"}, say{who: "dev", when: "10:10"}).
@@ -167,6 +167,9 @@ func checkInvariants(t *testing.T, s *Snapshot, f Facts) {
 			got[th.ID]++
 		}
 	}
+	for _, th := range f.Threads.FromOthers { // opened by someone who cannot review: shown, not acted on
+		got[th.ID]++
+	}
 	assert.Equal(t, want, got, "every thread in exactly one bucket")
 
 	// Every check in exactly one bucket.
@@ -227,12 +230,15 @@ func (g *gen) byte() byte {
 	return b
 }
 
+// assocs are the associations generated authors get: people who can review, others, and none read.
+var assocs = []Association{AssocMember, AssocOwner, AssocCollaborator, AssocNone, AssocContributor, ""}
+
 func pick[T any](g *gen, from ...T) T { return from[int(g.byte())%len(from)] }
 
 func (g *gen) time() time.Time { return day0.Add(time.Duration(g.byte()) * 7 * time.Minute) }
 
 func (g *gen) snapshot() *Snapshot {
-	logins := []string{"dev", "bob", "alice", "Bob", "copilot[bot]", "", "helper"}
+	logins := []string{"dev", "bob", "alice", "Bob", "coderabbitai[bot]", "", "helper"}
 	oids := []string{"", oid("c1"), oid("c2"), oid("c3"), oid("c4")}
 	s := &Snapshot{
 		Author:         Actor{Login: pick(g, "dev", "", "bob")},
@@ -247,14 +253,14 @@ func (g *gen) snapshot() *Snapshot {
 	}
 	states := []ReviewState{approved, cr, comment, ReviewDismissed, ReviewPending, "BOGUS"}
 	for i := range int(g.byte() % 8) {
-		r := Review{ID: fmt.Sprintf("R%d", i), Author: actor(pick(g, logins...)), State: pick(g, states...), SubmittedAt: g.time(), CommitOID: pick(g, oids...)}
+		r := Review{ID: fmt.Sprintf("R%d", i), Author: actor(pick(g, logins...)), AuthorAssociation: pick(g, assocs...), State: pick(g, states...), SubmittedAt: g.time(), CommitOID: pick(g, oids...)}
 		s.Reviews = append(s.Reviews, r)
 		if g.byte()%2 == 0 {
 			s.LatestOpinionatedReviews = append(s.LatestOpinionatedReviews, r)
 		}
 	}
 	for i := range int(g.byte() % 3) {
-		s.LatestOpinionatedReviews = append(s.LatestOpinionatedReviews, Review{ID: fmt.Sprintf("L%d", i), Author: actor(pick(g, logins...)), State: pick(g, states...), SubmittedAt: g.time(), CommitOID: pick(g, oids...)})
+		s.LatestOpinionatedReviews = append(s.LatestOpinionatedReviews, Review{ID: fmt.Sprintf("L%d", i), Author: actor(pick(g, logins...)), AuthorAssociation: pick(g, assocs...), State: pick(g, states...), SubmittedAt: g.time(), CommitOID: pick(g, oids...)})
 	}
 	for range int(g.byte() % 3) {
 		s.ReviewRequests = append(s.ReviewRequests, pick(g, "bob", "alice", "acme/core", ""))
@@ -270,7 +276,7 @@ func (g *gen) snapshot() *Snapshot {
 	for i := range int(g.byte() % 6) {
 		th := Thread{ID: fmt.Sprintf("T%d", i), IsResolved: g.byte()%4 == 0, IsOutdated: g.byte()%4 == 0, Path: pick(g, "", "a.go"), Line: int(g.byte() % 3)}
 		for j := range int(g.byte() % 4) {
-			th.Comments = append(th.Comments, Comment{ID: fmt.Sprintf("C%d.%d", i, j), Author: actor(pick(g, logins...)), Body: pick(g, "hm", marker, "<!-- prmonitor:v1 -->"), CreatedAt: g.time(), DatabaseID: int64(g.byte())})
+			th.Comments = append(th.Comments, Comment{ID: fmt.Sprintf("C%d.%d", i, j), Author: actor(pick(g, logins...)), AuthorAssociation: pick(g, assocs...), Body: pick(g, "hm", marker, "<!-- prmonitor:v1 -->"), CreatedAt: g.time(), DatabaseID: int64(g.byte())})
 		}
 		th.TotalComments = len(th.Comments) + int(g.byte()%2)
 		s.Threads = append(s.Threads, th)

@@ -16,17 +16,20 @@ const (
 	AttentionMergeConflict    AttentionKind = "merge_conflict"
 	AttentionCIFailed         AttentionKind = "ci_failed"
 	AttentionCICancelled      AttentionKind = "ci_cancelled"
-	AttentionCIPending        AttentionKind = "ci_pending"
-	AttentionReadyToMerge     AttentionKind = "ready_to_merge"
-	AttentionStaleApproval    AttentionKind = "stale_approval"
-	AttentionNone             AttentionKind = "none"
+	// AttentionMergeWhenReady: approved, with only checks still running, on a repository that
+	// allows auto-merge: GitHub could merge it by itself once they pass, if the user says so.
+	AttentionMergeWhenReady AttentionKind = "merge_when_ready"
+	AttentionCIPending      AttentionKind = "ci_pending"
+	AttentionReadyToMerge   AttentionKind = "ready_to_merge"
+	AttentionStaleApproval  AttentionKind = "stale_approval"
+	AttentionNone           AttentionKind = "none"
 )
 
 // AttentionOrder is every kind in decision order.
 var AttentionOrder = []AttentionKind{
 	AttentionMerged, AttentionClosed, AttentionChangesRequested, AttentionNewComments,
 	AttentionReviewerReplied, AttentionMergeConflict, AttentionCIFailed, AttentionCICancelled,
-	AttentionCIPending, AttentionReadyToMerge, AttentionStaleApproval, AttentionNone,
+	AttentionMergeWhenReady, AttentionCIPending, AttentionReadyToMerge, AttentionStaleApproval, AttentionNone,
 }
 
 // Attention is one thing the pull request needs, with a human-readable reason.
@@ -222,6 +225,18 @@ type CIFacts struct {
 	// snapshot does not show (a rule the token cannot read): most likely required checks that
 	// have not started.
 	Unverified bool `json:"unverified,omitempty"`
+}
+
+// MergingByGitHub reports whether GitHub will merge the pull request by itself: auto-merge is on,
+// or it is in its base branch's merge queue. Nobody is asked to merge it meanwhile.
+func (f *Facts) MergingByGitHub() bool { return f.AutoMerge != nil || f.InMergeQueue }
+
+// AutoMergeOfferedOnReady reports whether the ready question also offers auto-merge: the
+// repository allows it and GitHub holds the direct merge (BLOCKED, for a rule prmonitor cannot
+// read: auto-merge lets GitHub merge once it lifts). Where the base branch requires a merge queue,
+// merging already is the queue's entry, merged by GitHub once the queue's checks pass.
+func (f *Facts) AutoMergeOfferedOnReady() bool {
+	return f.AutoMergeAllowed && !f.MergingByGitHub() && f.MergeStateStatus == mergeBlocked && !f.MergeQueueRequired
 }
 
 // Green reports whether every check has finished and none failed or was cancelled, every required

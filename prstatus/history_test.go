@@ -24,7 +24,7 @@ func (b *prBuilder) reviewSaying(who string, state ReviewState, when, body strin
 func TestHistory(t *testing.T) {
 	f := aPR().commit("c1", "09:00").
 		review("bob", cr, "10:00").
-		reviewSaying("copilot[bot]", comment, "10:05", "Copilot reviewed 3 files.").
+		reviewSaying("copilot-pull-request-reviewer[bot]", comment, "10:05", "Copilot reviewed 3 files.").
 		commit("c2", "11:00").
 		review("bob", approved, "12:00").
 		review("dev", approved, "12:30").
@@ -33,7 +33,7 @@ func TestHistory(t *testing.T) {
 	for _, h := range f.Reviews.History {
 		got = append(got, h.Reviewer+":"+string(h.State))
 	}
-	assert.Equal(t, []string{"bob:CHANGES_REQUESTED", "copilot[bot]:COMMENTED", "bob:APPROVED"}, got)
+	assert.Equal(t, []string{"bob:CHANGES_REQUESTED", "copilot-pull-request-reviewer[bot]:COMMENTED", "bob:APPROVED"}, got)
 	assert.True(t, f.Reviews.History[1].IsBot)
 	assert.False(t, f.Reviews.History[0].OnHead)
 	assert.True(t, f.Reviews.History[2].OnHead)

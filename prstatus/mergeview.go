@@ -15,7 +15,8 @@ type MergeView struct {
 	Head string `json:"head"`
 	// State is the pull request's state (kept for the question, compared as "still open").
 	State PRState `json:"state,omitempty"`
-	// Approvers approved the head (kept for the question, not compared).
+	// Approvers approved the head: one whose approval no longer stands (dismissed, or turned into a
+	// request for changes) is news.
 	Approvers []string `json:"approvers,omitempty"`
 	// ChangesRequested are the standing requests for changes, as reviewer#review id.
 	ChangesRequested []string `json:"changes_requested,omitempty"`
@@ -41,9 +42,9 @@ func ViewForMerge(f *Facts) MergeView {
 }
 
 // Changes says, in a few words each, what f shows that the user was not shown in v: another head,
-// a new request for changes, a new failing check, a new unresolved thread (or a reviewer writing
-// again in one), or a pull request that is no longer open. Empty means it is still what the user
-// chose to merge.
+// a new request for changes, an approval that no longer stands, a new failing check, a new
+// unresolved thread (or a reviewer writing again in one), or a pull request that is no longer
+// open. Empty means it is still what the user chose to merge.
 func (v MergeView) Changes(f *Facts) []string {
 	var out []string
 	if f.State != StateOpen {
@@ -55,6 +56,14 @@ func (v MergeView) Changes(f *Facts) []string {
 	for _, r := range standingRequests(f) {
 		if !slices.Contains(v.ChangesRequested, requestKey(r)) {
 			out = append(out, r.Reviewer+" requested changes")
+		}
+	}
+	if f.HeadSHA == v.Head { // on another head every approval is stale: the head moving says it all
+		for _, a := range v.Approvers {
+			if !slices.ContainsFunc(f.Reviews.Approvals, func(b string) bool { return sameLogin(a, b) }) &&
+				!slices.ContainsFunc(f.Reviews.ChangesRequestedBy, func(b string) bool { return sameLogin(a, b) }) {
+				out = append(out, a+"'s approval no longer stands (dismissed)")
+			}
 		}
 	}
 	for _, c := range failingChecks(f) {

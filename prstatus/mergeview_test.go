@@ -32,9 +32,13 @@ func TestAMergeGoesAheadOnlyOnWhatTheUserWasShown(t *testing.T) {
 		{"a check was cancelled", func(b *prBuilder) { b.run("e2e", 3, "COMPLETED", "CANCELLED") }, []string{"check CI / e2e cancelled"}},
 		{"a new thread", func(b *prBuilder) { b.thread("T2", say{"erin", "12:00", "typo"}) }, []string{"a new unresolved thread from erin on widget.go:12"}},
 		{"the reviewer wrote again in a waiting thread", func(b *prBuilder) {
-			b.s.Threads[0].Comments = append(b.s.Threads[0].Comments, Comment{ID: "PRRC_99", Author: actor("bob"), Body: "no", CreatedAt: at("12:00")})
+			b.s.Threads[0].Comments = append(b.s.Threads[0].Comments, Comment{ID: "PRRC_99", Author: actor("bob"), AuthorAssociation: AssocMember, Body: "no", CreatedAt: at("12:00")})
 		}, []string{"bob wrote again on widget.go:12"}},
 		{"merged meanwhile", func(b *prBuilder) { b.merged() }, []string{"the pull request is merged now"}},
+		{"the approval was dismissed", func(b *prBuilder) { b.review("carol", ReviewDismissed, "12:00") },
+			[]string{"carol's approval no longer stands (dismissed)"}},
+		{"the approver turned to requesting changes: said once", func(b *prBuilder) { b.review("carol", ReviewChangesRequested, "12:00") },
+			[]string{"carol requested changes"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -217,13 +217,13 @@ func TestRefineReasonReadsLikeTheDesign(t *testing.T) {
 
 func TestRefineFactsInputs(t *testing.T) {
 	f := aPR().commit("c1", "09:00").review("alice", cr, "09:30").
-		commit("c2", "09:45").review("copilot[bot]", cr, "10:00").mergeMain("m1", "11:00").derive()
+		commit("c2", "09:45").review("coderabbitai[bot]", cr, "10:00").mergeMain("m1", "11:00").derive()
 
 	require.NotNil(t, f.Refine.LastChangesRequestedAt)
 	require.NotNil(t, f.Refine.LastSubstantiveCommitAt)
 	assert.Equal(t, at("10:00"), *f.Refine.LastChangesRequestedAt)
 	assert.Equal(t, at("09:45"), *f.Refine.LastSubstantiveCommitAt, "merges never count")
-	assert.Equal(t, "2026-11-20T10:00:00Z/alice+copilot_bot", f.Refine.Round)
+	assert.Equal(t, "2026-11-20T10:00:00Z/alice+coderabbitai_bot", f.Refine.Round)
 	assert.Equal(t, []string{"PRR_1", "PRR_2"}, f.Refine.ReviewIDs)
 
 	none := aPR().commit("c1", "09:00").derive()

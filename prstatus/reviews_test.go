@@ -41,7 +41,7 @@ func TestLatestVerdict(t *testing.T) {
 			name: "the newer of history and latestOpinionatedReviews wins (history newer)",
 			pr: aPR().commit("c1", "09:00").review("bob", cr, "10:00").
 				with(func(s *Snapshot) {
-					s.Reviews = append(s.Reviews, Review{ID: "PRR_x", Author: actor("bob"), State: approved, SubmittedAt: at("11:00")})
+					s.Reviews = append(s.Reviews, Review{ID: "PRR_x", Author: actor("bob"), AuthorAssociation: AssocMember, State: approved, SubmittedAt: at("11:00")})
 				}),
 			who: "bob", want: approved,
 		},
@@ -49,7 +49,7 @@ func TestLatestVerdict(t *testing.T) {
 			name: "the newer of history and latestOpinionatedReviews wins (latest newer)",
 			pr: aPR().commit("c1", "09:00").review("bob", approved, "10:00").
 				with(func(s *Snapshot) {
-					s.LatestOpinionatedReviews = []Review{{ID: "PRR_x", Author: actor("bob"), State: cr, SubmittedAt: at("11:00")}}
+					s.LatestOpinionatedReviews = []Review{{ID: "PRR_x", Author: actor("bob"), AuthorAssociation: AssocMember, State: cr, SubmittedAt: at("11:00")}}
 				}),
 			who: "bob", want: cr,
 		},
@@ -57,8 +57,8 @@ func TestLatestVerdict(t *testing.T) {
 			name: "two verdicts in the same second: the cautious one wins",
 			pr: aPR().commit("c1", "09:00").with(func(s *Snapshot) {
 				s.Reviews = []Review{
-					{ID: "b", Author: actor("bob"), State: cr, SubmittedAt: at("10:00")},
-					{ID: "a", Author: actor("bob"), State: approved, SubmittedAt: at("10:00")},
+					{ID: "b", Author: actor("bob"), AuthorAssociation: AssocMember, State: cr, SubmittedAt: at("10:00")},
+					{ID: "a", Author: actor("bob"), AuthorAssociation: AssocMember, State: approved, SubmittedAt: at("10:00")},
 				}
 			}),
 			who: "bob", want: cr,
@@ -86,7 +86,7 @@ func TestReviewFacts(t *testing.T) {
 	f := aPR().
 		commit("c1", "09:00").review("alice", approved, "09:10").review("bob", cr, "09:20").
 		commit("c2", "09:30").review("carol", approved, "09:40").review("dan", comment, "09:50").
-		review("copilot[bot]", comment, "09:55").
+		review("coderabbitai[bot]", comment, "09:55").
 		request("erin", "acme/core", "erin").
 		derive()
 

@@ -27,7 +27,7 @@ func TestThreadStatus(t *testing.T) {
 		outdated bool
 	}{
 		{name: "a reviewer's new thread", pr: aPR().thread("T1", say{who: "bob", when: "10:00"}), want: ThreadNeedsAction},
-		{name: "a bot's new thread", pr: aPR().thread("T1", say{who: "copilot[bot]", when: "10:00"}), want: ThreadNeedsAction},
+		{name: "a bot's new thread", pr: aPR().thread("T1", say{who: "coderabbitai[bot]", when: "10:00"}), want: ThreadNeedsAction},
 		{name: "two reviewers talk, nobody of ours", pr: aPR().thread("T1", say{who: "bob", when: "10:00"}, say{who: "carol", when: "10:05"}), want: ThreadNeedsAction},
 		{name: "the author answered", pr: aPR().thread("T1", say{who: "bob", when: "10:00"}, say{who: "dev", when: "10:30"}), want: ThreadWaiting},
 		{name: "the author's login in another case", pr: aPR().thread("T1", say{who: "bob", when: "10:00"}, say{who: "Dev", when: "10:30"}), want: ThreadWaiting},
@@ -85,7 +85,7 @@ func TestThreadStatus(t *testing.T) {
 func TestThreadFact(t *testing.T) {
 	f := aPR().
 		rawThread(Thread{ID: "T2", Path: "b.go", Line: 3}, say{who: "bob", when: "11:00"}, say{who: "dev", when: "11:30"}).
-		rawThread(Thread{ID: "T1", Path: "a.go", Line: 7}, say{who: "copilot[bot]", when: "10:00"}, say{who: "carol", when: "10:10"}).
+		rawThread(Thread{ID: "T1", Path: "a.go", Line: 7}, say{who: "coderabbitai[bot]", when: "10:00"}, say{who: "carol", when: "10:10"}).
 		with(func(s *Snapshot) { s.Threads[1].TotalComments = 9 }).
 		rawThread(Thread{ID: "T0", Path: "c.go"}, say{who: "erin", when: "12:00"}).
 		derive()
@@ -94,7 +94,7 @@ func TestThreadFact(t *testing.T) {
 	assert.Equal(t, "T1", f.Threads.NeedsAction[0].ID, "oldest first")
 	assert.Equal(t, "T0", f.Threads.NeedsAction[1].ID)
 	t1 := f.Threads.NeedsAction[0]
-	assert.Equal(t, "copilot[bot]", t1.Reviewer)
+	assert.Equal(t, "coderabbitai[bot]", t1.Reviewer)
 	assert.True(t, t1.ReviewerIsBot)
 	assert.Equal(t, "carol", t1.Last().Author.Login)
 	assert.Equal(t, t1.First().DatabaseID, t1.ReplyToID)

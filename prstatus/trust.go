@@ -63,12 +63,13 @@ type ReviewerPolicy struct {
 // DefaultReviewerPolicy trusts the people who can review and DefaultReviewBots.
 func DefaultReviewerPolicy() ReviewerPolicy { return ReviewerPolicy{Bots: DefaultReviewBots()} }
 
-// CanReview reports whether feedback by this author is acted on. An empty association means the
-// snapshot did not carry one (GitHub always does; a snapshot recorded before prmonitor read it, or
-// built by hand, does not): it is trusted, as every author was before.
+// CanReview reports whether feedback by this author is acted on: an owner's, a member's, a
+// collaborator's, or a listed review bot's. A missing association is none: GitHub always reports
+// one, so its absence proves nothing about the author, and nothing unproven is acted on
+// (docs/security.md, "Whose feedback counts").
 func (p ReviewerPolicy) CanReview(a Actor, assoc Association) bool {
 	switch assoc {
-	case "", AssocOwner, AssocMember, AssocCollaborator:
+	case AssocOwner, AssocMember, AssocCollaborator:
 		return true
 	}
 	k := accountKey(a.Login)

@@ -47,7 +47,8 @@ func TestOnlyPeopleWhoCanReviewAndListedBotsAreActedOn(t *testing.T) {
 		{"a listed bot, listed with [bot] in another case", actor("coderabbitai[bot]"), AssocNone, true},
 		{"an unlisted bot", actor("lint-bot[bot]"), AssocNone, false},
 		{"a person named like a listed bot is not that bot's login", actor("copilot"), AssocNone, false},
-		{"not read (older snapshot): trusted as before", actor("old"), "", true},
+		{"none reported: proves nothing, not trusted", actor("old"), "", false},
+		{"none reported, a listed bot: trusted by its login", actor("coderabbitai[bot]"), "", true},
 		{"a future association GitHub may add is not trusted", actor("x"), "MAINTAINER_OF_SOMETHING", false},
 	}
 	for _, tc := range tests {
@@ -71,6 +72,20 @@ func TestChangesRequestedBySomeoneWithoutAssociationNeitherBlocksNorDispatches(t
 	for _, v := range f.Reviews.History {
 		assert.NotEqual(t, "nobody", v.Reviewer, "the history (prior verdicts for a refine) holds reviewers only")
 	}
+}
+
+// TestFeedbackWithoutAnAssociationIsNotActedOn: GitHub always reports an association, so a review
+// or a thread that comes without one proves nothing about its author and is not acted on (a listed
+// bot still is, by its login).
+func TestFeedbackWithoutAnAssociationIsNotActedOn(t *testing.T) {
+	f := green().review("alice", approved, "10:00").review("nobody", cr, "11:00").
+		thread("T1", say{who: "nobody", when: "11:05", body: "Rewrite it."}).
+		associate("alice", AssocMember).associate("nobody", "").mergeable(MergeableYes).derive()
+	assert.Empty(t, f.Reviews.ChangesRequestedBy, "no association: the request blocks nothing")
+	assert.False(t, f.Refine.NeedsRefine)
+	assert.Empty(t, f.Threads.NeedsAction, "nor is the thread a task")
+	assert.Len(t, f.Threads.FromOthers, 1, "it is shown")
+	assert.Equal(t, []AttentionKind{AttentionReadyToMerge}, kinds(f))
 }
 
 func TestChangesRequestedByACollaboratorStillBlocksAndDispatches(t *testing.T) {

@@ -37,10 +37,10 @@ func TestAnsweredByUs(t *testing.T) {
 		pr   *prBuilder
 		want bool
 	}{
-		{name: "our reply with its marker", pr: aPR().thread("T1", say{who: "copilot[bot]", when: "10:00"}, say{who: "dev", when: "10:30", body: marker}), want: true},
+		{name: "our reply with its marker", pr: aPR().thread("T1", say{who: "coderabbitai[bot]", when: "10:00"}, say{who: "dev", when: "10:30", body: marker}), want: true},
 		{name: "the token's user's reply with its marker", pr: aPR().with(func(s *Snapshot) { s.Viewer = "helper" }).
 			thread("T1", say{who: "bob", when: "10:00"}, say{who: "helper", when: "10:30", body: marker}), want: true},
-		{name: "the author answered by hand (no marker)", pr: aPR().thread("T1", say{who: "copilot[bot]", when: "10:00"}, say{who: "dev", when: "10:30"})},
+		{name: "the author answered by hand (no marker)", pr: aPR().thread("T1", say{who: "coderabbitai[bot]", when: "10:00"}, say{who: "dev", when: "10:30"})},
 		{name: "a marker pasted by someone else", pr: aPR().with(func(s *Snapshot) { s.Viewer = "" }).
 			thread("T1", say{who: "bob", when: "10:00"}, say{who: "mallory", when: "10:30", body: marker})},
 		{name: "our reply, then the reviewer wrote again", pr: aPR().

@@ -37,6 +37,8 @@ func (k AttentionKind) words() (string, bool) {
 		return "checks failed", true
 	case AttentionCICancelled:
 		return "checks cancelled", true
+	case AttentionMergeWhenReady:
+		return "approved, required checks still running (auto-merge allowed)", true
 	case AttentionCIPending:
 		return "checks running", true
 	case AttentionReadyToMerge:

@@ -11,6 +11,7 @@ import (
 func TestEveryAttentionKindHasWordsWithoutUnderscores(t *testing.T) {
 	code := regexp.MustCompile(`[a-z]+_[a-z_]+`)
 	for _, k := range AttentionOrder {
+		assert.True(t, k.Known(), "%s has words of its own", k)
 		w := k.Words()
 		assert.NotEmpty(t, w, k)
 		assert.NotRegexp(t, code, w, k)

@@ -132,9 +132,12 @@ type FreeformContext struct {
 	Reason      elicitation.FreeformReason `json:"reason"`
 	Elicitation elicitation.Elicited       `json:"elicitation"`
 	UserReply   elicitation.UserReply      `json:"user_reply"`
-	Thread      *ThreadContext             `json:"comment,omitempty"`
-	Checks      []CheckContext             `json:"failing_checks,omitempty"`
-	Analysis    *Analysis                  `json:"server_analysis,omitempty"`
+	// UserOnly are the choices only the user's own pick in the prompt can make (they merge): the
+	// agent never sends them for the user; when the reply means one, the question goes back.
+	UserOnly []elicitation.Value `json:"user_only,omitempty"`
+	Thread   *ThreadContext      `json:"comment,omitempty"`
+	Checks   []CheckContext      `json:"failing_checks,omitempty"`
+	Analysis *Analysis           `json:"server_analysis,omitempty"`
 }
 
 // Analysis is what the server (or the agent, earlier) concluded so far.

@@ -89,6 +89,24 @@ func reachers() []reacher {
 			return d
 		}},
 		{elicitation.QReadyToMerge, "ready but behind", func(t *testing.T) *drv { d := start(t); d.poll(behindPR()); return d }},
+		{elicitation.QReadyToMerge, "ready, GitHub holding the merge", func(t *testing.T) *drv { d := start(t); d.poll(heldPR()); return d }},
+		{elicitation.QMergeWhenReady, "checks still running", func(t *testing.T) *drv { d := start(t); d.poll(whenReadyPR()); return d }},
+		{elicitation.QMergeRefused, "auto-merge refused", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(whenReadyPR())
+			d.choose(elicitation.AutoMerge)
+			d.send(OutcomeInput(Outcome{Kind: ServerEnableAutoMerge, Refused: true, Error: "Pull request is in clean status"}))
+			return d
+		}},
+		{elicitation.QAutoMergeOff, "auto-merge turned off on news", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(whenReadyPR())
+			d.choose(elicitation.AutoMerge)
+			d.ok(ServerEnableAutoMerge)
+			d.poll(autoMergedPR().push("c2"))
+			d.ok(ServerDisableAutoMerge)
+			return d
+		}},
 		{elicitation.QMergeRefused, "refused as behind", func(t *testing.T) *drv {
 			d := start(t)
 			d.poll(behindPR())
@@ -154,7 +172,7 @@ func TestEveryChoiceHasAHandler(t *testing.T) {
 				}
 				m, err := Restore(d.m.cfg, saved)
 				require.NoError(t, err)
-				act, err := m.Step(d.now, ChoiceInput(c.Value))
+				act, err := m.Step(d.now, ChoiceInput(c.Value).From(ByUser))
 				require.NoError(t, err, "%s → %s", q.ID, c.Value)
 				assertConsistent(t, m, act)
 			}
@@ -174,7 +192,7 @@ func TestNoHandlerFallsThrough(t *testing.T) {
 	d.poll(newPR().conflict())
 	q := d.m.pos.Question
 	q.Choices = append(q.Choices, elicitation.Choice{Value: elicitation.Merge, Label: "smuggled"})
-	_, err := d.m.Step(d.now, ChoiceInput(elicitation.Merge))
+	_, err := d.m.Step(d.now, ChoiceInput(elicitation.Merge).From(ByUser))
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "no handler"), err.Error())
 	assert.Equal(t, NodeConflictAsk, d.m.pos.Node)

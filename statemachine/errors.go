@@ -12,6 +12,9 @@ var (
 	ErrNoQuestion = errors.New("no question is pending")
 	// ErrChoiceNotOffered: the answer is not one of the pending question's choices.
 	ErrChoiceNotOffered = errors.New("choice not offered")
+	// ErrNotTheUsersChoice: a choice that merges came from someone other than the user (see
+	// AnsweredBy); nothing happened.
+	ErrNotTheUsersChoice = errors.New("only the user's own answer can merge")
 	// ErrStaleAnswer: the answer is for a question that is no longer pending.
 	ErrStaleAnswer = errors.New("answer to a question that is no longer pending")
 	// ErrUnexpectedOutcome: a server-side outcome arrived that nothing asked for.

@@ -191,21 +191,6 @@ func TestForgedFenceLinesCannotCloseAFence(t *testing.T) {
 	}
 }
 
-func TestPlainNamesOnlyOutsideFences(t *testing.T) {
-	for name, want := range map[string]string{
-		"retry.go":                   "retry.go",
-		"cmd/prmonitor/main_test.go": "cmd/prmonitor/main_test.go",
-		"feature/x-1@2+b":            "feature/x-1@2+b",
-		"":                           "a file",
-		hostileName:                  "a file",
-		"fëature":                    "a file",
-		strings.Repeat("a", 101):     "a file",
-		"a\nb":                       "a file",
-	} {
-		assert.Equal(t, want, plainName(name, "a file"), "%q", name)
-	}
-}
-
 // nameFields hold names, not text: shown as JSON values of their own, never spliced into a
 // sentence outside a fence.
 var nameFields = map[string]bool{"path": true, "name": true, "check": true, "workflow": true, "head_ref": true,

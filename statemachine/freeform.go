@@ -33,6 +33,11 @@ func (s *step) beginFreeform(a FreeformAnswer) (Action, error) {
 		Elicitation: elicitation.Elicited{Question: q.Text, Choices: q.Choices},
 		UserReply:   elicitation.UserReply{Text: a.Text, IsFreeform: true, Classification: a.Classification, Reasoning: a.Reasoning},
 	}
+	for _, c := range q.Choices {
+		if s.pos.NeedsUser(c.Value) {
+			fc.UserOnly = append(fc.UserOnly, c.Value)
+		}
+	}
 	switch flow {
 	case FlowComments:
 		t := s.current()

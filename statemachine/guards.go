@@ -64,6 +64,10 @@ const (
 	GuardHeadMoved           Guard = "head_moved"
 	GuardMergeRefused        Guard = "merge_refused"
 	GuardMergeFailed         Guard = "merge_failed"
+	GuardQueued              Guard = "queued"
+	GuardNotAttempted        Guard = "not_attempted"
+	GuardAutoMergeOutdated   Guard = "auto_merge_outdated"
+	GuardAutoMergeDropped    Guard = "auto_merge_dropped"
 )
 
 // guardSpec is a guard's condition and the sentence the docs print for it.
@@ -183,4 +187,14 @@ var guards = map[Guard]guardSpec{
 		"GitHub refused the merge for a reason the user can act on"},
 	GuardMergeFailed: {func(s *step, _ Node) bool { return s.mergeOutcome() == mergeFailed },
 		"the merge failed otherwise"},
+	GuardQueued: {func(s *step, _ Node) bool { return s.queued() },
+		"GitHub added the pull request to its merge queue"},
+	GuardNotAttempted: {func(s *step, _ Node) bool {
+		r := s.mergeOutcome()
+		return r == mergeChangedOpen || r == mergeChangedEnded || r == mergeHeadMoved
+	}, "not attempted: the pull request changed since the question (its head, or what the user was shown)"},
+	GuardAutoMergeOutdated: {func(s *step, _ Node) bool { return s.autoMergeNews() == autoMergeOutdated },
+		"auto-merge the user turned on is still on, and the pull request shows something they were not shown"},
+	GuardAutoMergeDropped: {func(s *step, _ Node) bool { return s.autoMergeNews() == autoMergeDropped },
+		"auto-merge the user turned on is off on GitHub, and the pull request is not in a merge queue"},
 }

@@ -60,16 +60,25 @@ func actor(login string) prstatus.Actor {
 	return prstatus.Actor{Login: login, IsBot: strings.HasSuffix(login, "[bot]")}
 }
 
+// assocOf is how a hand-built author relates to the repository, as GitHub would report it on a
+// team's repository: people are members, bots (GitHub Apps) have no association.
+func assocOf(login string) prstatus.Association {
+	if actor(login).IsBot {
+		return prstatus.AssocNone
+	}
+	return prstatus.AssocMember
+}
+
 func (p *pr) review(who string, st prstatus.ReviewState, body string) *pr {
 	p.n++
-	r := prstatus.Review{ID: fmt.Sprintf("PRR_%d", p.n), Author: actor(who), State: st, Body: body, SubmittedAt: p.tick(), CommitOID: p.s.HeadOID}
+	r := prstatus.Review{ID: fmt.Sprintf("PRR_%d", p.n), Author: actor(who), AuthorAssociation: assocOf(who), State: st, Body: body, SubmittedAt: p.tick(), CommitOID: p.s.HeadOID}
 	p.s.Reviews = append(p.s.Reviews, r)
 	return p
 }
 
 func (p *pr) thread(id, who, path string, line int, body string) *pr {
 	p.n++
-	c := prstatus.Comment{ID: fmt.Sprintf("C_%d", p.n), DatabaseID: int64(p.n), Author: actor(who), Body: body, CreatedAt: p.tick(),
+	c := prstatus.Comment{ID: fmt.Sprintf("C_%d", p.n), DatabaseID: int64(p.n), Author: actor(who), AuthorAssociation: assocOf(who), Body: body, CreatedAt: p.tick(),
 		URL: "https://github.com/acme/widgets/pull/7#discussion_r" + fmt.Sprint(p.n)}
 	p.s.Threads = append(p.s.Threads, prstatus.Thread{ID: id, Path: path, Line: line, Comments: []prstatus.Comment{c}, TotalComments: 1})
 	return p
@@ -80,7 +89,7 @@ func (p *pr) reply(id, who, body string) *pr {
 		if p.s.Threads[i].ID == id {
 			p.n++
 			t := &p.s.Threads[i]
-			t.Comments = append(t.Comments, prstatus.Comment{ID: fmt.Sprintf("C_%d", p.n), DatabaseID: int64(p.n), Author: actor(who), Body: body, CreatedAt: p.tick()})
+			t.Comments = append(t.Comments, prstatus.Comment{ID: fmt.Sprintf("C_%d", p.n), DatabaseID: int64(p.n), Author: actor(who), AuthorAssociation: assocOf(who), Body: body, CreatedAt: p.tick()})
 			t.TotalComments++
 		}
 	}
@@ -138,8 +147,13 @@ func (d *drv) send(in Input) Action {
 	return act
 }
 
-func (d *drv) poll(p *pr) Action                 { d.t.Helper(); return d.send(PollInput(p.facts())) }
-func (d *drv) choose(v elicitation.Value) Action { d.t.Helper(); return d.send(ChoiceInput(v)) }
+func (d *drv) poll(p *pr) Action { d.t.Helper(); return d.send(PollInput(p.facts())) }
+
+// choose is the user's pick in the host's prompt.
+func (d *drv) choose(v elicitation.Value) Action {
+	d.t.Helper()
+	return d.send(ChoiceInput(v).From(ByUser))
+}
 func (d *drv) ev(e Event, data EventData) Action {
 	d.t.Helper()
 	return d.send(EventInput(e, "", data))

@@ -22,6 +22,24 @@ const (
 	InputStop     InputKind = "stop"     // pr_monitor_stop
 )
 
+// AnsweredBy says whose answer a choice is. It decides one thing: whether the choice may merge
+// (or have GitHub merge later), which only the user's own answer may (docs/security.md, "Consent").
+type AnsweredBy string
+
+// Whose answers count as the user's. The zero value is anyone else's: the agent answering a
+// question the host can show the user itself, or a model's reading of the user's free text.
+const (
+	// ByUser: the user picked the choice in a prompt the host showed them (elicitation, in either
+	// protocol era), or typed words there that match it whole (elicitation.Match).
+	ByUser AnsweredBy = "user"
+	// ByRelay: the agent relays the user's answer to a question the host could not show them (no
+	// elicitation, a prompt the host refused or failed, a task that cannot ask).
+	ByRelay AnsweredBy = "relay"
+)
+
+// consents reports whether an answer so given may merge.
+func (b AnsweredBy) consents() bool { return b == ByUser || b == ByRelay }
+
 // EventData is the structured payload an agent sends with an event: pr_monitor_next_step's data
 // argument, whose schema the jsonschema tags describe.
 type EventData struct {
@@ -99,6 +117,8 @@ type Input struct {
 	// QuestionSeq, when set on an answer, is the question it answers; a late answer to an older
 	// question is rejected rather than applied to the wrong one.
 	QuestionSeq int `json:"question_seq,omitempty"`
+	// By says whose answer a choice is: only the user's may merge (AnsweredBy).
+	By AnsweredBy `json:"by,omitempty"`
 	// TaskUnseen, on a ready, says the task in progress may never have reached the agent (the
 	// server restarted since it was handed out, or never handed it out in this process).
 	TaskUnseen bool            `json:"task_unseen,omitempty"`
@@ -113,8 +133,14 @@ func EventInput(e Event, choice elicitation.Value, data EventData) Input {
 	return Input{Kind: InputEvent, Event: e, Choice: choice, Data: data}
 }
 
-// ChoiceInput is an answer to the pending question.
+// ChoiceInput is an answer to the pending question, nobody's in particular (From says whose).
 func ChoiceInput(v elicitation.Value) Input { return EventInput(EventUserChose, v, EventData{}) }
+
+// From is the input as answered by by.
+func (in Input) From(by AnsweredBy) Input {
+	in.By = by
+	return in
+}
 
 // DeclineInput is a declined elicitation.
 func DeclineInput() Input { return Input{Kind: InputDecline} }

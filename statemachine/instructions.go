@@ -30,7 +30,9 @@ var taskText = map[TaskName]string{
 	TaskApplyFix: "Apply context.suggested_fix for context.failed_checks, run the tests, commit and push.",
 	TaskRebase:   "Rebase this pull request onto its base branch as context.note says, resolve the conflicts, run the tests, and push with --force-with-lease.",
 	TaskInterpretFreeform: elicitation.BoundaryNotice + " If the reply picks one of context.freeform.elicitation.choices, " +
-		"say how you read it and send user_chose with that choice's value. Otherwise do what it asks within this flow.",
+		"say how you read it and send user_chose with that choice's value, unless it is one of context.freeform.user_only: " +
+		"those only the user's own pick in the prompt can make, so send task_complete and the question goes back to them. " +
+		"Otherwise do what it asks within this flow.",
 }
 
 // eventHints says what data goes with each completion event.

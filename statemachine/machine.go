@@ -259,6 +259,9 @@ func (s *step) answer(v elicitation.Value) (Action, error) {
 	if !q.Offers(v) && v != elicitation.Snooze { // a question saved before snoozing existed can be put off too
 		return Action{}, fmt.Errorf("%w: %q; question %q offers %v", ErrChoiceNotOffered, v, q.ID, q.Values())
 	}
+	if s.pos.NeedsUser(v) && !s.in.By.consents() {
+		return Action{}, fmt.Errorf("%w: %q for question %d", ErrNotTheUsersChoice, v, q.Seq)
+	}
 	prev := s.pos.Answered
 	s.pos.Answered, s.pos.Snooze = &Answered{Seq: q.Seq, Choice: v}, nil
 	s.choice = v

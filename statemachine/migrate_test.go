@@ -56,7 +56,11 @@ func TestSavedV1PositionsKeepTheirPlace(t *testing.T) {
 			assert.Equal(t, v1Places[c.Name], pos.Node)
 			assert.Equal(t, withoutNodes(t, reencode[Action](t, c.Pending)), withoutNodes(t, mustJSON(t, m.Pending())), "presents what it presented")
 
-			act, err := m.Step(c.Now, c.Input)
+			in := c.Input
+			if in.Event == EventUserChose {
+				in.By = ByUser // the old build knew no provenance: these answers were the user's
+			}
+			act, err := m.Step(c.Now, in)
 			require.NoError(t, err)
 			assert.Equal(t, withoutNodes(t, reencode[Action](t, c.After)), withoutNodes(t, mustJSON(t, act)), "answers as it answered")
 			assert.Equal(t, withoutNodes(t, reencode[Position](t, c.AfterPosition)), withoutNodes(t, mustJSON(t, m.Position())), "and moves on to the same place")
@@ -65,6 +69,30 @@ func TestSavedV1PositionsKeepTheirPlace(t *testing.T) {
 			again, err := Restore(DefaultConfig(), m.Position())
 			require.NoError(t, err)
 			assert.Equal(t, mustJSON(t, m.Position()), mustJSON(t, again.Position()), "a migrated monitor saves as version 2 and restores exactly")
+		})
+	}
+}
+
+// TestSavedV2PositionsKeepTheirPlace: positions of the ready flow saved by the build before
+// auto-merge and merge queues (testdata/positions-v2, written at a0a3f7e) restore as they were,
+// present what they presented, and answer their next input exactly as that build did: the new
+// rows and fields change nothing for a monitor mid-flow.
+func TestSavedV2PositionsKeepTheirPlace(t *testing.T) {
+	files, err := filepath.Glob("testdata/positions-v2/*.json")
+	require.NoError(t, err)
+	require.Len(t, files, 6)
+	for _, f := range files {
+		c := readV1Case(t, f)
+		t.Run(c.Name, func(t *testing.T) {
+			require.Equal(t, PositionVersion, c.Position.Version)
+			m, err := Restore(DefaultConfig(), c.Position)
+			require.NoError(t, err)
+			same := func(js string) string { return fenceID.ReplaceAllString(js, "${1}ID") } // fence ids are keyed per process
+			assert.JSONEq(t, same(string(reencode[Action](t, c.Pending))), same(mustJSON(t, m.Pending())), "presents what it presented")
+			act, err := m.Step(c.Now, c.Input)
+			require.NoError(t, err)
+			assert.JSONEq(t, same(string(reencode[Action](t, c.After))), same(mustJSON(t, act)), "answers as it answered")
+			assert.JSONEq(t, same(string(reencode[Position](t, c.AfterPosition))), same(mustJSON(t, m.Position())), "and moves on to the same place")
 		})
 	}
 }

@@ -77,6 +77,11 @@ const (
 	NodeReadyActionFailed Node = "ready_action_failed"
 	// The branch is behind a base that must be merged in first: GitHub's "Update branch".
 	NodeReadyUpdatingBranch Node = "ready_updating_branch"
+	// Auto-merge: offered while checks still run, turned on, turned off again on news.
+	NodeReadyAskWhenReady       Node = "ready_ask_when_ready"
+	NodeReadyEnablingAutoMerge  Node = "ready_enabling_auto_merge"
+	NodeReadyDisablingAutoMerge Node = "ready_disabling_auto_merge"
+	NodeReadyAutoMergeOff       Node = "ready_auto_merge_off"
 
 	NodeStaleAsk              Node = "stale_ask"
 	NodeStaleRequestingReview Node = "stale_requesting_review"
@@ -125,6 +130,7 @@ var nodeOrder = []Node{
 	NodeConflictAsk, NodeConflictRebasing, NodeConflictRecovering, NodeConflictRecovery, NodeConflictInterpreting,
 	NodeReadyAsk, NodeReadyMerging, NodeReadyMergeRefused, NodeReadyRecovering, NodeReadyRecovery,
 	NodeReadyInterpreting, NodeReadyActionFailed, NodeReadyUpdatingBranch,
+	NodeReadyAskWhenReady, NodeReadyEnablingAutoMerge, NodeReadyDisablingAutoMerge, NodeReadyAutoMergeOff,
 	NodeStaleAsk, NodeStaleRequestingReview, NodeStaleRecovering, NodeStaleRecovery, NodeStaleInterpreting,
 	NodeStaleActionFailed,
 }
@@ -191,6 +197,11 @@ var nodes = map[Node]nodeInfo{
 	NodeReadyActionFailed: asking(FlowReady, elicitation.QActionFailed),
 
 	NodeReadyUpdatingBranch: serving(FlowReady, ServerUpdateBranch),
+
+	NodeReadyAskWhenReady:       asking(FlowReady, elicitation.QMergeWhenReady),
+	NodeReadyEnablingAutoMerge:  readyEnabling,
+	NodeReadyDisablingAutoMerge: serving(FlowReady, ServerDisableAutoMerge),
+	NodeReadyAutoMergeOff:       asking(FlowReady, elicitation.QAutoMergeOff),
 
 	NodeStaleAsk:              asking(FlowStale, elicitation.QStaleApproval),
 	NodeStaleRequestingReview: serving(FlowStale, ServerRequestReview),

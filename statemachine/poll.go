@@ -31,6 +31,9 @@ func (s *step) onPoll() (Action, error) {
 	if row, err := s.fireFirst(TPRMerged, TPRClosed); err != nil || row != "" {
 		return s.ended(row), err
 	}
+	if act, ok, err := s.watchAutoMerge(); ok || err != nil {
+		return act, err
+	}
 	if act, ok, err := s.catchUp(); ok || err != nil {
 		return act, err
 	}
@@ -84,6 +87,8 @@ func (s *step) enter(f *prstatus.Facts, att prstatus.Attention) (Action, bool, e
 		return s.enterCI(f, att)
 	case prstatus.AttentionReadyToMerge:
 		return s.enterReady(f, att)
+	case prstatus.AttentionMergeWhenReady:
+		return s.enterWhenReady(f, att)
 	case prstatus.AttentionStaleApproval:
 		return s.enterStale(f, att)
 	}
@@ -174,9 +179,18 @@ func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
 	return s.polling(msg, true), nil
 }
 
-// waitingFor says in a few words what the monitor is waiting for.
-// Like Reason, it names nothing GitHub wrote: counts and the server's own words.
+// waitingFor says in a few words what the monitor is waiting for, and that GitHub merges the pull
+// request by itself when it will (auto-merge, the merge queue). Like Reason, it names nothing
+// GitHub wrote: counts and the server's own words.
 func waitingFor(f *prstatus.Facts) string {
+	text := waitingOn(f)
+	if note := prstatus.MergingNote(f); note != "" && !strings.Contains(text, note) {
+		text = strings.TrimSuffix(text, ".") + "; " + note + "."
+	}
+	return text
+}
+
+func waitingOn(f *prstatus.Facts) string {
 	missing := len(f.CI.Missing)
 	switch {
 	case f.CI.Pending > 0 && missing > 0:
@@ -220,6 +234,8 @@ func Reason(att prstatus.Attention) string {
 		return count(len(att.Checks), "check was", "checks were") + " cancelled"
 	case prstatus.AttentionReadyToMerge:
 		return "approved by " + count(len(att.Reviewers), "reviewer", "reviewers") + " and CI is green"
+	case prstatus.AttentionMergeWhenReady:
+		return "approved by " + count(len(att.Reviewers), "reviewer", "reviewers") + " with checks still to pass; the repository allows auto-merge"
 	case prstatus.AttentionStaleApproval:
 		return "CI is green, but the approval is on an older commit"
 	case prstatus.AttentionMerged, prstatus.AttentionClosed:
@@ -259,23 +275,11 @@ func quietReason(f *prstatus.Facts) string {
 		// prstatus words each rule in counts (prstatus/blocked.go), never a name.
 		why = append(why, "GitHub blocks the merge: "+strings.Join(f.Blocked, "; "))
 	}
+	if note := prstatus.MergingNote(f); note != "" {
+		why = append(why, note)
+	}
 	if len(why) == 0 {
 		return "Nothing needs attention."
 	}
 	return "Nothing to do yet: " + strings.Join(why, "; ") + "."
-}
-
-// Where names a place in the pull request in the server's own sentences (and its prompts): a
-// path only when it is plainly a name (see plainName), else "a file".
-func Where(path string, line int) string {
-	switch p := plainName(path, ""); {
-	case path == "":
-		return "the PR"
-	case p == "":
-		return "a file"
-	case line > 0:
-		return fmt.Sprintf("%s:%d", p, line)
-	default:
-		return p
-	}
 }

@@ -188,6 +188,19 @@ type ReadyState struct {
 	// GitHub reports only when a protection requires up-to-date branches) when the question was
 	// asked, so updating the branch was offered.
 	Behind bool `json:"behind,omitempty"`
+	// Queue: the base branch merged through a merge queue when the question was asked, so merging
+	// is the queue's entry (GitHub merges it once the queue's checks pass).
+	Queue bool `json:"queue,omitempty"`
+	// Changed is what changed since the user turned auto-merge on, for the notice that it is off.
+	Changed []string `json:"changed,omitempty"`
+}
+
+// AutoMergeOn is auto-merge the user turned on: GitHub merges the pull request by itself once its
+// requirements are met, at the head the user saw. Anything they were not shown (a new push, a
+// request for changes, a failing check, a dismissed approval, a new thread) turns it off again.
+type AutoMergeOn struct {
+	Shown prstatus.MergeView `json:"shown"`
+	At    time.Time          `json:"at"`
 }
 
 // StaleState is the stale-approval flow.
@@ -254,6 +267,8 @@ type Memory struct {
 	Rounds map[string]RoundRecord `json:"rounds,omitempty"`
 	// Wait is "wait for another approver".
 	Wait *WaitApprover `json:"wait,omitempty"`
+	// AutoMerge is auto-merge the user turned on, watched until the pull request is merged.
+	AutoMerge *AutoMergeOn `json:"auto_merge,omitempty"`
 	// Rerun is the re-run last requested, until GitHub shows it.
 	Rerun *RerunRecord `json:"rerun,omitempty"`
 	// Tried records catch-up actions already attempted (key → the state they were tried in), so a

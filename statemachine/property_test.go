@@ -81,9 +81,16 @@ var situations = []func() *pr{
 		return newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
 	},
 	behindPR,
+	// Auto-merge and merge queues: checks still running where auto-merge is allowed, auto-merge
+	// on (and news under it), a merge queue, and a merge GitHub holds for a rule.
+	whenReadyPR,
+	autoMergedPR,
+	func() *pr { return autoMergedPR().push("c2") },
+	queuePR,
+	heldPR,
 }
 
-var knownErrors = []error{ErrBadInput, ErrUnknownEvent, ErrNoQuestion, ErrChoiceNotOffered, ErrStaleAnswer, ErrUnexpectedOutcome}
+var knownErrors = []error{ErrBadInput, ErrUnknownEvent, ErrNoQuestion, ErrChoiceNotOffered, ErrStaleAnswer, ErrUnexpectedOutcome, ErrNotTheUsersChoice}
 
 // randomInput picks an input that is usually sensible for the machine's position and sometimes not.
 func randomInput(src source, m *Machine) Input {
@@ -108,7 +115,8 @@ func randomInput(src source, m *Machine) Input {
 	case StateAwaitingUser:
 		switch r := pick(20); {
 		case r < 12:
-			return ChoiceInput(pos.Question.Choices[pick(len(pos.Question.Choices))].Value)
+			by := []AnsweredBy{ByUser, ByUser, ByRelay, ""}[pick(4)] // the user's pick, a relay, or the agent's own
+			return ChoiceInput(pos.Question.Choices[pick(len(pos.Question.Choices))].Value).From(by)
 		case r < 14:
 			return DeclineInput()
 		case r == 14:
@@ -140,6 +148,7 @@ func randomInput(src source, m *Machine) Input {
 			in.Event = pos.Task.Expected[pick(len(pos.Task.Expected))]
 			if in.Event == EventUserChose && pos.Freeform != nil {
 				in.Choice = pos.Freeform.Question.Choices[pick(len(pos.Freeform.Question.Choices))].Value
+				in.By = []AnsweredBy{ByRelay, ""}[pick(2)]
 			}
 			return in
 		}
@@ -179,7 +188,7 @@ func exploreStep(t testing.TB, m *Machine, now time.Time, in Input) {
 	}
 	representing := before.Server != nil && before.Server.Kind == ServerMerge
 	if act.Kind == ActionServer && act.Server.Kind == ServerMerge && !representing {
-		ok := in.Kind == InputEvent && in.Event == EventUserChose && before.Node.Flow() == FlowReady &&
+		ok := in.Kind == InputEvent && in.Event == EventUserChose && before.Node.Flow() == FlowReady && in.By.consents() &&
 			slices.Contains([]elicitation.Value{elicitation.Merge, elicitation.MergeAdmin, elicitation.Retry}, in.Choice)
 		require.True(t, ok, "a merge came from %s/%s/%s at %s, not the user's merge choice", in.Kind, in.Event, in.Choice, before.Node)
 	}

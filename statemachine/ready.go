@@ -9,9 +9,36 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// readyMerging is the ready flow's merge step: the only node that waits on a merge (its info
-// lives here, with the one handler that may build a merge request).
-var readyMerging = serving(FlowReady, ServerMerge)
+// NeedsUser reports whether choosing v for the open question (or the question a free-text answer
+// interrupted) merges, or has GitHub merge later: merge, merge with administrator bypass, or a
+// retry of a merge that failed. Step takes such a choice only from the user (AnsweredBy), and
+// the MCP server asks again through the host rather than take it from a model's reading.
+func (p Position) NeedsUser(v elicitation.Value) bool {
+	q := p.Question
+	if q == nil && p.Freeform != nil {
+		q = &p.Freeform.Question
+	}
+	switch {
+	case q == nil:
+		return false
+	case v == elicitation.Merge, v == elicitation.MergeAdmin, v == elicitation.AutoMerge:
+		return true
+	}
+	return v == elicitation.Retry && q.ID == elicitation.QActionFailed && p.Retry != nil && merges(p.Retry.Kind)
+}
+
+// merges reports whether a server action merges the pull request (now or, by GitHub, later).
+func merges(k ServerActionKind) bool {
+	return k == ServerMerge || k == ServerEnqueue || k == ServerEnableAutoMerge
+}
+
+// readyMerging is the ready flow's merge step, and readyEnabling its auto-merge step: the only
+// nodes that wait on a merge (their info lives here, with the one handler that may build a merge
+// request). A merge-queue entry is a merge: GitHub merges it once the queue's checks pass.
+var (
+	readyMerging  = serving(FlowReady, ServerMerge, ServerEnqueue)
+	readyEnabling = serving(FlowReady, ServerEnableAutoMerge)
+)
 
 // enterReady asks whether to merge an approved, green pull request. This question is the only way
 // a merge can come about. handled is false when the attention is acknowledged or the user waits
@@ -28,7 +55,8 @@ func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, bo
 func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
 	shown := prstatus.ViewForMerge(f)
 	behind := branchBehind(f)
-	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: behind}
+	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: behind,
+		Queue: f.MergeQueueRequired}
 	s.pos.FlowKey = att.Key
 	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, readyWords(f))
 	var quoted []string
@@ -40,6 +68,13 @@ func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, erro
 		quoted = append(quoted, "resolved by approval: "+describeSettled(settled))
 	}
 	values := []elicitation.Value{elicitation.Merge}
+	if f.MergeQueueRequired {
+		text += ". The base branch merges through a merge queue: merging adds it to the queue, and GitHub merges it once the queue's checks pass"
+	}
+	if f.AutoMergeOfferedOnReady() {
+		text += ". GitHub holds the merge for now; with auto-merge it merges it by itself, at this head, once it lets it"
+		values = append(values, elicitation.AutoMerge)
+	}
 	if behind {
 		text += ". The branch is behind its base branch, and the repository requires it to be up to date before merging."
 		values = append(values, elicitation.UpdateBranch)
@@ -86,41 +121,81 @@ func branchBehind(f *prstatus.Facts) bool {
 	return f.MergeStateStatus == "BEHIND" && f.Mergeable != prstatus.MergeableConflict
 }
 
-// readyAnswer handles every choice of the ready and merge-refused questions. It is the one
-// handler that may produce a merge, and only from the user's explicit merge choice.
+// readyAnswer handles every choice of the ready flow's questions (ready, merge when ready, merge
+// refused, auto-merge off). It is the one handler that may produce a merge, and only from the
+// user's explicit merge or auto-merge choice.
 func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
 	switch v {
 	case elicitation.Merge, elicitation.MergeAdmin:
 		return s.mergeRequest(v == elicitation.MergeAdmin)
+	case elicitation.AutoMerge:
+		return s.autoMergeRequest()
 	case elicitation.UpdateBranch:
 		return s.updateBranchRequest()
 	case elicitation.WaitForApprover:
 		s.pos.Memory.Wait = &WaitApprover{Head: s.pos.Ready.Head, Approvals: len(s.pos.Ready.Approvers)}
 		return s.finish("Waiting for another approval before asking again.", TReadyWaitForApprover)
 	case elicitation.Resume:
+		switch s.pos.Question.ID {
+		case elicitation.QMergeWhenReady:
+			return s.acknowledge("Watching the checks; you will be asked when they pass.")
+		case elicitation.QAutoMergeOff:
+			return s.acknowledge("Auto-merge is off: GitHub will not merge the pull request by itself. Watching.")
+		}
 		return s.acknowledge("Resuming; this will not be asked again for this head and these approvals.")
 	case elicitation.HandleMyself:
+		if s.pos.Question.ID == elicitation.QAutoMergeOff {
+			return s.acknowledge("Auto-merge is off: GitHub will not merge the pull request by itself. Leaving the merge to you.")
+		}
 		return s.acknowledge("Leaving the merge to you.")
 	}
 	return Action{}, fmt.Errorf("statemachine: ready flow has no handler for %q (a bug)", v)
 }
 
-// mergeRequest is the only place a merge request is built. It pins the head the user saw.
+// mergeRequest is the only place a merge request is built. It pins the head the user saw. Where the
+// base branch merges through a merge queue, merging is the queue's entry.
 func (s *step) mergeRequest(admin bool) (Action, error) {
 	r := s.pos.Ready
 	if _, err := s.mustFireFirst(TReadyMerge, TReadyRetryMerge); err != nil {
 		return Action{}, err
 	}
+	if r.Queue && !admin {
+		return s.server(ServerRequest{Kind: ServerEnqueue, ExpectedHeadSHA: r.Head, Shown: s.shown(),
+			Describe: fmt.Sprintf("add %s at %s to the merge queue", s.pos.Monitor.Ref, short(r.Head))}), nil
+	}
 	what := fmt.Sprintf("%s-merge %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, short(r.Head))
 	if admin {
 		what += " with administrator bypass"
 	}
-	shown := prstatus.MergeView{Head: r.Head} // a position saved before views were kept: anything standing is news
-	if r.Shown != nil {
-		shown = *r.Shown
-	}
 	return s.server(ServerRequest{Kind: ServerMerge, MergeMethod: s.cfg.MergeMethod, ExpectedHeadSHA: r.Head, Admin: admin,
-		Shown: &shown, Describe: what}), nil
+		Shown: s.shown(), Describe: what}), nil
+}
+
+// autoMergeRequest is the only place an auto-merge request is built: GitHub merges the pull
+// request by itself once its requirements are met, pinned to the head the user saw.
+func (s *step) autoMergeRequest() (Action, error) {
+	r := s.pos.Ready
+	if _, err := s.mustFireFirst(TReadyEnableAutoMerge, TReadyRetryAutoMerge); err != nil {
+		return Action{}, err
+	}
+	return s.server(ServerRequest{Kind: ServerEnableAutoMerge, MergeMethod: s.cfg.MergeMethod, ExpectedHeadSHA: r.Head, Shown: s.shown(),
+		Describe: fmt.Sprintf("turn on auto-merge (%s) for %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, short(r.Head))}), nil
+}
+
+// shown is what the user was shown when asked; a position saved before views were kept shows the
+// head only, so anything standing is news.
+func (s *step) shown() *prstatus.MergeView {
+	r := s.pos.Ready
+	v := prstatus.MergeView{Head: r.Head}
+	if r.Shown != nil {
+		v = *r.Shown
+	}
+	return &v
+}
+
+// queued: the outcome is GitHub taking the pull request into its merge queue.
+func (s *step) queued() bool {
+	return s.in.Outcome != nil && s.in.Outcome.OK && s.in.Outcome.Kind == ServerEnqueue
 }
 
 // updateBranchRequest asks the server to bring the branch up to date with its base, pinned to the
@@ -134,16 +209,19 @@ func (s *step) updateBranchRequest() (Action, error) {
 		Describe: fmt.Sprintf("update the branch of %s at %s with its base branch", s.pos.Monitor.Ref, short(r.Head))}), nil
 }
 
-// retryReady tries a failed ready-flow action again: a branch update is sent again as it was; a
-// merge is built afresh by mergeRequest, the one place a merge request is built.
+// retryReady tries a failed ready-flow action again: a branch update or turning auto-merge off is
+// sent again as it was; a merge or an auto-merge is built afresh by its one builder.
 func (s *step) retryReady(req ServerRequest) (Action, error) {
-	if req.Kind != ServerUpdateBranch {
-		return s.mergeRequest(req.Admin)
+	switch req.Kind {
+	case ServerUpdateBranch, ServerDisableAutoMerge:
+		if err := s.returnTo(serverNode(FlowReady, req.Kind)); err != nil {
+			return Action{}, err
+		}
+		return s.server(req), nil
+	case ServerEnableAutoMerge:
+		return s.autoMergeRequest()
 	}
-	if err := s.returnTo(NodeReadyUpdatingBranch); err != nil {
-		return Action{}, err
-	}
-	return s.server(req), nil
+	return s.mergeRequest(req.Admin)
 }
 
 // updateOutcome reports the branch update. Done, the question's situation is acknowledged (GitHub
@@ -166,17 +244,26 @@ func (s *step) updateOutcome(req ServerRequest, o Outcome) (Action, error) {
 	return s.askFailed(req, o, false)
 }
 
-// readyOutcome reports the merge or the branch update.
+// readyOutcome reports the merge (or queue entry), the branch update, or auto-merge turned on or off.
 func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
-	if req.Kind == ServerUpdateBranch {
+	switch req.Kind {
+	case ServerUpdateBranch:
 		return s.updateOutcome(req, o)
+	case ServerEnableAutoMerge:
+		return s.autoMergeOutcome(req, o)
+	case ServerDisableAutoMerge:
+		return s.disableOutcome(req, o)
 	}
-	row, err := s.mustFireFirst(TReadyMerged, TReadyChangedAskAgain, TReadyChangedAndEnded, TReadyHeadMoved,
+	row, err := s.mustFireFirst(TReadyQueued, TReadyMerged, TReadyChangedAskAgain, TReadyChangedAndEnded, TReadyHeadMoved,
 		TReadyMergeRefused, TReadyMergeFailed)
 	if err != nil {
 		return Action{}, err
 	}
 	switch row {
+	case TReadyQueued:
+		s.clearFlow()
+		return s.polling(fmt.Sprintf("Added %s to the merge queue: GitHub merges it once the queue's checks pass. Watching until it is merged.",
+			s.pos.Monitor.Ref), true), nil
 	case TReadyMerged:
 		s.clearFlow()
 		msg := fmt.Sprintf("%s merged.", s.pos.Monitor.Ref)
@@ -193,18 +280,29 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 		s.clearFlow()
 		return s.polling("The head moved since you chose to merge; nothing was merged. Watching the new head.", true), nil
 	case TReadyMergeRefused:
-		s.pos.Ready.Refusal = o.Error
-		values := []elicitation.Value{}
-		if s.cfg.AllowAdminMerge && !req.Admin {
-			values = append(values, elicitation.MergeAdmin)
-		}
-		if s.pos.Ready.Behind {
-			values = append(values, elicitation.UpdateBranch)
-		}
-		values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
-		return s.ask(elicitation.QMergeRefused, withCause("GitHub refused the merge", o.Error), values, nil)
+		return s.askRefused(req, o, "GitHub refused the merge")
 	}
 	return s.askFailed(req, o, false)
+}
+
+// askRefused asks what to do about a merge, queue entry or auto-merge GitHub refused for a reason
+// the user can act on: merging now (after an auto-merge GitHub refused, say as the pull request
+// could merge at once), with administrator bypass where configured, updating a branch behind its
+// base, or waiting.
+func (s *step) askRefused(req ServerRequest, o Outcome, sentence string) (Action, error) {
+	s.pos.Ready.Refusal = o.Error
+	values := []elicitation.Value{}
+	if req.Kind == ServerEnableAutoMerge {
+		values = append(values, elicitation.Merge)
+	}
+	if s.cfg.AllowAdminMerge && !req.Admin {
+		values = append(values, elicitation.MergeAdmin)
+	}
+	if s.pos.Ready.Behind {
+		values = append(values, elicitation.UpdateBranch)
+	}
+	values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
+	return s.ask(elicitation.QMergeRefused, withCause(sentence, o.Error), values, nil)
 }
 
 // mergeResult is what a merge outcome means.

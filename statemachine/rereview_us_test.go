@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // TestReReviewIsNeverRequestedFromUs: when every thread of the flow is answered, its reviewers
@@ -29,6 +30,9 @@ func TestReReviewIsNeverRequestedFromUs(t *testing.T) {
 		t.Run(tt.starter, func(t *testing.T) {
 			p := newPR().thread("T1", tt.starter, "a.go", 1, "rename this").reply("T1", "bob", "yes, please")
 			p.s.Viewer = "maintainer" // the token's account; the author is dev
+			// Whoever started it counts as able to review (a bot's App installed with write access,
+			// say): the rule under test is about whom, not whether.
+			p.s.Threads[0].Comments[0].AuthorAssociation = prstatus.AssocMember
 			d := start(t)
 			requireExecute(t, d.poll(p), TaskExplainComment)
 			require.Equal(t, ActionAskUser, d.ev(EventTaskComplete, EventData{Recommendation: "rename"}).Kind)

@@ -24,7 +24,7 @@ func inputsAt(pos Position) []Input {
 	switch pos.Node.State() {
 	case StateAwaitingUser:
 		for _, c := range pos.Question.Choices {
-			ins = append(ins, ChoiceInput(c.Value))
+			ins = append(ins, ChoiceInput(c.Value).From(ByUser))
 		}
 		ins = append(ins, DeclineInput(), FreeformInput(FreeformAnswer{Text: "do something else", Classification: elicitation.ClassifiedUnavailable}))
 	case StateExecutingTask:
@@ -39,7 +39,7 @@ func inputsAt(pos Position) []Input {
 			if k == ServerUpdateBranch {
 				ins = append(ins, OutcomeInput(Outcome{Kind: k, HeadMoved: true, Error: "moved"}))
 			}
-			if k == ServerMerge {
+			if merges(k) {
 				ins = append(ins, OutcomeInput(Outcome{Kind: k, Refused: true, Error: "policy"}), OutcomeInput(Outcome{Kind: k, HeadMoved: true}))
 				for _, st := range []prstatus.PRState{prstatus.StateOpen, prstatus.StateMerged} {
 					ins = append(ins, OutcomeInput(Outcome{Kind: k, Changed: []string{"a new commit"}, Shown: &prstatus.MergeView{Head: sha("c9"), State: st}}))
@@ -164,6 +164,12 @@ func signature(p Position) string {
 	}
 	if p.Retry != nil {
 		sig += " retry " + string(p.Retry.Kind)
+	}
+	if p.Ready != nil && p.Ready.Queue {
+		sig += " queue"
+	}
+	if p.Memory.AutoMerge != nil {
+		sig += " auto-merge on"
 	}
 	return sig
 }

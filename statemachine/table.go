@@ -62,7 +62,7 @@ func watchingRows() []Row {
 	}
 	acks := at(NodeRefineStalled, NodeRefineRecovery, NodeCommentsRecovery, NodeCIResults, NodeCICancelled, NodeCIRecovery,
 		NodeCIActionFailed, NodeConflictAsk, NodeConflictRecovery, NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery,
-		NodeReadyActionFailed, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
+		NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
 	return []Row{
 		{TStart, at(NodeIdle), NodePolling, when(onEvent(reports...)), none()},
 		{TStartByPoll, at(NodeIdle), NodePolling, when(onPoll()), none()},
@@ -270,6 +270,7 @@ func readyRows() []Row {
 		{TReadyAsk, at(NodePolling), NodeReadyAsk, when(onPoll(prstatus.AttentionReadyToMerge)), is(GuardUnacknowledged, GuardApprovalsBeyondWait)},
 		{TReadyMerge, asks, NodeReadyMerging, when(onChoice(elicitation.Merge, elicitation.MergeAdmin)), none()},
 		{TReadyWaitForApprover, asks, NodePolling, when(onChoice(elicitation.WaitForApprover)), none()},
+		{TReadyQueued, at(NodeReadyMerging), NodePolling, when(merged), is(GuardActionSucceeded, GuardQueued)},
 		{TReadyMerged, at(NodeReadyMerging), NodeStopped, when(merged), is(GuardActionSucceeded)},
 		{TReadyChangedAskAgain, at(NodeReadyMerging), NodeReadyAsk, when(merged), is(GuardPRChangedStillOpen)},
 		{TReadyChangedAndEnded, at(NodeReadyMerging), NodePolling, when(merged), is(GuardPRChangedAndEnded)},
@@ -283,7 +284,8 @@ func readyRows() []Row {
 		{TReadyAskRecovery, at(NodeReadyRecovering), NodeReadyRecovery, when(onHead()), is(GuardRecoveryNeedsUser)},
 		{TReadyBackToInterpreting, at(NodeReadyRecovery), NodeReadyInterpreting, when(onChoice(elicitation.BackToTask)), is(GuardInterruptedTaskHere)},
 
-		{TReadyInterpret, at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery, NodeReadyActionFailed), NodeReadyInterpreting, when(onFreeform()), none()},
+		{TReadyInterpret, at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery, NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff),
+			NodeReadyInterpreting, when(onFreeform()), none()},
 		{TReadyReturnToAsk, at(NodeReadyInterpreting), NodeReadyAsk, when(returns), here},
 		{TReadyReturnToRefused, at(NodeReadyInterpreting), NodeReadyMergeRefused, when(returns), here},
 		{TReadyReturnToRecovery, at(NodeReadyInterpreting), NodeReadyRecovery, when(returns), here},
@@ -294,6 +296,21 @@ func readyRows() []Row {
 		{TReadyUpdateHeadMoved, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardHeadMoved)},
 		{TReadyUpdateFailed, at(NodeReadyUpdatingBranch), NodeReadyActionFailed, when(onOutcome()), is(GuardActionFailed)},
 		{TReadyRetryUpdate, at(NodeReadyActionFailed), NodeReadyUpdatingBranch, when(onChoice(elicitation.Retry)), is(GuardRetriedActionHere)},
+
+		{TReadyAskWhenReady, at(NodePolling), NodeReadyAskWhenReady, when(onPoll(prstatus.AttentionMergeWhenReady)), is(GuardUnacknowledged)},
+		{TReadyEnableAutoMerge, at(NodeReadyAskWhenReady, NodeReadyAsk), NodeReadyEnablingAutoMerge, when(onChoice(elicitation.AutoMerge)), none()},
+		{TReadyAutoMergeOn, at(NodeReadyEnablingAutoMerge), NodePolling, when(onOutcome()), is(GuardActionSucceeded)},
+		{TReadyAutoMergeNotOn, at(NodeReadyEnablingAutoMerge), NodePolling, when(onOutcome()), is(GuardNotAttempted)},
+		{TReadyAutoMergeRefused, at(NodeReadyEnablingAutoMerge), NodeReadyMergeRefused, when(onOutcome()), is(GuardMergeRefused)},
+		{TReadyAutoMergeFailed, at(NodeReadyEnablingAutoMerge), NodeReadyActionFailed, when(onOutcome()), is(GuardMergeFailed)},
+		{TReadyRetryAutoMerge, at(NodeReadyActionFailed), NodeReadyEnablingAutoMerge, when(onChoice(elicitation.Retry)), is(GuardRetriedActionHere)},
+		{TReadyDisableAutoMerge, at(NodePolling), NodeReadyDisablingAutoMerge, when(onPoll()), is(GuardAutoMergeOutdated)},
+		{TReadyAutoMergeDropped, at(NodePolling), NodeReadyAutoMergeOff, when(onPoll()), is(GuardAutoMergeDropped)},
+		{TReadyAutoMergeDisabled, at(NodeReadyDisablingAutoMerge), NodeReadyAutoMergeOff, when(onOutcome()), is(GuardActionSucceeded)},
+		{TReadyDisableFailed, at(NodeReadyDisablingAutoMerge), NodeReadyActionFailed, when(onOutcome()), is(GuardActionFailed)},
+		{TReadyRetryDisable, at(NodeReadyActionFailed), NodeReadyDisablingAutoMerge, when(onChoice(elicitation.Retry)), is(GuardRetriedActionHere)},
+		{TReadyReturnToAskWhenReady, at(NodeReadyInterpreting), NodeReadyAskWhenReady, when(returns), here},
+		{TReadyReturnToAutoMergeOff, at(NodeReadyInterpreting), NodeReadyAutoMergeOff, when(returns), here},
 	}
 }
 

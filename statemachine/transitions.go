@@ -186,6 +186,21 @@ const (
 	TReadyUpdateHeadMoved       Transition = "ready_update_head_moved"
 	TReadyUpdateFailed          Transition = "ready_update_failed"
 	TReadyRetryUpdate           Transition = "ready_retry_update"
+	TReadyQueued                Transition = "ready_queued"
+	TReadyAskWhenReady          Transition = "ready_ask_when_ready"
+	TReadyEnableAutoMerge       Transition = "ready_enable_auto_merge"
+	TReadyAutoMergeOn           Transition = "ready_auto_merge_on"
+	TReadyAutoMergeNotOn        Transition = "ready_auto_merge_not_on"
+	TReadyAutoMergeRefused      Transition = "ready_auto_merge_refused"
+	TReadyAutoMergeFailed       Transition = "ready_auto_merge_failed"
+	TReadyRetryAutoMerge        Transition = "ready_retry_auto_merge"
+	TReadyDisableAutoMerge      Transition = "ready_disable_auto_merge"
+	TReadyAutoMergeDisabled     Transition = "ready_auto_merge_disabled"
+	TReadyDisableFailed         Transition = "ready_disable_failed"
+	TReadyRetryDisable          Transition = "ready_retry_disable"
+	TReadyAutoMergeDropped      Transition = "ready_auto_merge_dropped"
+	TReadyReturnToAskWhenReady  Transition = "ready_return_to_ask_when_ready"
+	TReadyReturnToAutoMergeOff  Transition = "ready_return_to_auto_merge_off"
 )
 
 // The stale-approval flow.

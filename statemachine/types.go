@@ -105,6 +105,13 @@ const (
 	ServerRerunAll      ServerActionKind = "rerun_workflows"
 	ServerMerge         ServerActionKind = "merge"
 	ServerUpdateBranch  ServerActionKind = "update_branch"
-	ServerFetchHead     ServerActionKind = "fetch_head"
-	ServerFetchCILogs   ServerActionKind = "fetch_ci_logs"
+	// ServerEnableAutoMerge has GitHub merge the pull request by itself once its requirements are
+	// met; ServerEnqueue adds it to its base branch's merge queue. Both merge, like ServerMerge:
+	// only from the user's choice in the ready flow, pinned to what they saw.
+	ServerEnableAutoMerge ServerActionKind = "enable_auto_merge"
+	ServerEnqueue         ServerActionKind = "enqueue"
+	// ServerDisableAutoMerge turns auto-merge off again (it never merges).
+	ServerDisableAutoMerge ServerActionKind = "disable_auto_merge"
+	ServerFetchHead        ServerActionKind = "fetch_head"
+	ServerFetchCILogs      ServerActionKind = "fetch_ci_logs"
 )

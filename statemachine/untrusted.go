@@ -34,16 +34,6 @@ func withCause(sentence, cause string) string {
 	return sentence + ". The error:\n" + quote(cause)
 }
 
-// plainName shows a name from GitHub (a path) in the server's own sentences only when it is
-// plainly a name (sanitize.PlainName), else what. Only Where, for the server's prompts, still
-// uses it: the machine's own sentences name nothing from GitHub (docs/security.md).
-func plainName(name, what string) string {
-	if !sanitize.PlainName(name) {
-		return what
-	}
-	return name
-}
-
 // MarshalText renders the text fenced: in JSON, a string holding the fence. (A TextMarshaler
 // rather than a json.Marshaler: encoding/json then escapes the string itself instead of
 // re-validating what a MarshalJSON returned, which matters for a megabyte of log.)

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ const (
 	ruleClose       = "closes a pull request"
 	ruleDelete      = "deletes a branch"
 	ruleMerge       = "merges outside " + mergeExecutor
-	ruleServerMerge = "names the merge action outside the ready flow and " + mergeExecutor
+	ruleServerMerge = "names a merging action outside the ready flow and " + mergeExecutor
 )
 
 // exempt directories, relative to the module root.
@@ -51,8 +52,9 @@ func mergeAllowed(path string) bool {
 	return strings.HasPrefix(path, "prstatus/ghclient/") || path == mergeExecutor
 }
 
-// serverMergeAllowed: where the state machine's merge action is declared and emitted (the user's
-// explicit merge choice in the ready flow), and the executor that performs it.
+// serverMergeAllowed: where the state machine's merging actions (a merge, a merge-queue entry,
+// auto-merge turned on) are declared and emitted (the user's explicit choice in the ready flow),
+// and the executor that performs them.
 func serverMergeAllowed(path string) bool {
 	switch path {
 	case "statemachine/types.go", "statemachine/ready.go", mergeExecutor:
@@ -60,6 +62,9 @@ func serverMergeAllowed(path string) bool {
 	}
 	return false
 }
+
+// mergingActions are the state machine's actions that merge (now, or by GitHub later).
+var mergingActions = []string{"ServerMerge", "ServerEnqueue", "ServerEnableAutoMerge"}
 
 var (
 	// stateClosedText is a state set to closed inside one string literal: a JSON body
@@ -170,8 +175,8 @@ func scanSource(path string, src []byte) []finding {
 		case gotoken.IDENT:
 			hasDelete = hasDelete || t.text == "MethodDelete"
 			hasPatch = hasPatch || t.text == "MethodPatch"
-			if t.text == "ServerMerge" {
-				hit(t.line, ruleServerMerge, "ServerMerge")
+			if slices.Contains(mergingActions, t.text) {
+				hit(t.line, ruleServerMerge, t.text)
 			}
 			if (t.text == "PullRequests" || t.text == "Issues") && is(i+1, gotoken.PERIOD, "") && is(i+2, gotoken.IDENT, "Edit") && is(i+3, gotoken.LPAREN, "") {
 				hit(t.line, ruleClose, t.text+".Edit can set state closed")
@@ -284,10 +289,10 @@ func TestNoCodeClosesPullRequestsDeletesBranchesOrMergesOutsideTheExecutor(t *te
 			executorMerge++
 		}
 	}
-	// The scan is alive: it sees the one legitimate merge request, in the GitHub client, and the
-	// one call of it, in the merge executor.
+	// The scan is alive: it sees the legitimate merge requests, in the GitHub client, and the one
+	// call of each, in the merge executor: merge, enqueue, auto-merge on and off.
 	assert.Positive(t, allowedMerge, "the client's merge path should have been seen (and allowed)")
-	assert.Equal(t, 1, executorMerge, "%s sends the one merge", mergeExecutor)
+	assert.Equal(t, 4, executorMerge, "%s sends the one merge, queue entry and auto-merge (on and off)", mergeExecutor)
 }
 
 // The scanner flags what it must and nothing it must not, on snippets.
@@ -322,6 +327,8 @@ func TestSafetyScannerSelfTest(t *testing.T) {
 		{"a .Merge( call in the MCP server", "mcpserver/drive.go", `func f() { gh.Merge(ctx, ref, req) }`, ruleMerge},
 		{"ServerMerge elsewhere", "mcpserver/effects/work.go", `func f(k statemachine.ServerActionKind) bool { return k == statemachine.ServerMerge }`, ruleServerMerge},
 		{"ServerMerge in another flow", "statemachine/ci.go", `func f() ServerRequest { return ServerRequest{Kind: ServerMerge} }`, ruleServerMerge},
+		{"a queue entry in another flow", "statemachine/ci.go", `func f() ServerRequest { return ServerRequest{Kind: ServerEnqueue} }`, ruleServerMerge},
+		{"auto-merge in the watching code", "statemachine/automerge.go", `func f() ServerRequest { return ServerRequest{Kind: ServerEnableAutoMerge} }`, ruleServerMerge},
 		{"go-github merge in the executor's package", "mcpserver/effects/merge_helper.go", `func f() { gh.PullRequests.Merge(ctx, o, r, n, msg, opts) }`, ruleMerge},
 	}
 	for _, tt := range flagged {

@@ -37,6 +37,8 @@ type taskClient struct {
 	progress int
 	elicits  int
 	seq      int
+	// elicitTask is the task the last form was tied to (related-task metadata).
+	elicitTask string
 }
 
 // launchTasks starts prmonitor serve (with the world's short --max-block, which a task ignores)
@@ -89,11 +91,17 @@ func (tc *taskClient) kill() {
 	_ = tc.c.Close()
 }
 
+// elicitCounter is a user who dismisses every form; it counts them and keeps the task each was tied to.
 type elicitCounter struct{ tc *taskClient }
 
-func (e elicitCounter) Elicit(context.Context, mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+func (e elicitCounter) Elicit(_ context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	e.tc.mu.Lock()
 	e.tc.elicits++
+	if r.Params.Meta != nil {
+		if rel, ok := r.Params.Meta.AdditionalFields[mcp.RelatedTaskMetaKey].(map[string]any); ok {
+			e.tc.elicitTask, _ = rel["taskId"].(string)
+		}
+	}
 	e.tc.mu.Unlock()
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}}, nil
 }
@@ -221,9 +229,11 @@ func TestATaskNextStepWaitsUntilThePullRequestNeedsTheAgent(t *testing.T) {
 	require.Equal(t, mcp.TaskStatusCompleted, tc.status(id))
 }
 
-// TestAQuestionInsideATaskEndsItWithAskUser: mcp-go v1.2.1 has no input_required, so a question in
-// a task is never elicited (though this client could elicit): the task completes with ask_user.
-func TestAQuestionInsideATaskEndsItWithAskUser(t *testing.T) {
+// TestAQuestionInsideATaskIsShownToTheUserTiedToItsTask: a 2025-11-25 task asks the user through
+// the client, as elicitation/create tied to the task (io.modelcontextprotocol/related-task). This
+// user dismisses the form: the task ends with ask_user, and the agent may relay any choice but the
+// merge, which only the user's own pick in the form can make.
+func TestAQuestionInsideATaskIsShownToTheUserTiedToItsTask(t *testing.T) {
 	w := newWorld(t, legacy)
 	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	tc := w.launchTasks()
@@ -233,10 +243,20 @@ func TestAQuestionInsideATaskEndsItWithAskUser(t *testing.T) {
 	act := tc.result(id)
 	require.Equal(t, "ask_user", act.Action, "%+v", act)
 	require.Equal(t, "ready_to_merge", string(act.Question.ID))
+	assert.Contains(t, act.Message, "only their own pick there can choose")
 	tc.mu.Lock()
-	defer tc.mu.Unlock()
-	assert.Zero(t, tc.elicits, "nothing elicited inside a task")
+	assert.Equal(t, 1, tc.elicits, "the question was shown to the user from inside the task")
+	assert.Equal(t, id, tc.elicitTask, "tied to its task")
+	tc.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := tc.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "pr_monitor_next_step",
+		Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "merge", "question_seq": act.Question.Seq}}})
+	require.NoError(t, err)
+	require.True(t, res.IsError, "the agent's merge is refused")
 	assert.Zero(t, w.merges)
+	assert.Empty(t, w.fake.Merges())
 }
 
 // TestTasksCancelStopsTheWaitAndLeavesTheMonitorIntact: tasks/cancel ends the task (cancelled) and

@@ -103,9 +103,10 @@ func (w *world) onMerge(m githubfake.Merge) {
 	}
 }
 
-// answered records the user's answer; a merge choice allows one merge.
+// answered records the user's answer; a merge choice (merging now, through the queue, or by
+// GitHub with auto-merge) allows one merge.
 func (w *world) answered(v string) {
-	if v == "merge" || v == "merge_admin" {
+	if v == "merge" || v == "merge_admin" || v == "auto_merge" {
 		w.mu.Lock()
 		w.mergesAllowed++
 		w.mu.Unlock()
@@ -297,4 +298,11 @@ func callParams(name string, args map[string]any) *sdk.CallToolParams {
 
 func githubfakeRef(owner, repo string, n int) prstatus.PRRef {
 	return prstatus.PRRef{Owner: owner, Repo: repo, Number: n}
+}
+
+// elicitedSnapshot is a copy of the questions elicited so far.
+func (w *world) elicitedSnapshot() []question {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]question(nil), w.elicited...)
 }

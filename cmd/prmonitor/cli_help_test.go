@@ -106,6 +106,7 @@ func TestStrayArgumentsAndInvalidDurationsAreUsageErrors(t *testing.T) {
 		{[]string{"serve", "--poll-busy", "-1m"}, `prmonitor serve: --poll-busy "-1m": a duration must be more than zero`},
 		{[]string{"serve", "--poll-quiet", "soon"}, `prmonitor serve: --poll-quiet "soon": not a duration: write it as 90s, 2m or 1h30m`},
 		{[]string{"serve", "--max-block"}, `prmonitor serve: --max-block needs a value`},
+		{[]string{"serve", "--checks-grace", "-1s"}, `prmonitor serve: --checks-grace must be 0 or more, not -1s`},
 		{[]string{"status", "--limit", "many"}, `prmonitor status: --limit "many": not a valid value`},
 	}
 	for _, tt := range tests {

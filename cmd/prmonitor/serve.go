@@ -10,6 +10,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -42,6 +43,13 @@ func runServe(ctx context.Context, args []string, e env) int {
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	dispatch := fs.Bool("dispatch", false, "also offer the pr_dispatch tool (the repository dispatcher) to agents")
+	checksGrace := fs.Duration("checks-grace", prstatus.DefaultChecksGrace, "how long after a push a head with no check, on a base branch that\n"+
+		"requires none, waits for checks to register before it counts as green (`DURATION`; 0 for no wait)")
+	push := fs.String("push", "auto", "when to push a Claude Code channel event for an action that waits on the agent while no call waits:\n"+
+		"`MODE` auto (to Claude Code), always (to any client) or off (see docs/hosts.md)")
+	pushGrace := newDurationFlag(fs, "push-grace", 5*time.Second, "how long an action waits for a call to take it before it is pushed (`DURATION`)")
+	notify := fs.Bool("notify", false, "show a desktop notification when a question waits for you and the agent's host cannot show it,\n"+
+		"or shows it and nobody answers (never in quiet hours)")
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
@@ -57,6 +65,15 @@ func runServe(ctx context.Context, args []string, e env) int {
 	case "merge", "squash", "rebase":
 	default:
 		fmt.Fprintf(e.Stderr, "prmonitor serve: --merge-method must be merge, squash or rebase, not %q\n", *mergeMethod)
+		return exitUsage
+	}
+	if *checksGrace < 0 {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: --checks-grace must be 0 or more, not %s\n", *checksGrace)
+		return exitUsage
+	}
+	pushMode, err := mcpserver.ParsePushMode(*push)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: --push: %s\n", oneLine(err.Error()))
 		return exitUsage
 	}
 	hours, err := qf.hours()
@@ -102,18 +119,31 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Logger:        logger,
 		ReviewBots:    parseReviewBots(*reviewBots),
 		Dispatch:      *dispatch,
+		ChecksGrace:   graceOf(*checksGrace),
+		Push:          pushMode,
+		PushGrace:     *pushGrace,
+		PushEvery:     pushEvery(*pushGrace),
+		Notify:        notifier(*notify),
 	})
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
 		return exitFailure
 	}
-	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String())
+	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String(), "push", pushMode.String(), "notify", *notify)
 	defer markServer(st, ep.REST, logger)()
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(oneLine(err.Error())))
 		return exitFailure
 	}
 	return exitOK
+}
+
+// graceOf is --checks-grace as mcpserver.Config takes it: 0 (no wait) is a negative grace there.
+func graceOf(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // openState opens the state directory, the key that seals multi-round-trip request state, and
@@ -154,4 +184,18 @@ func watcherConfig(budget float64, spend prwatch.SpendStore, seen prwatch.SeenSt
 		cfg.Jitter = cfg.MinCycle
 	}
 	return cfg
+}
+
+// pushEvery is how often the server looks for actions to push: every second, or more often when
+// the grace is shorter (a fraction of it, so a push goes out soon after the grace ends).
+func pushEvery(grace time.Duration) time.Duration {
+	return min(time.Second, max(grace/4, 10*time.Millisecond))
+}
+
+// notifier is --notify's desktop notifier (nil without it).
+func notifier(on bool) mcpserver.Notifier {
+	if !on {
+		return nil
+	}
+	return newDesktopNotifier()
 }

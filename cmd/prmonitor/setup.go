@@ -460,6 +460,9 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 		for _, n := range p.notes {
 			fmt.Fprintf(w, "  %s\n", n)
 		}
+		if p.files.tip != "" && !o.uninstall {
+			fmt.Fprintf(w, "  %s\n", p.files.tip)
+		}
 		return true
 	}
 	fmt.Fprintf(w, "%s:\n", title)
@@ -489,6 +492,9 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 		return true
 	}
 	fmt.Fprintf(w, "  next: restart %s, then %s\n", p.host.title, p.files.note)
+	if p.files.tip != "" {
+		fmt.Fprintf(w, "  %s\n", p.files.tip)
+	}
 	undo := "prmonitor setup " + p.host.name + " --uninstall"
 	if o.loc.workspace != "" {
 		undo = "prmonitor setup " + p.host.name + " --workspace " + quoteArg(o.loc.workspace) + " --uninstall"

@@ -42,8 +42,9 @@ type hostFiles struct {
 	format  guideFormat
 	// detect are paths whose presence means the host is installed (`setup all` skips the others).
 	detect []string
-	// note is said after setup for this host: what the user still has to know or do.
-	note string
+	// note is said after setup for this host: what the user still has to know or do; tip, on a
+	// line of its own, what more the host can do with prmonitor.
+	note, tip string
 	// root is the folder setup's files hang from (the workspace, the home directory, or a folder
 	// an environment variable names): --uninstall removes the empty folders it leaves up to it,
 	// never it.
@@ -183,12 +184,17 @@ func (l locator) appConfig() (string, error) {
 	return l.join(home, ".config"), nil
 }
 
+// claudeChannelTip says how to let prmonitor tell the agent when a pull request needs it
+// (docs/hosts.md, "Told, not asked").
+const claudeChannelTip = "so that the agent is told when a pull request needs it, and need not wait on calls: start Claude Code with " +
+	"claude --dangerously-load-development-channels server:prmonitor (channels, a research preview: Claude Code v2.1.80 or later, claude.ai login)"
+
 // claudeCodeFiles: the user's servers are the top-level "mcpServers" of ~/.claude.json (user
 // scope), skills are ~/.claude/skills/NAME/SKILL.md; CLAUDE_CONFIG_DIR moves both. A project's
 // servers are its .mcp.json, its skills .claude/skills/.
 func claudeCodeFiles(l locator) (hostFiles, error) {
 	f := hostFiles{servers: []string{"mcpServers"}, format: formatSkill,
-		note: "type /mcp to see prmonitor connected"}
+		note: "type /mcp to see prmonitor connected", tip: claudeChannelTip}
 	if l.workspace != "" {
 		f.config, f.root = l.join(l.workspace, ".mcp.json"), l.workspace
 		f.guide = l.join(l.workspace, ".claude", "skills", serverName, "SKILL.md")

@@ -77,6 +77,11 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 				assert.Contains(t, res.stdout, `registered the MCP server "prmonitor": `+files.config)
 				assert.Contains(t, res.stdout, "undo: prmonitor setup "+h.name+" --uninstall")
 				assert.Contains(t, res.stdout, "The hosts run: "+testExe+" serve")
+				if h.name == "claude-code" {
+					assert.Contains(t, res.stdout, "claude --dangerously-load-development-channels server:prmonitor", "how to turn channels on")
+				} else {
+					assert.NotContains(t, res.stdout, "channels")
+				}
 
 				after, err := os.ReadFile(files.config)
 				require.NoError(t, err)

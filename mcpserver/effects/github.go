@@ -20,6 +20,11 @@ type GitHub interface {
 	RerunWorkflow(ctx context.Context, ref prstatus.PRRef, runID int64) error
 	JobLogTail(ctx context.Context, ref prstatus.PRRef, jobID int64, maxBytes int) (ghclient.LogTail, error)
 	Merge(ctx context.Context, ref prstatus.PRRef, m ghclient.MergeRequest) (ghclient.MergeResult, error)
+	// EnableAutoMerge, DisableAutoMerge and Enqueue are merges GitHub does later by itself: only
+	// the merge executor (merge.go) calls them.
+	EnableAutoMerge(ctx context.Context, ref prstatus.PRRef, r ghclient.AutoMergeRequest) (ghclient.LaterResult, error)
+	DisableAutoMerge(ctx context.Context, ref prstatus.PRRef) (ghclient.LaterResult, error)
+	Enqueue(ctx context.Context, ref prstatus.PRRef, expectedHeadSHA string) (ghclient.LaterResult, error)
 	UpdateBranch(ctx context.Context, ref prstatus.PRRef, expectedHeadSHA string) error
 }
 

@@ -53,9 +53,15 @@ func readyPR() *prstatus.Snapshot {
 		Ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, Title: "x", Author: prstatus.Actor{Login: "dev"}, Viewer: "dev",
 		State: prstatus.StateOpen, HeadRef: "x", BaseRef: "main", HeadOID: head, Mergeable: prstatus.MergeableYes,
 		Commits: []prstatus.Commit{{OID: head, AuthoredDate: at, CommittedDate: at, Headline: "x", ParentCount: 1}}, CommitsTotal: 1,
-		Reviews: []prstatus.Review{{ID: "R1", Author: prstatus.Actor{Login: "carol"}, State: prstatus.ReviewApproved, SubmittedAt: at.Add(time.Minute), CommitOID: head}},
+		Reviews: []prstatus.Review{{ID: "R1", Author: prstatus.Actor{Login: "carol"}, AuthorAssociation: prstatus.AssocMember, State: prstatus.ReviewApproved, SubmittedAt: at.Add(time.Minute), CommitOID: head}},
 		Checks:  []prstatus.Check{{Kind: prstatus.KindCheckRun, Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS", DatabaseID: 1, WorkflowRunID: 2, WorkflowName: "ci"}},
 	}
+}
+
+// viewNow is what a question asked on snap would show.
+func viewNow(snap *prstatus.Snapshot) prstatus.MergeView {
+	f := prstatus.Derive(snap, mergeNow)
+	return prstatus.ViewForMerge(&f)
 }
 
 // mergeRequestFor is the request the machine sends after the user chose to merge what snap shows.
@@ -100,8 +106,13 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 			want: statemachine.Outcome{Error: "could not re-read the pull request before merging: snapshot: " + ghclient.ErrUnavailable.Error()}},
 		{name: "a request for changes came after the question", wantReads: 1, wantChanged: "bob requested changes",
 			gh: func(g *mergeGitHub) {
-				g.snap.Reviews = append(g.snap.Reviews, prstatus.Review{ID: "R2", Author: prstatus.Actor{Login: "bob"},
+				g.snap.Reviews = append(g.snap.Reviews, prstatus.Review{ID: "R2", Author: prstatus.Actor{Login: "bob"}, AuthorAssociation: prstatus.AssocMember,
 					State: prstatus.ReviewChangesRequested, SubmittedAt: mergeNow.Add(-time.Minute), CommitOID: g.snap.HeadOID})
+			}},
+		{name: "the approval was dismissed after the question", wantReads: 1, wantChanged: "carol's approval no longer stands (dismissed)",
+			gh: func(g *mergeGitHub) {
+				g.snap.Reviews = append(g.snap.Reviews, prstatus.Review{ID: "R3", Author: prstatus.Actor{Login: "carol"}, AuthorAssociation: prstatus.AssocMember,
+					State: prstatus.ReviewDismissed, SubmittedAt: mergeNow.Add(-time.Minute), CommitOID: g.snap.HeadOID})
 			}},
 		{name: "the head moved under the merge", wantReads: 1, wantMerges: 1,
 			gh:   func(g *mergeGitHub) { g.mergeErr = fmt.Errorf("merge: %w", ghclient.ErrHeadMoved) },
@@ -136,7 +147,7 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 			if tt.wantChanged != "" {
 				assert.Equal(t, []string{tt.wantChanged}, out.Changed)
 				require.NotNil(t, out.Shown, "the pull request as it is now, for the question asked again")
-				assert.Equal(t, []string{"bob#R2"}, out.Shown.ChangesRequested)
+				assert.Equal(t, viewNow(g.snap), *out.Shown)
 				assert.False(t, out.OK)
 				return
 			}
@@ -151,4 +162,88 @@ func TestTheMergeExecutorMergesOnlyWhatTheUserWasShown(t *testing.T) {
 		assert.Zero(t, g.snapshots)
 		assert.Empty(t, g.merges)
 	})
+}
+
+// laterGitHub is mergeGitHub that also answers the merges GitHub does later.
+type laterGitHub struct {
+	mergeGitHub
+	laterErr  error
+	enqueued  []string
+	autoMerge []ghclient.AutoMergeRequest
+	disabled  int
+}
+
+func (g *laterGitHub) Enqueue(_ context.Context, _ prstatus.PRRef, head string) (ghclient.LaterResult, error) {
+	g.enqueued = append(g.enqueued, head)
+	return ghclient.LaterResult{}, g.laterErr
+}
+
+func (g *laterGitHub) EnableAutoMerge(_ context.Context, _ prstatus.PRRef, r ghclient.AutoMergeRequest) (ghclient.LaterResult, error) {
+	g.autoMerge = append(g.autoMerge, r)
+	return ghclient.LaterResult{}, g.laterErr
+}
+
+func (g *laterGitHub) DisableAutoMerge(context.Context, prstatus.PRRef) (ghclient.LaterResult, error) {
+	g.disabled++
+	return ghclient.LaterResult{}, g.laterErr
+}
+
+// TestAQueueEntryAndAutoMergeAreMergesToo: adding to the merge queue and turning auto-merge on are
+// re-checked against what the user was shown like a merge, pinned to the head they saw, and sent
+// once; a change since the question sends nothing.
+func TestAQueueEntryAndAutoMergeAreMergesToo(t *testing.T) {
+	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+	for _, kind := range []statemachine.ServerActionKind{statemachine.ServerEnqueue, statemachine.ServerEnableAutoMerge} {
+		t.Run(string(kind), func(t *testing.T) {
+			req := mergeRequestFor(readyPR())
+			req.Kind = kind
+			g := &laterGitHub{mergeGitHub: mergeGitHub{snap: readyPR()}}
+			out, ok := mergeAction(t.Context(), g, work(ref, req))
+			require.True(t, ok)
+			assert.Equal(t, statemachine.Outcome{Kind: kind, OK: true}, out)
+			assert.Equal(t, 1, g.snapshots, "re-read first")
+			head := readyPR().HeadOID
+			if kind == statemachine.ServerEnqueue {
+				assert.Equal(t, []string{head}, g.enqueued)
+			} else {
+				assert.Equal(t, []ghclient.AutoMergeRequest{{Method: "squash", ExpectedHeadSHA: head}}, g.autoMerge)
+			}
+			assert.Empty(t, g.merges, "no direct merge")
+
+			g = &laterGitHub{mergeGitHub: mergeGitHub{snap: readyPR()}}
+			g.snap.HeadOID = strings.Repeat("b", 40)
+			out, _ = mergeAction(t.Context(), g, work(ref, req))
+			assert.False(t, out.OK)
+			assert.NotEmpty(t, out.Changed, "the head moved: nothing sent")
+			assert.Empty(t, g.enqueued)
+			assert.Empty(t, g.autoMerge)
+
+			g = &laterGitHub{mergeGitHub: mergeGitHub{snap: readyPR()}, laterErr: fmt.Errorf("x: %w", &ghclient.MergeRefusedError{Reason: "Pull request is in clean status"})}
+			out, _ = mergeAction(t.Context(), g, work(ref, req))
+			assert.Equal(t, statemachine.Outcome{Kind: kind, Refused: true, Error: "Pull request is in clean status"}, out)
+		})
+	}
+}
+
+// TestTurningAutoMergeOffIsSentWithoutARecheckAndWaitsOutGitHub: it never merges, so it needs no
+// head; GitHub asking to wait postpones it (it is sent again), any other failure is the machine's.
+func TestTurningAutoMergeOffIsSentWithoutARecheckAndWaitsOutGitHub(t *testing.T) {
+	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+	req := statemachine.ServerRequest{Kind: statemachine.ServerDisableAutoMerge}
+	g := &laterGitHub{}
+	o := Do(t.Context(), g, work(ref, req))
+	require.False(t, o.Postponed)
+	assert.Equal(t, statemachine.OutcomeInput(statemachine.Outcome{Kind: statemachine.ServerDisableAutoMerge, OK: true}), o.Input)
+	assert.Equal(t, 1, g.disabled)
+	assert.Zero(t, g.snapshots, "no re-read: turning it off merges nothing")
+
+	g = &laterGitHub{laterErr: fmt.Errorf("disable: %w", &ghclient.RateLimitError{RetryAfter: time.Minute})}
+	o = Do(t.Context(), g, work(ref, req))
+	assert.True(t, o.Postponed, "GitHub asked to wait: sent again later")
+	require.NotNil(t, o.RateLimit)
+
+	g = &laterGitHub{laterErr: errors.New("connection reset")}
+	o = Do(t.Context(), g, work(ref, req))
+	assert.False(t, o.Postponed)
+	assert.Equal(t, "connection reset", o.Input.Outcome.Error)
 }

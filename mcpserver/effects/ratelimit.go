@@ -12,8 +12,9 @@ import (
 // rateLimitRecorder passes every call through to GitHub and keeps the first rate limit any of them
 // met, so that work that failed only because GitHub asked to wait is told apart from work GitHub
 // refused: the first is postponed and done again, the second goes to the machine as a failure.
-// A merge is not recorded (it passes through the embedded GitHub): one that fails for any reason is
-// the user's to decide again, and only the merge executor calls Merge.
+// A merge (or a queue entry, or auto-merge turned on) is not recorded (it passes through the
+// embedded GitHub): one that fails for any reason is the user's to decide again, and only the merge
+// executor calls it. Turning auto-merge off is recorded by the executor (recordRateLimit).
 type rateLimitRecorder struct {
 	GitHub
 	mu        sync.Mutex
@@ -29,6 +30,16 @@ func (r *rateLimitRecorder) record(err error) error {
 			r.rateLimit = rl
 		}
 		r.mu.Unlock()
+	}
+	return err
+}
+
+// recordRateLimit keeps err's rate limit when gh records them (Do's recorder), and returns err: for
+// a call that does not pass through the recorder's own methods (turning auto-merge off, which only
+// the merge executor may call).
+func recordRateLimit(gh GitHub, err error) error {
+	if r, ok := gh.(*rateLimitRecorder); ok {
+		return r.record(err)
 	}
 	return err
 }

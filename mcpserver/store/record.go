@@ -39,6 +39,9 @@ type Record struct {
 	Stopped       bool                  `json:"stopped"`
 	StoppedReason string                `json:"stopped_reason,omitempty"`
 	Position      statemachine.Position `json:"position"`
+	// Pushed is what the agent was last told of the monitor's open action, so a restarted server
+	// does not push it again (Pushed's doc).
+	Pushed *Pushed `json:"pushed,omitempty"`
 }
 
 // Save replaces the monitor's record atomically: after a crash at any point the file holds the

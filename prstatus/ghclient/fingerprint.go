@@ -102,6 +102,36 @@ func SnapshotThreadsPrint(s *prstatus.Snapshot) string {
 	return ThreadsPrint(resolved)
 }
 
+// SnapshotChecksPrint is a snapshot's head checks counted by state as a fingerprint reads them
+// (Fingerprint.Checks): a check run by its conclusion once completed, else its status; a commit
+// status by its state; "none" without any. A snapshot that did not read every context (over a
+// page) prints differently, which costs one more read, never a missed change.
+func SnapshotChecksPrint(s *prstatus.Snapshot) string {
+	if len(s.Checks) == 0 {
+		return "none"
+	}
+	runs, statuses := map[string]int{}, map[string]int{}
+	for _, c := range s.Checks {
+		switch {
+		case c.Kind == prstatus.KindStatusContext:
+			statuses[c.State]++
+		case c.Status == "COMPLETED" && c.Conclusion != "":
+			runs[c.Conclusion]++
+		default:
+			runs[c.Status]++
+		}
+	}
+	return countsString(stateCountsOf(runs), stateCountsOf(statuses))
+}
+
+func stateCountsOf(m map[string]int) []stateCount {
+	out := make([]stateCount, 0, len(m))
+	for state, n := range m {
+		out = append(out, stateCount{State: state, Count: n})
+	}
+	return out
+}
+
 // Changed names the fields in which f and g differ, in a fixed order ("updatedAt", "headRefOid",
 // ...: GitHub's names). It is empty when they are equal. Checks and Threads count only when both
 // fingerprints read them.

@@ -129,6 +129,20 @@ func TestAFingerprintCatchesWhatGitHubDoesNotTimestamp(t *testing.T) {
 			event: githubfake.ThreadResolved{Thread: 0, By: alice},
 		},
 		{
+			name:   "a check completing, with the checks read",
+			look:   ghclient.FingerprintRequest{Ref: ref, Checks: true},
+			before: githubfake.ChecksQueued{Jobs: []string{"build", "lint"}},
+			event:  githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess},
+			want:   []string{"checkRunCountsByState"},
+		},
+		{
+			name:   "a commit status reported, with the checks read",
+			look:   ghclient.FingerprintRequest{Ref: ref, Checks: true},
+			before: githubfake.StatusReported{Context: "ci/legacy", State: "PENDING"},
+			event:  githubfake.StatusReported{Context: "ci/legacy", State: "SUCCESS"},
+			want:   []string{"mergeStateStatus", "statusCheckRollup.state", "checkRunCountsByState"},
+		},
+		{
 			name:  "the base branch moving",
 			look:  ghclient.FingerprintRequest{Ref: ref},
 			event: githubfake.BaseBranchMoved{},
@@ -152,6 +166,9 @@ func TestAFingerprintCatchesWhatGitHubDoesNotTimestamp(t *testing.T) {
 			s, _ := e.snapshot(t)
 			if tt.look.Threads {
 				assert.Equal(t, ghclient.SnapshotThreadsPrint(s), after.PRs[ref].Threads, "a snapshot's threads print as the fingerprint reads them")
+			}
+			if tt.look.Checks {
+				assert.Equal(t, ghclient.SnapshotChecksPrint(s), after.PRs[ref].Checks, "a snapshot's checks print as the fingerprint reads them")
 			}
 			assert.Equal(t, s.BaseOID, after.PRs[ref].BaseOID)
 		})

@@ -82,7 +82,7 @@ func (b *prBuilder) review(who string, state prstatus.ReviewState, when string) 
 func (b *prBuilder) reviewSaying(who string, state prstatus.ReviewState, when, body string) *prBuilder {
 	b.n++
 	b.s.Reviews = append(b.s.Reviews, prstatus.Review{
-		ID: fmt.Sprintf("PRR_%d", b.n), Author: actor(who), State: state, Body: body, SubmittedAt: at(when), CommitOID: b.s.HeadOID,
+		ID: fmt.Sprintf("PRR_%d", b.n), Author: actor(who), AuthorAssociation: assocOf(who), State: state, Body: body, SubmittedAt: at(when), CommitOID: b.s.HeadOID,
 	})
 	return b
 }
@@ -110,7 +110,7 @@ func (b *prBuilder) rawThread(t prstatus.Thread, comments ...say) *prBuilder {
 			body = "comment by " + c.who
 		}
 		t.Comments = append(t.Comments, prstatus.Comment{
-			ID: fmt.Sprintf("PRRC_%d", b.n), DatabaseID: int64(1000 + b.n), Author: actor(c.who), Body: body, CreatedAt: at(c.when),
+			ID: fmt.Sprintf("PRRC_%d", b.n), DatabaseID: int64(1000 + b.n), Author: actor(c.who), AuthorAssociation: assocOf(c.who), Body: body, CreatedAt: at(c.when),
 		})
 	}
 	t.TotalComments = len(t.Comments)
@@ -120,6 +120,15 @@ func (b *prBuilder) rawThread(t prstatus.Thread, comments ...say) *prBuilder {
 
 func actor(login string) prstatus.Actor {
 	return prstatus.Actor{Login: login, IsBot: strings.HasSuffix(login, "[bot]")}
+}
+
+// assocOf is how a hand-built author relates to the repository, as GitHub would report it on a
+// team's repository: people are members, bots (GitHub Apps) have no association.
+func assocOf(login string) prstatus.Association {
+	if actor(login).IsBot {
+		return prstatus.AssocNone
+	}
+	return prstatus.AssocMember
 }
 
 func (b *prBuilder) build() *prstatus.Snapshot {
@@ -181,14 +190,16 @@ func (g *gen) snapshot() *prstatus.Snapshot {
 	}).build()
 	states := []prstatus.ReviewState{approved, cr, comment, prstatus.ReviewDismissed, prstatus.ReviewPending, "BOGUS"}
 	for i := range g.pick(8) {
-		s.Reviews = append(s.Reviews, prstatus.Review{ID: fmt.Sprintf("R%d", i), Author: actor(login()), State: states[g.pick(len(states))],
+		who := login()
+		s.Reviews = append(s.Reviews, prstatus.Review{ID: fmt.Sprintf("R%d", i), Author: actor(who), AuthorAssociation: assocOf(who), State: states[g.pick(len(states))],
 			Body: []string{"", "Fix it.", "  "}[g.pick(3)], SubmittedAt: g.time(), CommitOID: oid("c1")})
 	}
 	bodies := []string{"hm", prstatus.Marker{Round: "r", Thread: "T", Kind: prstatus.ReplyReplied}.String(), "<!-- prmonitor:v1 -->"}
 	for i := range g.pick(6) {
 		th := prstatus.Thread{ID: fmt.Sprintf("T%d", i), IsResolved: g.pick(4) == 0, Path: []string{"", "a.go"}[g.pick(2)], Line: g.pick(3)}
 		for j := range g.pick(4) {
-			th.Comments = append(th.Comments, prstatus.Comment{ID: fmt.Sprintf("C%d.%d", i, j), Author: actor(login()),
+			who := login()
+			th.Comments = append(th.Comments, prstatus.Comment{ID: fmt.Sprintf("C%d.%d", i, j), Author: actor(who), AuthorAssociation: assocOf(who),
 				Body: bodies[g.pick(len(bodies))], CreatedAt: g.time()})
 		}
 		th.TotalComments = len(th.Comments)

@@ -77,7 +77,7 @@ func reviewedPR() *prstatus.Snapshot {
 	reviewers := []string{"alice", "bob", "carol", "dan", "erin", "copilot-pull-request-reviewer[bot]"}
 	for i := range 50 {
 		st := []prstatus.ReviewState{prstatus.ReviewCommented, prstatus.ReviewChangesRequested, prstatus.ReviewApproved, prstatus.ReviewCommented, prstatus.ReviewDismissed}[i%5]
-		s.Reviews = append(s.Reviews, prstatus.Review{ID: fmt.Sprintf("PRR_%d", i), Author: actor(reviewers[i%len(reviewers)]), State: st,
+		s.Reviews = append(s.Reviews, prstatus.Review{ID: fmt.Sprintf("PRR_%d", i), Author: actor(reviewers[i%len(reviewers)]), AuthorAssociation: assocOf(reviewers[i%len(reviewers)]), State: st,
 			Body: body, SubmittedAt: day0.Add(time.Duration(i) * 50 * time.Minute), CommitOID: s.HeadOID})
 	}
 	marker := "Done.\n\n" + prstatus.Marker{Round: "r1", Thread: "T", Kind: prstatus.ReplyAddressed}.String()
@@ -88,7 +88,7 @@ func reviewedPR() *prstatus.Snapshot {
 			if j == 1 {
 				text = marker
 			}
-			th.Comments = append(th.Comments, prstatus.Comment{ID: fmt.Sprintf("PRRC_%d_%d", i, j), Author: actor(who), Body: text,
+			th.Comments = append(th.Comments, prstatus.Comment{ID: fmt.Sprintf("PRRC_%d_%d", i, j), Author: actor(who), AuthorAssociation: assocOf(who), Body: text,
 				CreatedAt: day0.Add(time.Duration(i*4+j) * time.Minute)})
 		}
 		th.TotalComments = len(th.Comments)

@@ -226,7 +226,10 @@ func (w *Watcher) runBatch(ctx context.Context, src Source, refs []prstatus.PRRe
 // contradicts reports whether a fingerprint says something the update's snapshot does not: a
 // change between the snapshot and the first fingerprint. updatedAt is compared with the
 // snapshot's own, both on GitHub's clock: the watcher's clock may differ from GitHub's. Only a
-// snapshot without one (a Source that does not read it) is compared with the update's time.
+// snapshot without one (a Source that does not read it) is compared with the update's time. What
+// moves no timestamp (a thread resolved, a check starting or completing) is compared as the
+// snapshot would print it: a published snapshot (pr_monitor_start's) that a channel or a task
+// waits on is not re-read otherwise until the safety refresh.
 func contradicts(fp ghclient.Fingerprint, u Update) bool {
 	s := u.Snapshot
 	if s == nil {
@@ -240,7 +243,8 @@ func contradicts(fp ghclient.Fingerprint, u Update) bool {
 		fp.IsDraft != s.IsDraft || fp.Mergeable != string(s.Mergeable) ||
 		fp.MergeStateStatus != s.MergeStateStatus || fp.ReviewDecision != s.ReviewDecision ||
 		(s.BaseOID != "" && fp.BaseOID != s.BaseOID) ||
-		(fp.Threads != "" && fp.Threads != ghclient.SnapshotThreadsPrint(s))
+		(fp.Threads != "" && fp.Threads != ghclient.SnapshotThreadsPrint(s)) ||
+		(fp.Checks != "" && fp.Checks != ghclient.SnapshotChecksPrint(s))
 }
 
 // chargeLocked counts a request against the budget as GitHub counted it: what its answer says it

@@ -143,3 +143,52 @@ func TestAPokesSnapshotIsStampedNoEarlierThanThePoke(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, u.At, last)
 }
+
+// A check that completes between pr_monitor_start's snapshot and the watcher's first look moves no
+// timestamp: the first look compares the checks it counts with the snapshot's, so a call that
+// never pokes (a channel, a task) is not left with the old snapshot until the safety refresh.
+func TestACheckCompletedAfterAPublishedSnapshotIsReadAtTheFirstLook(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		change bool
+	}{{name: "a check completes after the snapshot", change: true}, {name: "nothing after the snapshot"}} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSim(t, Config{})
+			require.NoError(t, s.f.Apply(githubfake.Ref(testPR), githubfake.OpenPR{Title: "t"},
+				githubfake.ChecksQueued{Jobs: []string{"build", "lint"}}))
+			snap, err := s.c.Snapshot(t.Context(), testPR)
+			require.NoError(t, err)
+			s.f.Advance(time.Minute)
+			if tt.change {
+				s.apply(testPR, githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionFailure})
+			}
+			s.w.Publish(testPR, snap)
+			s.w.Add(testPR)
+			pub, _ := s.w.Latest(testPR)
+
+			for range 3 {
+				s.w.tick(t.Context())
+				s.f.Advance(DefaultMinCycle + DefaultJitter)
+			}
+			u, _ := s.w.Latest(testPR)
+			_, snaps, _ := s.src.counts()
+			if !tt.change {
+				assert.Equal(t, pub.Seq, u.Seq, "the checks agree with the snapshot: no read")
+				assert.Zero(t, snaps)
+				return
+			}
+			require.Greater(t, u.Seq, pub.Seq, "the completed check is read")
+			assert.Equal(t, CauseFingerprint+": first look", u.Cause)
+			require.NotNil(t, u.Snapshot)
+			assert.Contains(t, checkConclusions(u.Snapshot), "FAILURE")
+		})
+	}
+}
+
+func checkConclusions(s *prstatus.Snapshot) []string {
+	var out []string
+	for _, c := range s.Checks {
+		out = append(out, c.Conclusion)
+	}
+	return out
+}

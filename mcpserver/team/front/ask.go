@@ -2,7 +2,6 @@ package front
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,8 +18,10 @@ import (
 // (bounded by the call, like any wait); in the 2026-07-28 era the call answers input_required and
 // the client calls again with the user's answer and the request state this process signed. A
 // client that declares no form elicitation, or refuses or fails the form, gets ask_user for the
-// agent to relay. The consent rule holds on top: where the host can show the question, a choice
-// that merges is taken only from the user's form (needsConsent).
+// agent to relay. The consent rule holds on top (the machine's: statemachine.AnsweredBy): a form's
+// answer is the user's, the agent's answer to a question the host could not show is a relay, and
+// any other answer of the agent's that merges is refused by the machine and put to the user in a
+// form instead.
 
 // inputAnswer is the input request's id of the question's form.
 const inputAnswer = "answer"
@@ -37,11 +38,6 @@ type formState struct {
 	Seq     int    `json:"s"`
 	Rounds  int    `json:"r"`
 }
-
-// needsConsent: a choice that merges (merge, merge_admin, and any later way of merging, such as
-// auto-merge or a merge queue, which all name it). Deliberately broad: a false positive only asks
-// the user in a form.
-func needsConsent(v elicitation.Value) bool { return strings.Contains(string(v), "merge") }
 
 // ask puts r's question to the user: a form when the host can show one, else ask_user.
 func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallToolResult {
@@ -83,7 +79,7 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 
 // answer sends what the user answered in the form to the monitor.
 func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a mcpserver.FormAnswer) *mcp.CallToolResult {
-	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq}
+	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq, By: statemachine.ByUser}
 	switch a.Kind {
 	case statemachine.InputEvent:
 		step.Choice = a.Choice
@@ -108,9 +104,8 @@ func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a m
 	return f.render(c, r.PR, r.Summary, r.Action)
 }
 
-// confirm puts the open question to the user in a form when the agent answered it with a choice
-// that merges; ok is false when that question is not the one open (the Update then says what it
-// led to, or why not).
+// confirm puts the open question to the user in a form when the machine refused the agent's
+// choice because it merges; ok is false when that question is not the one open.
 func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepRequest) (*mcp.CallToolResult, bool) {
 	st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, c.id)
 	if err != nil || st.Question == nil || st.Question.Seq != step.QuestionSeq || !st.Question.Offers(step.Choice) {

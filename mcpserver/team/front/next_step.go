@@ -78,14 +78,19 @@ func (f *Front) ownedError(id string, err error) *mcp.CallToolResult {
 // drive sends the agent's event and renders what comes back: a question goes to the user through
 // a form when the host can show one (ask.go).
 func (f *Front) drive(ctx context.Context, c *call, step monitorwf.NextStepRequest) *mcp.CallToolResult {
-	if step.Event == statemachine.EventUserChose && needsConsent(step.Choice) && mcpserver.ClientCanElicit(ctx) && !f.wasRefused(c.id, step.QuestionSeq) {
+	if step.Event == statemachine.EventUserChose && (!mcpserver.ClientCanElicit(ctx) || f.wasRefused(c.id, step.QuestionSeq)) {
+		step.By = statemachine.ByRelay // the agent relays a question the host could not show
+	}
+	r, err := f.update(ctx, c, step)
+	if monitorwf.IsNotTheUsers(err) {
 		// A merge only from the user's own answer where the host can show the question: the
-		// agent's word for it is not taken, the user is asked in a form instead.
+		// machine did not take the agent's word for it; the user is asked in a form instead.
 		if res, ok := f.confirm(ctx, c, step); ok {
 			return res
 		}
+		return mcpserver.ToolError("refused, nothing changed: the host can show this question to the user, so a choice that merges is " +
+			"taken only from their answer there. Call pr_monitor_next_step with event=ready to show it to them")
 	}
-	r, err := f.update(ctx, c, step)
 	if err != nil {
 		return f.updateError(ctx, c, err)
 	}

@@ -27,6 +27,9 @@ type NextStepRequest struct {
 	// matched). Empty for an event.
 	Form string `json:"form,omitempty"`
 	Text string `json:"text,omitempty"`
+	// By is whose answer this is (the front end knows how it reached it): only the user's own
+	// pick in a form, or the agent relaying a question the host could not show, may merge.
+	By statemachine.AnsweredBy `json:"by,omitempty"`
 }
 
 // How a form was answered without a choice (NextStepRequest.Form).
@@ -50,6 +53,9 @@ type Reply struct {
 const (
 	ErrTypeBusy  = "MonitorBusy"
 	ErrTypeEnded = "MonitorEnded"
+	// ErrTypeNotTheUsers: the machine refused a choice that merges because it was not the user's
+	// (statemachine.ErrNotTheUsersChoice); a front end asks the user instead.
+	ErrTypeNotTheUsers = "NotTheUsersChoice"
 )
 
 // ErrBusy rejects an event while the monitor waits on GitHub work whose outcome the machine has
@@ -64,6 +70,18 @@ func IsBusy(err error) bool { return hasType(err, ErrTypeBusy) }
 
 // IsEnded reports whether an Update was refused with ErrEnded.
 func IsEnded(err error) bool { return hasType(err, ErrTypeEnded) }
+
+// IsNotTheUsers reports whether an Update was refused because a choice that merges was not the
+// user's own.
+func IsNotTheUsers(err error) bool { return hasType(err, ErrTypeNotTheUsers) }
+
+// refusal is the machine's refusal as the Update's error, typed when a front end acts on it.
+func refusal(err error) error {
+	if errors.Is(err, statemachine.ErrNotTheUsersChoice) {
+		return temporal.NewApplicationError(err.Error(), ErrTypeNotTheUsers)
+	}
+	return err
+}
 
 func hasType(err error, typ string) bool {
 	var app *temporal.ApplicationError
@@ -83,7 +101,7 @@ func (r NextStepRequest) input() statemachine.Input {
 		in = statemachine.EventInput(r.Event, r.Choice, r.Data)
 	}
 	in.QuestionSeq = r.QuestionSeq
-	return in
+	return in.From(r.By)
 }
 
 // validateNextStep runs the event through a copy of the machine: what the machine refuses (an
@@ -99,7 +117,7 @@ func (w *monitor) validateNextStep(ctx workflow.Context, req NextStepRequest) er
 	if req.Form != "" && req.Form != FormDeclined && req.Form != FormDismissed && req.Form != FormText {
 		return fmt.Errorf("form answer %q is not one of %s, %s, %s", req.Form, FormDeclined, FormDismissed, FormText)
 	}
-	return w.try(ctx, req.input())
+	return refusal(w.try(ctx, req.input()))
 }
 
 // try steps a copy of the machine.
@@ -143,7 +161,7 @@ func (w *monitor) nextStep(ctx workflow.Context, req NextStepRequest) (Reply, er
 		what += " " + string(req.Choice)
 	}
 	if err := w.step(ctx, in, "agent: "+what); err != nil {
-		return Reply{}, err
+		return Reply{}, refusal(err)
 	}
 	w.woken = true
 	if left := end.Sub(workflow.Now(ctx)); left > 0 {
