@@ -40,9 +40,9 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 }
 
 // stdioOnly are serve's flags that mean nothing with --http (the monitors live in Temporal, the
-// workers read GitHub).
+// workers read GitHub, and the embedded server's pushes and notifications are its own).
 var stdioOnly = []string{"state-dir", "github-url", "budget", "poll-busy", "poll-quiet", "poll-other", "dispatch",
-	"quiet-hours", "max-block", "progress-every"}
+	"quiet-hours", "quiet-weekends", "quiet-tz", "max-block", "progress-every", "checks-grace", "push", "push-grace", "notify"}
 
 // checkTeam is the usage error of serve's flags as --http (or its absence) sees them ("" when none).
 func (t *teamServe) check(fs *flag.FlagSet) string {
@@ -58,7 +58,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	}
 	for _, name := range stdioOnly {
 		if set[name] {
-			return "--" + name + " has no effect with --http (the workers read GitHub: see prmonitor worker)"
+			return "--" + name + " has no effect with --http (it is the embedded server's; the workers read GitHub: docs/deploy.md)"
 		}
 	}
 	switch {
