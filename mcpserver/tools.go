@@ -37,25 +37,8 @@ func Tools(o ToolOptions) ([]mcp.Tool, error) {
 // serverTools are the tools with this server's handlers, each behind the check of its arguments
 // (input.go).
 func (s *Server) serverTools() ([]server.ServerTool, error) {
-	tools, err := Tools(ToolOptions{Dispatch: s.cfg.Dispatch})
-	if err != nil {
-		return nil, err
-	}
-	handlers := map[string]server.ToolHandlerFunc{
+	return ServerTools(ToolOptions{Dispatch: s.cfg.Dispatch}, map[string]server.ToolHandlerFunc{
 		ToolStart: s.handleStart, ToolStartAll: s.handleStartAll, ToolNextStep: s.handleNextStep,
 		ToolStatus: s.handleStatus, ToolStop: s.handleStop, ToolDispatch: s.handleDispatch,
-	}
-	out := make([]server.ServerTool, 0, len(tools))
-	for _, t := range tools {
-		h, ok := handlers[t.Name]
-		if !ok {
-			return nil, fmt.Errorf("mcpserver: no handler for %s", t.Name)
-		}
-		check, err := newInputCheck(t)
-		if err != nil {
-			return nil, fmt.Errorf("mcpserver: %w", err)
-		}
-		out = append(out, server.ServerTool{Tool: t, Handler: check.wrap(h)})
-	}
-	return out, nil
+	})
 }

@@ -20,6 +20,14 @@ func (b *budgetFlag) String() string {
 	return fmt.Sprintf("%g%%", float64(*b)*100)
 }
 
+// share is the flag's value, the default when it was not given.
+func (b budgetFlag) share() float64 {
+	if b == 0 {
+		return prwatch.DefaultBudget
+	}
+	return float64(b)
+}
+
 // Set parses 25%, 25 %, 0.25 or 1; anything else, or a share outside (0, 100 %], is refused.
 func (b *budgetFlag) Set(s string) error {
 	v, err := parseBudget(s)

@@ -19,8 +19,10 @@ import (
 var serveCommand = command{
 	name:     "serve",
 	synopsis: "serve [--state-dir DIR] [--github-url URL] [--budget SHARE] [--quiet-hours HH:MM-HH:MM] [flags]",
+	more:     []string{"serve --http ADDR --temporal HOST:PORT --auth-tokens FILE [--namespace NS] [--task-queue Q]"},
 	about: "Run the MCP server over stdio (stdin/stdout carry the protocol; logs go to stderr). Register it in your agent\n" +
-		"host, then have the agent call pr_monitor_start and loop on pr_monitor_next_step.",
+		"host, then have the agent call pr_monitor_start and loop on pr_monitor_next_step. With --http, serve the same\n" +
+		"tools over MCP's Streamable HTTP at /mcp for a team, the monitors on Temporal (docs/deploy.md).",
 }
 
 // runServe runs the MCP server until stdin closes or the process is interrupted.
@@ -51,8 +53,13 @@ func runServe(ctx context.Context, args []string, e env) int {
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
+	team := registerTeamServe(fs)
 	if code, ok := parseNoArguments(fs, serveCommand, args, e); !ok {
 		return code
+	}
+	if msg := team.check(fs); msg != "" {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s (see 'prmonitor serve --help')\n", msg)
+		return exitUsage
 	}
 	switch *mergeMethod {
 	case "merge", "squash", "rebase":
@@ -79,6 +86,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: level}))
+	machine := statemachine.DefaultConfig()
+	machine.MergeMethod, machine.AllowAdminMerge = *mergeMethod, *adminMerge
+	if team.addr != "" {
+		return runServeHTTP(ctx, team, machine, parseReviewBots(*reviewBots), e, logger)
+	}
 
 	ep, err := ghclient.ResolveEndpoints(e.Getenv, g.url)
 	if err != nil {
@@ -91,8 +103,6 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return exitFailure
 	}
 	sec := &secrets{}
-	machine := statemachine.DefaultConfig()
-	machine.MergeMethod, machine.AllowAdminMerge = *mergeMethod, *adminMerge
 	srv, err := mcpserver.New(mcpserver.Config{
 		Version: version,
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {

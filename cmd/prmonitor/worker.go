@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,18 +30,16 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	var g githubFlags
 	g.register(fs)
-	temporal := fs.String("temporal", "", "the Temporal frontend, `HOST:PORT`")
-	namespace := fs.String("namespace", "default", "the Temporal `NAMESPACE`")
-	tlsCert := fs.String("temporal-tls-cert", "", "connect to Temporal over mTLS with this client certificate (PEM `FILE`)")
-	tlsKey := fs.String("temporal-tls-key", "", "the client certificate's private key (PEM `FILE`)")
-	apiKeyFile := fs.String("temporal-api-key-file", "", "authenticate to Temporal (Cloud) with the API key in this `FILE`; implies TLS")
-	queue := fs.String("task-queue", monitorwf.DefaultTaskQueue, "the task `QUEUE` of the monitors' workflows and activities")
+	var tf temporalFlags
+	tf.register(fs, monitorwf.DefaultTaskQueue)
 	listen := fs.String("webhook-listen", "", "serve POST /webhook (and GET /healthz) on this `ADDR`, e.g. :8080")
 	secretFile := fs.String("webhook-secret-file", "", "the webhook's shared secret, in this `FILE` (surrounding whitespace is not part of it)")
 	appID := fs.Int64("app-id", 0, "act as this GitHub App (`ID`) instead of GITHUB_TOKEN")
 	appKey := fs.String("app-private-key", "", "the GitHub App's private key, a PEM `FILE`")
 	appInst := fs.Int64("app-installation", 0, "the GitHub App's installation `ID`")
 	perSecond := fs.Float64("activities-per-second", 0, "pace GitHub activities on the task queue (`N` per second, 0: unpaced)")
+	var budget budgetFlag
+	fs.Var(&budget, "budget", "share of the token's hourly GraphQL points the activities may spend: `SHARE` as 25% or 0.25 (default 25%)")
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	reviewBots := reviewBotsFlag(fs)
@@ -57,12 +54,10 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	switch {
 	case len(pos) > 0:
 		return usageErr(fmt.Sprintf("unexpected argument %q", oneLine(pos[0])))
-	case *temporal == "":
-		return usageErr("--temporal HOST:PORT is required")
+	case tf.check() != "":
+		return usageErr(tf.check())
 	case (*listen == "") != (*secretFile == ""):
 		return usageErr("--webhook-listen and --webhook-secret-file go together")
-	case (*tlsCert == "") != (*tlsKey == ""):
-		return usageErr("--temporal-tls-cert and --temporal-tls-key go together")
 	case *appID != 0 && (*appKey == "" || *appInst == 0), *appID == 0 && (*appKey != "" || *appInst != 0):
 		return usageErr("a GitHub App needs --app-id, --app-private-key and --app-installation")
 	}
@@ -85,7 +80,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 		}
 		secret = bytes.TrimSpace(b) // a file written by echo ends in a newline; GitHub's secret does not
 	}
-	temporalTLS, apiKey, err := temporalAuth(*tlsCert, *tlsKey, *apiKeyFile)
+	temporalTLS, apiKey, err := tf.auth()
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", oneLine(err.Error()))
 		return exitUsage
@@ -100,9 +95,9 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	machine := statemachine.DefaultConfig()
 	machine.MergeMethod, machine.AllowAdminMerge = *mergeMethod, *adminMerge
 	err = worker.Run(ctx, worker.Config{
-		Temporal: *temporal, Namespace: *namespace, TaskQueue: *queue, TemporalTLS: temporalTLS, TemporalAPIKey: apiKey, GitHub: gh,
+		Temporal: tf.hostPort, Namespace: tf.namespace, TaskQueue: tf.queue, TemporalTLS: temporalTLS, TemporalAPIKey: apiKey, GitHub: gh,
 		Machine: machine, Policy: prstatus.ReviewerPolicy{Bots: parseReviewBots(*reviewBots)},
-		ActivitiesPerSecond: *perSecond, WebhookListen: *listen, WebhookSecret: secret, Logger: logger,
+		ActivitiesPerSecond: *perSecond, Budget: budget.share(), WebhookListen: *listen, WebhookSecret: secret, Logger: logger,
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(oneLine(err.Error())))
@@ -136,28 +131,4 @@ func workerGitHub(ctx context.Context, g githubFlags, e env, sec *secrets, logge
 			return ghclient.New(ghclient.Config{RESTURL: ep.REST, GraphQLURL: ep.GraphQL, Token: tok, Transport: e.Transport,
 				Version: version, Retry: ghclient.DefaultRetryPolicy(), Now: e.Now, Sleep: e.Sleep, Logger: logger, Gate: gate})
 		}}.GitHub()
-}
-
-// temporalAuth reads the Temporal connection's client certificate and API key, when given.
-func temporalAuth(certFile, keyFile, apiKeyFile string) (*tls.Config, string, error) {
-	var cfg *tls.Config
-	if certFile != "" {
-		cert, err := tls.LoadX509KeyPair(certFile, keyFile)
-		if err != nil {
-			return nil, "", fmt.Errorf("the Temporal client certificate: %w", err)
-		}
-		cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	}
-	if apiKeyFile == "" {
-		return cfg, "", nil
-	}
-	b, err := os.ReadFile(apiKeyFile)
-	if err != nil {
-		return nil, "", fmt.Errorf("the Temporal API key: %w", err)
-	}
-	key := string(bytes.TrimSpace(b))
-	if key == "" {
-		return nil, "", fmt.Errorf("the Temporal API key file %s is empty", apiKeyFile)
-	}
-	return cfg, key, nil
 }

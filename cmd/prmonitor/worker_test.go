@@ -27,6 +27,7 @@ func TestWorkerRefusesAnIncompleteCommandLineBeforeConnectingAnywhere(t *testing
 		{"a client certificate without its key", []string{"worker", "--temporal", "127.0.0.1:1", "--temporal-tls-cert", secret}, "go together"},
 		{"a certificate that is none", []string{"worker", "--temporal", "127.0.0.1:1", "--temporal-tls-cert", secret, "--temporal-tls-key", secret}, "client certificate"},
 		{"an empty API key", []string{"worker", "--temporal", "127.0.0.1:1", "--temporal-api-key-file", empty}, "is empty"},
+		{"a budget that is no share", []string{"worker", "--temporal", "127.0.0.1:1", "--budget", "150%"}, "at most 100%"},
 		{"a stray argument", []string{"worker", "--temporal", "127.0.0.1:1", "extra"}, "unexpected argument"},
 		{"a secret file that is not there", []string{"worker", "--temporal", "127.0.0.1:1", "--webhook-listen", ":0", "--webhook-secret-file", secret + ".missing"}, "the webhook secret"},
 	}

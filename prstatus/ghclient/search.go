@@ -3,11 +3,13 @@ package ghclient
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/shurcooL/githubv4"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // The open pull requests of the viewer, for pr_monitor_start_all: ONE GraphQL request with up to
@@ -21,12 +23,20 @@ import (
 // SearchPage is how many pull requests one search reads: GitHub's largest page.
 const SearchPage = 100
 
-// Search queries (GitHub's issue search syntax).
+// Search queries (GitHub's issue search syntax); %s is whose pull requests: @me (the viewer) or a
+// login.
 const (
-	searchAuthored        = "is:pr is:open author:@me archived:false"
-	searchAssigned        = "is:pr is:open assignee:@me archived:false"
-	searchReviewRequested = "is:pr is:open review-requested:@me archived:false"
+	searchAuthored        = "is:pr is:open author:%s archived:false"
+	searchAssigned        = "is:pr is:open assignee:%s archived:false"
+	searchReviewRequested = "is:pr is:open review-requested:%s archived:false"
 )
+
+// loginPattern is what GitHub allows in a user's login (letters, digits, single hyphens, at most
+// 39): a login goes into a search query, so nothing else may.
+var loginPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9]|-[A-Za-z0-9]){0,38}$`)
+
+// ValidLogin reports whether s is a GitHub user's login as GitHub allows them.
+func ValidLogin(s string) bool { return loginPattern.MatchString(s) }
 
 // Why a pull request was found.
 const (
@@ -71,6 +81,9 @@ type openPRsQuery struct {
 type OpenPRsQuery struct {
 	Assigned        bool
 	ReviewRequested bool
+	// For is whose pull requests to find, a GitHub login; empty means the viewer's (@me). The
+	// team deployment's token is a GitHub App's, whose viewer is the App: it names the user.
+	For string
 }
 
 // FoundPR is one open pull request a search found. Title and author are GitHub text (untrusted).
@@ -95,11 +108,18 @@ type OpenPRs struct {
 
 // OpenPRs lists the viewer's open pull requests in one GraphQL request (see the cost above).
 func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
+	who := "@me"
+	if q.For != "" {
+		if !ValidLogin(q.For) {
+			return OpenPRs{}, fmt.Errorf("search the open pull requests: %q is not a GitHub login", text.ClipBytes(q.For, 40))
+		}
+		who = q.For
+	}
 	var res openPRsQuery
 	vars := map[string]any{
-		"authored":            githubv4.String(searchAuthored),
-		"assigned":            githubv4.String(searchAssigned),
-		"reviewRequested":     githubv4.String(searchReviewRequested),
+		"authored":            githubv4.String(fmt.Sprintf(searchAuthored, who)),
+		"assigned":            githubv4.String(fmt.Sprintf(searchAssigned, who)),
+		"reviewRequested":     githubv4.String(fmt.Sprintf(searchReviewRequested, who)),
 		"withAssigned":        githubv4.Boolean(q.Assigned),
 		"withReviewRequested": githubv4.Boolean(q.ReviewRequested),
 	}
@@ -107,6 +127,9 @@ func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
 		return OpenPRs{}, fmt.Errorf("search the open pull requests: %w", c.callError(err))
 	}
 	out := OpenPRs{Viewer: c.in.text(res.Viewer.Login), PRs: []FoundPR{}}
+	if q.For != "" {
+		out.Viewer = q.For
+	}
 	if r := res.RateLimit; r != nil {
 		out.RateLimit = prstatus.RateLimit{Cost: r.Cost, Remaining: r.Remaining, Limit: r.Limit, ResetAt: r.ResetAt}
 	}

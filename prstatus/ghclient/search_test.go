@@ -1,6 +1,8 @@
 package ghclient_test
 
 import (
+	"cmp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,6 +54,11 @@ func TestOpenPRsIsOneRequestOfOnePointForEveryKindOfPR(t *testing.T) {
 			},
 		},
 		{
+			name: "another user's, by login (a GitHub App's token names the user)",
+			q:    ghclient.OpenPRsQuery{For: "alice"},
+			want: map[string]string{"acme/gears#5": ghclient.FoundAuthored, "acme/gears#6": ghclient.FoundAuthored, "acme/gears#8": ghclient.FoundAuthored},
+		},
+		{
 			name: "with those awaiting review only",
 			q:    ghclient.OpenPRsQuery{ReviewRequested: true},
 			want: map[string]string{
@@ -71,7 +78,7 @@ func TestOpenPRsIsOneRequestOfOnePointForEveryKindOfPR(t *testing.T) {
 			require.Len(t, docs, 1, "one request whatever is asked")
 			require.NoError(t, ghschema.Validate(docs[0].Query, docs[0].Variables))
 			assert.Equal(t, 1, got.RateLimit.Cost, "GitHub's formula: at most three search pages = 1 point")
-			assert.Equal(t, "dev", got.Viewer)
+			assert.Equal(t, cmp.Or(tt.q.For, "dev"), got.Viewer)
 			found := map[string]string{}
 			for _, pr := range got.PRs {
 				found[pr.Ref.String()] = pr.Found
@@ -79,6 +86,16 @@ func TestOpenPRsIsOneRequestOfOnePointForEveryKindOfPR(t *testing.T) {
 			assert.Equal(t, tt.want, found)
 			assert.False(t, got.Truncated)
 		})
+	}
+}
+
+func TestOpenPRsRefusesALoginThatIsNotOneAndSendsNothing(t *testing.T) {
+	for _, login := range []string{"alice is:closed", "al:ice", "-alice", "a--b", "alice\n", strings.Repeat("a", 40)} {
+		e := newFakeEnv(t)
+		_, err := e.c.OpenPRs(t.Context(), ghclient.OpenPRsQuery{For: login})
+		require.Error(t, err, "%q", login)
+		assert.Contains(t, err.Error(), "not a GitHub login")
+		assert.Empty(t, e.rec.documents(), "nothing sent for %q", login)
 	}
 }
 

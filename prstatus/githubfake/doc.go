@@ -65,6 +65,7 @@
 //	GET|POST|DELETE /repos/{o}/{r}/pulls/{n}/requested_reviewers
 //	GET|PUT /repos/{o}/{r}/pulls/{n}/merge             405 not mergeable or refused by policy, 409 stale sha
 //	DELETE /repos/{o}/{r}/git/refs/{ref}               refused (403)
+//	GET    /repos/{o}/{r}/commits/{sha}/pulls          the pull requests with that commit, open ones first
 //	GET|POST /repos/{o}/{r}/issues/{n}/labels           POST: ["a"] or {"labels": [...]}; creates new labels
 //	DELETE /repos/{o}/{r}/issues/{n}/labels/{name}     404 "Label does not exist" when not applied
 //	POST   /repos/{o}/{r}/issues/{n}/assignees         201, the issue (a pull request's has pull_request)

@@ -31,6 +31,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("PUT /repos/{owner}/{repo}/pulls/{number}/merge", f.restMerge)
 	m.HandleFunc("PUT /repos/{owner}/{repo}/pulls/{number}/update-branch", f.restUpdateBranch)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/git/refs/{ref...}", f.restDeleteRef)
+	m.HandleFunc("GET /repos/{owner}/{repo}/commits/{sha}/pulls", f.restCommitPulls)
 	f.restIssueRoutes(m)
 
 	m.HandleFunc("GET /repos/{owner}/{repo}/actions/jobs/{job_id}", f.restGetJob)

@@ -1,7 +1,8 @@
 // Command temporaldev runs a real Temporal server for prmonitor's tests and for trying the team
 // deployment on one machine: the server of go.temporal.io/server (its temporaltest lite server:
 // every service in this process, SQLite in memory, the frontend on loopback), with a namespace
-// registered and usable. When the server answers it prints one line on stdout,
+// registered and usable, with prmonitor's search attributes. When the server answers it prints one
+// line on stdout,
 //
 //	ready 127.0.0.1:PORT NAMESPACE
 //
@@ -25,9 +26,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -59,11 +63,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	logger := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	sigCtx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// A closed stdin ends the run too, but through a context of its own: calling stop would give
+	// SIGTERM its default action back, and a SIGTERM right after would kill the process mid-stop.
+	ctx, stdinClosed := context.WithCancel(sigCtx)
+	defer stdinClosed()
 	go func() { // stdin closed: whoever started us is gone
 		_, _ = io.Copy(io.Discard, stdin)
-		stop()
+		stdinClosed()
 	}()
 
 	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: logger}))
@@ -73,6 +81,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	readyCtx, cancel := context.WithTimeout(ctx, *ready)
 	defer cancel()
 	if err := register(readyCtx, addr, *namespace, *retention, logger); err != nil {
+		return err
+	}
+	if err := addSearchAttributes(readyCtx, addr, *namespace, logger); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(stdout, "ready %s %s\n", addr, *namespace); err != nil {
@@ -111,6 +122,41 @@ func register(ctx context.Context, addr, namespace string, retention time.Durati
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("namespace %q not usable: %w", namespace, err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// searchAttributes are prmonitor's (package mcpserver/team/monitorwf, SearchAttributes): each
+// monitor's owner and whom it waits on, both Keyword. An operator registers them once per
+// namespace (docs/deploy.md); the dev server does it for the tests.
+var searchAttributes = []string{"PrmonitorOwner", "PrmonitorWaitingOn"}
+
+// addSearchAttributes registers them and waits until a visibility query can use them.
+func addSearchAttributes(ctx context.Context, addr, namespace string, logger sdklog.Logger) error {
+	c, err := client.Dial(client.Options{HostPort: addr, Namespace: namespace, Logger: logger})
+	if err != nil {
+		return fmt.Errorf("connect to %s: %w", addr, err)
+	}
+	defer c.Close()
+	attrs := map[string]enumspb.IndexedValueType{}
+	for _, name := range searchAttributes {
+		attrs[name] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
+	}
+	_, err = c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: namespace, SearchAttributes: attrs})
+	var exists *serviceerror.AlreadyExists
+	if err != nil && !errors.As(err, &exists) {
+		return fmt.Errorf("register the search attributes: %w", err)
+	}
+	query := strings.Join(searchAttributes, " = 'x' AND ") + " = 'x'"
+	for {
+		_, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Namespace: namespace, Query: query})
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("search attributes not usable: %w", err)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

@@ -46,17 +46,22 @@ const MaxMonitors = 200
 // Config configures the board.
 type Config struct {
 	Reader Reader
-	// User is the authenticated user of a request (the front end's bearer-token check puts it in
-	// the request); ok false answers 401.
+	// User is the authenticated user of a request (the front end's bearer token, or the session
+	// its sign-in gave the browser); ok false answers the data 401, and the page asks the person
+	// to sign in.
 	User func(*http.Request) (user string, ok bool)
+	// SignIn and SignOut, when set, serve POST /login (the page sends the person's bearer token
+	// in an Authorization header, never in a URL) and POST /logout.
+	SignIn, SignOut http.Handler
 	// Every is how often a live page's view is re-read (default 2s); a page gets an event only
 	// when its view changed, and a comment line every 15 seconds to keep the connection open.
 	Every  time.Duration
 	Logger *slog.Logger
 }
 
-// Handler serves GET / (the page and its script, /board.js), GET /api/monitors (the view as JSON) and GET /events (the
-// view as server-sent events).
+// Handler serves GET / (the page and its script, /board.js: static, to anyone), GET /api/monitors
+// (the view as JSON) and GET /events (the view as server-sent events), the last two to an
+// authenticated user only; and the sign-in's POST /login and /logout when configured.
 type Handler struct {
 	cfg Config
 	mux *http.ServeMux
@@ -76,18 +81,32 @@ func New(cfg Config) (*Handler, error) {
 	h := &Handler{cfg: cfg, mux: http.NewServeMux()}
 	h.mux.HandleFunc("GET /{$}", h.page)
 	h.mux.HandleFunc("GET /board.js", h.script)
-	h.mux.HandleFunc("GET /api/monitors", h.monitors)
-	h.mux.HandleFunc("GET /events", h.events)
+	h.mux.HandleFunc("GET /api/monitors", h.authenticated(h.monitors))
+	h.mux.HandleFunc("GET /events", h.authenticated(h.events))
+	if cfg.SignIn != nil {
+		h.mux.Handle("POST /login", cfg.SignIn)
+	}
+	if cfg.SignOut != nil {
+		h.mux.Handle("POST /logout", cfg.SignOut)
+	}
 	return h, nil
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if _, ok := h.cfg.User(r); !ok {
-		http.Error(w, "unauthorized", http.StatusUnauthorized)
-		return
-	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	h.mux.ServeHTTP(w, r)
+}
+
+// authenticated answers 401 to a request without a user, and reads nothing for it.
+func (h *Handler) authenticated(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := h.cfg.User(r); !ok {
+			w.Header().Set("Cache-Control", "no-store")
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next(w, r)
+	}
 }
 
 // view reads the user's view, bounded.

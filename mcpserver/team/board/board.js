@@ -1,9 +1,17 @@
 // The board's script: it reads the view from /events (server-sent events), or polls
-// /api/monitors where a browser has no EventSource, and renders it with text nodes only.
+// /api/monitors where a browser has no EventSource, and renders it with text nodes only. Without a
+// session it shows the sign-in form: the person's token goes once, in an Authorization header of
+// a POST to login (never in a URL, never kept in the page or its storage); the answer is a
+// short-lived session cookie the event stream then carries.
 "use strict";
 (function () {
   var root = document.getElementById("monitors");
   var live = document.getElementById("live");
+  var form = document.getElementById("signin");
+  var input = document.getElementById("token");
+  var formError = document.getElementById("signin-error");
+  var signout = document.getElementById("signout");
+  var es = null;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -80,17 +88,67 @@
 
   function state(s, text) { live.dataset.state = s; live.textContent = text; }
 
-  function poll() {
-    fetch("api/monitors", { cache: "no-store", credentials: "same-origin" })
-      .then(function (r) { if (!r.ok) { throw new Error(r.status); } return r.json(); })
-      .then(function (v) { render(v); state("live", "updated " + new Date().toLocaleTimeString()); })
-      .catch(function () { state("retrying", "reconnecting…"); })
-      .then(function () { setTimeout(poll, 5000); });
+  function signedOut() {
+    if (es) { es.close(); es = null; }
+    form.hidden = false;
+    signout.hidden = true;
+    root.hidden = true;
+    document.getElementById("user").textContent = "";
+    state("connecting", "not signed in");
+    input.focus();
   }
 
-  if (!window.EventSource) { poll(); return; }
-  var es = new EventSource("events");
-  es.addEventListener("view", function (e) { render(JSON.parse(e.data)); state("live", "live"); });
-  es.addEventListener("unavailable", function () { state("retrying", "monitors unavailable, retrying…"); });
-  es.onerror = function () { state("retrying", "reconnecting…"); };
+  function signedIn() {
+    form.hidden = true;
+    signout.hidden = false;
+    root.hidden = false;
+    formError.textContent = "";
+  }
+
+  // start reads the view once (which says whether this browser is signed in), then follows it.
+  function start() {
+    fetch("api/monitors", { cache: "no-store", credentials: "same-origin" })
+      .then(function (r) {
+        if (r.status === 401) { signedOut(); return null; }
+        if (!r.ok) { throw new Error(r.status); }
+        return r.json();
+      })
+      .then(function (v) {
+        if (!v) { return; }
+        signedIn();
+        render(v);
+        follow();
+      })
+      .catch(function () { state("retrying", "reconnecting…"); setTimeout(start, 5000); });
+  }
+
+  function follow() {
+    if (!window.EventSource) { state("live", "updated " + new Date().toLocaleTimeString()); setTimeout(start, 5000); return; }
+    es = new EventSource("events");
+    es.addEventListener("view", function (e) { render(JSON.parse(e.data)); state("live", "live"); });
+    es.addEventListener("unavailable", function () { state("retrying", "monitors unavailable, retrying…"); });
+    es.onerror = function () {
+      state("retrying", "reconnecting…");
+      if (es && es.readyState === EventSource.CLOSED) { es = null; setTimeout(start, 3000); } // the session may have ended
+    };
+  }
+
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var token = input.value.trim();
+    input.value = "";
+    if (!token) { return; }
+    fetch("login", { method: "POST", cache: "no-store", credentials: "same-origin", headers: { "Authorization": "Bearer " + token } })
+      .then(function (r) {
+        if (r.status === 204) { start(); return; }
+        formError.textContent = r.status === 401 ? "That token is not one this deployment knows." : "Could not sign in (" + r.status + ").";
+      })
+      .catch(function () { formError.textContent = "Could not reach the server."; });
+  });
+
+  signout.addEventListener("click", function () {
+    fetch("logout", { method: "POST", cache: "no-store", credentials: "same-origin" }).then(signedOut, signedOut);
+  });
+
+  start();
 })();

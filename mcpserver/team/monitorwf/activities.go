@@ -3,11 +3,13 @@ package monitorwf
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
@@ -46,23 +48,77 @@ const (
 	// ErrTypeNoEffects: this worker has no executor for server actions; retried until a worker
 	// that has one picks the action up.
 	ErrTypeNoEffects = "EffectsUnavailable"
+	// ErrTypeOverBudget: the worker's share of the token's hourly points is spent (OverBudget).
+	// A read is not retried (the monitor reads again later, and stays free meanwhile); server
+	// work is retried when the hour resets.
+	ErrTypeOverBudget = "OverBudget"
 )
+
+// OverBudget is an activity's refusal to spend more of the token's GitHub points this hour: the
+// worker's --budget share of GitHub's hourly limit is spent. Nothing was sent.
+type OverBudget struct {
+	Spent, Allowed int
+	Until          time.Time
+}
+
+func (e *OverBudget) Error() string {
+	return fmt.Sprintf("prmonitor's share of the token's GitHub points is spent (%d of the %d it may use this hour); nothing is sent before %s",
+		e.Spent, e.Allowed, e.Until.UTC().Format("15:04:05 UTC"))
+}
 
 // Activities are the monitor's GitHub calls. The token never passes through them: the worker's
 // Source and Effects hold it, so it is in no workflow argument, result or history.
 type Activities struct {
 	Source  Source
 	Effects Effects
+	// Search finds a user's open pull requests (pr_monitor_start_all); nil refuses searches.
+	Search Searcher
 }
 
 // Register registers the activities under their names.
 func (a *Activities) Register(r worker.ActivityRegistry) {
 	r.RegisterActivityWithOptions(a.ReadSnapshot, activity.RegisterOptions{Name: ActivityReadSnapshot})
 	r.RegisterActivityWithOptions(a.Perform, activity.RegisterOptions{Name: ActivityPerform})
+	r.RegisterActivityWithOptions(a.SearchOpenPRs, activity.RegisterOptions{Name: ActivitySearch})
+}
+
+// RegisterWorkflows registers the workflows under their names: the monitor and the search.
+func RegisterWorkflows(r worker.WorkflowRegistry) {
+	r.RegisterWorkflowWithOptions(Monitor, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterWorkflowWithOptions(FindOpenPRs, workflow.RegisterOptions{Name: WorkflowFindOpenPRs})
+}
+
+// heartbeatEvery is how often a running activity tells Temporal its worker is alive; with the
+// activities' HeartbeatTimeout (github.go) a worker that dies mid-call has its call retried by
+// another within seconds, not at the end of the call's whole timeout.
+const heartbeatEvery = 5 * time.Second
+
+// heartbeat records the activity's heartbeat until the returned function is called.
+func heartbeat(ctx context.Context) func() {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // ReadSnapshot reads the pull request, packed. The workflow derives the facts, on its own clock.
 func (a *Activities) ReadSnapshot(ctx context.Context, ref prstatus.PRRef) (Packed, error) {
+	defer heartbeat(ctx)()
 	s, err := a.Source.Snapshot(ctx, ref)
 	if err != nil {
 		return nil, classify(err)
@@ -77,6 +133,7 @@ func (a *Activities) Perform(ctx context.Context, in PerformInput) (statemachine
 			"this worker cannot do server-side GitHub work yet (no effects executor); the action waits for one that can",
 			ErrTypeNoEffects)
 	}
+	defer heartbeat(ctx)()
 	out, err := a.Effects.Perform(ctx, in.Ref, in.Request, in.Policy)
 	if err != nil {
 		return statemachine.Input{}, classify(err)
@@ -89,7 +146,11 @@ func (a *Activities) Perform(ctx context.Context, in PerformInput) (statemachine
 // messages are ghclient's, which never carry the token.
 func classify(err error) error {
 	var rl *ghclient.RateLimitError
+	var over *OverBudget
 	switch {
+	case errors.As(err, &over):
+		return temporal.NewApplicationErrorWithOptions(err.Error(), ErrTypeOverBudget,
+			temporal.ApplicationErrorOptions{NextRetryDelay: max(time.Until(over.Until), time.Second)})
 	case errors.As(err, &rl):
 		wait := rl.RetryAfter
 		if wait <= 0 {

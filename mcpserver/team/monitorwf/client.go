@@ -8,6 +8,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -23,16 +24,26 @@ type Starter struct {
 }
 
 // Notify tells the monitor of ref that something changed, starting it if it is not running
-// (SignalWithStart: one call, no race between two deliveries).
+// (SignalWithStart: one call, no race between two deliveries). A monitor it starts belongs to
+// c.Owner: its Params, its memo and its PrmonitorOwner search attribute say so.
 func (s Starter) Notify(ctx context.Context, ref prstatus.PRRef, c Change) error {
 	p := NewParams(ref, statemachine.DefaultConfig(), prstatus.DefaultReviewerPolicy())
 	if s.Params != nil {
 		p = s.Params(ref)
 	}
+	if p.Owner == "" {
+		p.Owner = NormalizeOwner(c.Owner)
+	}
+	attrs := []temporal.SearchAttributeUpdate{waitingOnKey.ValueSet(string(WaitingOnGitHub))}
+	if p.Owner != "" {
+		attrs = append(attrs, ownerKey.ValueSet(p.Owner))
+	}
 	opts := client.StartWorkflowOptions{
 		ID:                    WorkflowID(p.Ref),
 		TaskQueue:             s.TaskQueue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(attrs...),
+		Memo:                  map[string]any{memoOwner: p.Owner},
 	}
 	if _, err := s.Client.SignalWithStartWorkflow(ctx, opts.ID, SignalChanged, c, opts, WorkflowName, p); err != nil {
 		return fmt.Errorf("signal monitor %s: %w", opts.ID, err)
@@ -40,8 +51,24 @@ func (s Starter) Notify(ctx context.Context, ref prstatus.PRRef, c Change) error
 	return nil
 }
 
-// NextStep sends the agent's next_step to monitor id and waits for the answer.
+// NextStep sends the agent's next_step to monitor id and waits for the answer. An Update that
+// races the monitor's continue-as-new is sent again to the new run: the server moves one it had
+// not yet handed to the workflow by itself; one the old run accepted and could not finish comes
+// back failed, and is sent again when it was a ready (an answer the old run may have taken is
+// not: the machine would see it twice).
 func NextStep(ctx context.Context, c client.Client, id string, req NextStepRequest) (Reply, error) {
+	for attempt := 1; ; attempt++ {
+		r, err := nextStepOnce(ctx, c, id, req)
+		if err == nil || attempt == maxUpdateAttempts || !racedContinueAsNew(ctx, c, id, req, err) {
+			return r, err
+		}
+	}
+}
+
+// maxUpdateAttempts bounds NextStep's attempts across continue-as-new races.
+const maxUpdateAttempts = 3
+
+func nextStepOnce(ctx context.Context, c client.Client, id string, req NextStepRequest) (Reply, error) {
 	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: id, UpdateName: UpdateNextStep,
 		Args: []any{req}, WaitForStage: client.WorkflowUpdateStageCompleted})
 	if err != nil {
@@ -50,6 +77,26 @@ func NextStep(ctx context.Context, c client.Client, id string, req NextStepReque
 	var r Reply
 	err = h.Get(ctx, &r)
 	return r, err
+}
+
+// errTypeUpdateOutlived is the server's failure of an Update its run accepted and closed before
+// the Update finished (by continuing as new, in the last workflow task).
+const errTypeUpdateOutlived = "AcceptedUpdateCompletedWorkflow"
+
+// racedContinueAsNew: err says the run the Update went to has closed, and monitor id runs on in a
+// newer run that can take the Update.
+func racedContinueAsNew(ctx context.Context, c client.Client, id string, req NextStepRequest, err error) bool {
+	var notFound *serviceerror.NotFound
+	switch {
+	case hasType(err, errTypeUpdateOutlived):
+		if req.Event != statemachine.EventReady {
+			return false
+		}
+	case !errors.As(err, &notFound):
+		return false
+	}
+	d, derr := c.DescribeWorkflow(ctx, id, "")
+	return derr == nil && d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
 }
 
 // QueryMonitor reads monitor id's status.
@@ -61,6 +108,26 @@ func QueryMonitor(ctx context.Context, c client.Client, id string) (Status, erro
 	var st Status
 	err = v.Get(&st)
 	return st, err
+}
+
+// Pending reads the action monitor id waits on: its task or question whole, or polling.
+func Pending(ctx context.Context, c client.Client, id string) (statemachine.Action, error) {
+	v, err := c.QueryWorkflow(ctx, id, "", QueryPending)
+	if err != nil {
+		return statemachine.Action{}, err
+	}
+	var act statemachine.Action
+	err = v.Get(&act)
+	return act, err
+}
+
+// Final is how monitor id ended (stop or merged), once it has.
+func Final(ctx context.Context, c client.Client, id string) (statemachine.Action, error) {
+	var r Result
+	if err := c.GetWorkflow(ctx, id, "").Get(ctx, &r); err != nil {
+		return statemachine.Action{}, err
+	}
+	return r.Final, nil
 }
 
 // Stop stops monitor id.

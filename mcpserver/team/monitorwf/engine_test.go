@@ -2,9 +2,11 @@ package monitorwf
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -151,5 +153,73 @@ func TestOnTheRealServerAMonitorContinuesAsNewAndKeepsItsPlace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.TaskRefine, r.Action.Task, "the agent gets the same task back from the new run")
 	e.replays(e.history(ctx, id, first), "continue-as-new")
+	require.NoError(t, Stop(ctx, e.c, id))
+}
+
+func TestOnTheRealServerUpdatesThatRaceAContinueAsNewAreAnsweredByTheNextRun(t *testing.T) {
+	e := newEngine(t, changesRequested(), func(p *Params) { p.MaxHistoryEvents = 30; p.Debounce = 10 * time.Millisecond })
+	ctx := ctxMinute(t)
+	id := WorkflowID(ref)
+	require.NoError(t, e.st.Notify(ctx, ref, Change{Kind: "pull_request.opened", Owner: "dev"}))
+	r, err := NextStep(ctx, e.c, id, NextStepRequest{Event: statemachine.EventReady, Wait: 20 * time.Second})
+	require.NoError(t, err)
+	require.Equal(t, statemachine.TaskRefine, r.Action.Task)
+
+	// Changes push the history past its bound again and again while agents keep asking: every
+	// ready gets an answer (the task, or the question a ready mid-task leads to), from whichever
+	// run holds the monitor by then, never the error of a run that closed under it.
+	stop := make(chan struct{})
+	var signals sync.WaitGroup
+	signals.Add(1)
+	go func() {
+		defer signals.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = e.st.Notify(ctx, ref, Change{Kind: "issue_comment.created"})
+			}
+		}
+	}()
+	var calls sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	asked := 0
+	for range 2 {
+		calls.Add(1)
+		go func() {
+			defer calls.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+				r, err := NextStep(ctx, e.c, id, NextStepRequest{Event: statemachine.EventReady, Wait: 100 * time.Millisecond})
+				if err == nil && r.MonitorID != id {
+					err = fmt.Errorf("an answer for %q", r.MonitorID)
+				}
+				mu.Lock()
+				asked++
+				if err != nil {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	var st Status
+	deadline := time.Now().Add(40 * time.Second)
+	for time.Now().Before(deadline) && st.Runs < 3 {
+		time.Sleep(200 * time.Millisecond)
+		st, _ = QueryMonitor(ctx, e.c, id)
+	}
+	close(stop)
+	calls.Wait()
+	signals.Wait()
+	assert.Empty(t, errs, "every ready was answered")
+	assert.GreaterOrEqual(t, st.Runs, 3, "the monitor continued as new meanwhile")
+	t.Logf("%d ready Updates answered across %d runs", asked, st.Runs+1)
 	require.NoError(t, Stop(ctx, e.c, id))
 }

@@ -17,18 +17,24 @@ import (
 func readOptions() workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
+		HeartbeatTimeout:    heartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 2 * time.Second, BackoffCoefficient: 2,
-			MaximumInterval: time.Minute, MaximumAttempts: 4, NonRetryableErrorTypes: []string{ErrTypeRefused}},
+			MaximumInterval: time.Minute, MaximumAttempts: 4, NonRetryableErrorTypes: []string{ErrTypeRefused, ErrTypeOverBudget}},
 	}
 }
 
 func performOptions() workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		StartToCloseTimeout: 2 * time.Minute,
+		HeartbeatTimeout:    heartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: 5 * time.Second, BackoffCoefficient: 2,
 			MaximumInterval: 10 * time.Minute, NonRetryableErrorTypes: []string{ErrTypeRefused}},
 	}
 }
+
+// heartbeatTimeout: an activity whose worker stopped telling Temporal it is alive is given to
+// another worker after this long (the activities heartbeat every heartbeatEvery).
+const heartbeatTimeout = 20 * time.Second
 
 // readBackoff spaces reads after failed ones: 1, 2, 4 ... minutes, at most 30.
 func readBackoff(failures int) time.Duration {

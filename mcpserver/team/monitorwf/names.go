@@ -3,6 +3,8 @@ package monitorwf
 import (
 	"strings"
 
+	"go.temporal.io/sdk/temporal"
+
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
@@ -18,6 +20,8 @@ const (
 	UpdateNextStep = "next_step"
 	// QueryStatus is pr_monitor_status for one monitor.
 	QueryStatus = "status"
+	// QueryPending is the action the monitor waits on (its task or question whole, or polling).
+	QueryPending = "pending"
 	// DefaultTaskQueue is the task queue of workflows and activities unless --task-queue says.
 	DefaultTaskQueue = "prmonitor"
 )
@@ -26,6 +30,22 @@ const (
 const (
 	ActivityReadSnapshot = "prmonitor.ReadSnapshot"
 	ActivityPerform      = "prmonitor.Perform"
+)
+
+// Search attributes on each monitor's workflow (Keyword; register them on the namespace:
+// docs/deploy.md). The owner lets a front end list and check a user's monitors; waiting-on lets it
+// find the monitors that wait on someone with one visibility query.
+const (
+	SearchAttributeOwner     = "PrmonitorOwner"
+	SearchAttributeWaitingOn = "PrmonitorWaitingOn"
+)
+
+// SearchAttributes are the names above, for an operator's or a test's registration.
+var SearchAttributes = []string{SearchAttributeOwner, SearchAttributeWaitingOn}
+
+var (
+	ownerKey     = temporal.NewSearchAttributeKeyKeyword(SearchAttributeOwner)
+	waitingOnKey = temporal.NewSearchAttributeKeyKeyword(SearchAttributeWaitingOn)
 )
 
 // WorkflowID is the monitor's workflow id: owner/repo#N, lower-cased, as the embedded server's

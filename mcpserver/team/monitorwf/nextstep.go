@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -20,25 +22,86 @@ type NextStepRequest struct {
 	// Wait bounds how long the Update waits for something for the agent (a host cuts long calls);
 	// zero or more than the monitor's MaxWait means MaxWait.
 	Wait time.Duration `json:"wait,omitempty"`
+	// Form is how the user answered the question in a form, when the answer is not a choice:
+	// FormDeclined, FormDismissed, or FormText (the user's words in Text, which no choice
+	// matched). Empty for an event.
+	Form string `json:"form,omitempty"`
+	Text string `json:"text,omitempty"`
+	// By is whose answer this is (the front end knows how it reached it): only the user's own
+	// pick in a form, or the agent relaying a question the host could not show, may merge.
+	By statemachine.AnsweredBy `json:"by,omitempty"`
 }
 
-// Reply is the Update's answer: the one action for the agent, or polling when the wait ran out.
+// How a form was answered without a choice (NextStepRequest.Form).
+const (
+	FormDeclined  = "declined"
+	FormDismissed = "dismissed"
+	FormText      = "text"
+)
+
+// Reply is the Update's answer: the one action for the agent, or polling when the wait ran out,
+// with the pull request and its state in one line.
 type Reply struct {
 	MonitorID string              `json:"monitor_id"`
+	PR        string              `json:"pr,omitempty"`
+	Summary   string              `json:"summary,omitempty"`
 	Action    statemachine.Action `json:"action"`
 }
 
+// The types of the Update's own refusals (temporal.ApplicationError's type), which a front end
+// tells apart from the machine's (IsBusy, IsEnded).
+const (
+	ErrTypeBusy  = "MonitorBusy"
+	ErrTypeEnded = "MonitorEnded"
+	// ErrTypeNotTheUsers: the machine refused a choice that merges because it was not the user's
+	// (statemachine.ErrNotTheUsersChoice); a front end asks the user instead.
+	ErrTypeNotTheUsers = "NotTheUsersChoice"
+)
+
 // ErrBusy rejects an event while the monitor waits on GitHub work whose outcome the machine has
 // not seen: the event would be judged against a position about to change. Send it again shortly.
-var ErrBusy = errors.New("the monitor is doing GitHub work; send the event again in a few seconds")
+var ErrBusy = temporal.NewApplicationError("the monitor is doing GitHub work; send the event again in a few seconds", ErrTypeBusy)
 
 // ErrEnded rejects an event to a monitor that stopped or saw the merge.
-var ErrEnded = errors.New("the monitor has ended")
+var ErrEnded = temporal.NewApplicationError("the monitor has ended", ErrTypeEnded)
+
+// IsBusy reports whether an Update was refused with ErrBusy (as it comes back from the server).
+func IsBusy(err error) bool { return hasType(err, ErrTypeBusy) }
+
+// IsEnded reports whether an Update was refused with ErrEnded.
+func IsEnded(err error) bool { return hasType(err, ErrTypeEnded) }
+
+// IsNotTheUsers reports whether an Update was refused because a choice that merges was not the
+// user's own.
+func IsNotTheUsers(err error) bool { return hasType(err, ErrTypeNotTheUsers) }
+
+// refusal is the machine's refusal as the Update's error, typed when a front end acts on it.
+func refusal(err error) error {
+	if errors.Is(err, statemachine.ErrNotTheUsersChoice) {
+		return temporal.NewApplicationError(err.Error(), ErrTypeNotTheUsers)
+	}
+	return err
+}
+
+func hasType(err error, typ string) bool {
+	var app *temporal.ApplicationError
+	return errors.As(err, &app) && app.Type() == typ
+}
 
 func (r NextStepRequest) input() statemachine.Input {
-	in := statemachine.EventInput(r.Event, r.Choice, r.Data)
+	var in statemachine.Input
+	switch r.Form {
+	case FormDeclined:
+		in = statemachine.DeclineInput()
+	case FormDismissed:
+		in = statemachine.CancelInput()
+	case FormText:
+		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: r.Text, Classification: elicitation.ClassifiedUnavailable})
+	default:
+		in = statemachine.EventInput(r.Event, r.Choice, r.Data)
+	}
 	in.QuestionSeq = r.QuestionSeq
-	return in
+	return in.From(r.By)
 }
 
 // validateNextStep runs the event through a copy of the machine: what the machine refuses (an
@@ -48,10 +111,13 @@ func (w *monitor) validateNextStep(ctx workflow.Context, req NextStepRequest) er
 	if w.ended() {
 		return ErrEnded
 	}
-	if w.busy && req.Event != statemachine.EventReady {
+	if w.busy && (req.Event != statemachine.EventReady || req.Form != "") {
 		return ErrBusy
 	}
-	return w.try(ctx, req.input())
+	if req.Form != "" && req.Form != FormDeclined && req.Form != FormDismissed && req.Form != FormText {
+		return fmt.Errorf("form answer %q is not one of %s, %s, %s", req.Form, FormDeclined, FormDismissed, FormText)
+	}
+	return refusal(w.try(ctx, req.input()))
 }
 
 // try steps a copy of the machine.
@@ -76,23 +142,26 @@ func (w *monitor) nextStep(ctx workflow.Context, req NextStepRequest) (Reply, er
 	if ok, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return !w.busy }); err != nil {
 		return Reply{}, err
 	} else if !ok {
-		if req.Event == statemachine.EventReady {
+		if req.Event == statemachine.EventReady && req.Form == "" {
 			return w.reply(), nil
 		}
 		return Reply{}, ErrBusy
 	}
 	in := req.input()
-	if req.Event == statemachine.EventReady {
+	if req.Event == statemachine.EventReady && req.Form == "" {
 		// A task this run never handed out may not have reached the agent (a continued run, a
 		// front end that lost the answer): ready hands it back.
 		in.TaskUnseen = taskID(w.m.Position()) != w.handed
 	}
 	what := string(req.Event)
-	if req.Choice != "" {
+	switch {
+	case req.Form != "":
+		what = "form " + req.Form
+	case req.Choice != "":
 		what += " " + string(req.Choice)
 	}
 	if err := w.step(ctx, in, "agent: "+what); err != nil {
-		return Reply{}, err
+		return Reply{}, refusal(err)
 	}
 	w.woken = true
 	if left := end.Sub(workflow.Now(ctx)); left > 0 {
@@ -123,12 +192,16 @@ func (w *monitor) reply() Reply {
 			act = statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Node: act.Node, Flow: act.Flow}
 		}
 		act.Message = "Still watching; call pr_monitor_next_step with event=ready again."
-		return Reply{MonitorID: w.id, Action: act}
+		return w.replyWith(act)
 	}
 	if w.act.Kind == statemachine.ActionExecute {
 		w.handed = taskID(w.m.Position())
 	}
-	return Reply{MonitorID: w.id, Action: w.act}
+	return w.replyWith(w.act)
+}
+
+func (w *monitor) replyWith(act statemachine.Action) Reply {
+	return Reply{MonitorID: w.id, PR: w.p.Ref.String(), Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Action: act}
 }
 
 // taskID identifies the task in progress: its name and when it began.

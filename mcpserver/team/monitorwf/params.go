@@ -14,6 +14,10 @@ type Params struct {
 	Ref     prstatus.PRRef          `json:"ref"`
 	Machine statemachine.Config     `json:"machine"`
 	Policy  prstatus.ReviewerPolicy `json:"policy"`
+	// Owner is the user the monitor belongs to (a GitHub login, lower-case): the one who started
+	// it, or the pull request's author when a webhook delivery did. Only the owner sees and drives
+	// it through the HTTP front end. Empty for monitors started before owners existed.
+	Owner string `json:"owner,omitempty"`
 
 	// Reconcile is the durable timer's period: the pull request is read at least this often
 	// whatever webhooks say (the embedded watcher's safety refresh), jittered per pull request.

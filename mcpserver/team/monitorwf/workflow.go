@@ -77,6 +77,8 @@ type monitor struct {
 	lastEvent        Event
 	facts            *prstatus.Facts
 	handed           string // the task last handed to the agent by an Update in this run
+	// published is the PrmonitorWaitingOn value the workflow last set (publish.go).
+	published WaitingOn
 }
 
 // Event is the last thing that happened to a monitor, for status and the board.
@@ -92,10 +94,13 @@ type Change struct {
 	Kind string `json:"kind"`
 	// Delivery is GitHub's X-GitHub-Delivery id, when it came from a webhook.
 	Delivery string `json:"delivery,omitempty"`
+	// Owner is whom a monitor this change starts belongs to (Params.Owner): the user who asked,
+	// or the pull request's author for a delivery. A running monitor keeps its owner.
+	Owner string `json:"owner,omitempty"`
 }
 
 func newMonitor(ctx workflow.Context, p Params) (*monitor, error) {
-	w := &monitor{p: p, id: WorkflowID(p.Ref)}
+	w := &monitor{p: p, id: WorkflowID(p.Ref), published: publishedBefore(ctx)}
 	now := workflow.Now(ctx)
 	if c := p.Carry; c != nil {
 		m, err := statemachine.Restore(p.Machine, c.Position)
@@ -120,6 +125,9 @@ func newMonitor(ctx workflow.Context, p Params) (*monitor, error) {
 
 func (w *monitor) register(ctx workflow.Context) error {
 	if err := workflow.SetQueryHandler(ctx, QueryStatus, func() (Status, error) { return w.status(), nil }); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(ctx, QueryPending, func() (statemachine.Action, error) { return w.m.Pending(), nil }); err != nil {
 		return err
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, UpdateNextStep, w.nextStep,
@@ -208,6 +216,7 @@ func (w *monitor) step(ctx workflow.Context, in statemachine.Input, what string)
 	w.act = act
 	w.steps++
 	w.lastEvent = Event{At: now, What: what + " → " + string(act.Kind)}
+	w.publish(ctx)
 	return nil
 }
 

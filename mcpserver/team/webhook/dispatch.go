@@ -17,10 +17,12 @@ import (
 var Events = []string{"pull_request", "pull_request_review", "pull_request_review_comment",
 	"pull_request_review_thread", "check_run", "check_suite", "status", "issue_comment"}
 
-// target is one monitor to signal; start: create it when it is not running.
+// target is one monitor to signal; start: create it when it is not running, owned by owner (the
+// pull request's author).
 type target struct {
 	ref   prstatus.PRRef
 	start bool
+	owner string
 }
 
 // dispatch signals the monitors a delivery names and returns how many.
@@ -41,6 +43,7 @@ func (h *Handler) dispatch(ctx context.Context, event, delivery string, payload 
 	var errs []error
 	for _, t := range targets {
 		if t.start {
+			change.Owner = t.owner
 			if err := h.cfg.Monitors.Notify(ctx, t.ref, change); err != nil {
 				errs = append(errs, err)
 				continue
@@ -76,7 +79,7 @@ func (h *Handler) targets(ctx context.Context, ev any) ([]target, string, error)
 		if !e.GetIssue().IsPullRequest() {
 			return nil, e.GetAction(), nil
 		}
-		return one(e.GetRepo(), e.GetIssue().GetNumber(), canWrite(e.GetIssue().GetAuthorAssociation())), e.GetAction(), nil
+		return one(e.GetRepo(), e.GetIssue().GetNumber(), canWrite(e.GetIssue().GetAuthorAssociation()), e.GetIssue().GetUser().GetLogin()), e.GetAction(), nil
 	case *github.CheckRunEvent:
 		ts, err := h.byCommit(ctx, e.GetRepo(), e.GetCheckRun().PullRequests, e.GetCheckRun().GetHeadSHA())
 		return ts, e.GetAction(), err
@@ -91,15 +94,17 @@ func (h *Handler) targets(ctx context.Context, ev any) ([]target, string, error)
 }
 
 func prTarget(repo *github.Repository, pr *github.PullRequest) []target {
-	return one(repo, pr.GetNumber(), canWrite(pr.GetAuthorAssociation()))
+	return one(repo, pr.GetNumber(), canWrite(pr.GetAuthorAssociation()), pr.GetUser().GetLogin())
 }
 
-func one(repo *github.Repository, number int, start bool) []target {
+// one is the monitor of one pull request; a monitor it starts belongs to the pull request's
+// author (a start without an author starts nothing).
+func one(repo *github.Repository, number int, start bool, author string) []target {
 	ref, ok := refOf(repo, number)
 	if !ok {
 		return nil
 	}
-	return []target{{ref: ref, start: start}}
+	return []target{{ref: ref, start: start && author != "", owner: author}}
 }
 
 // byCommit: the pull requests the payload lists, else those whose head is sha.

@@ -28,6 +28,7 @@ type signal struct {
 	ref   string
 	kind  string
 	start bool
+	owner string
 }
 
 // monitors records the signals; running lists the monitors a poke finds.
@@ -44,7 +45,7 @@ func (m *monitors) Notify(_ context.Context, ref prstatus.PRRef, c monitorwf.Cha
 	if m.fail != nil {
 		return m.fail
 	}
-	m.got = append(m.got, signal{ref: ref.String(), kind: c.Kind, start: true})
+	m.got = append(m.got, signal{ref: ref.String(), kind: c.Kind, start: true, owner: c.Owner})
 	return nil
 }
 
@@ -93,7 +94,7 @@ func (d delivery) request() *http.Request {
 const repo = `"repository":{"name":"widgets","owner":{"login":"acme"}}`
 
 func prEvent(action, assoc string) string {
-	return `{"action":"` + action + `","pull_request":{"number":7,"author_association":"` + assoc + `"},` + repo + `}`
+	return `{"action":"` + action + `","pull_request":{"number":7,"author_association":"` + assoc + `","user":{"login":"Dev"}},` + repo + `}`
 }
 
 func newHandler(t *testing.T, m *monitors, pulls PullsForCommit) *Handler {
@@ -122,35 +123,38 @@ func TestDeliveriesBecomeSignalsToTheMonitorsTheyName(t *testing.T) {
 		signals []signal
 	}{
 		{"a pull request opened by a member starts its monitor", delivery{event: "pull_request", id: "1", body: prEvent("opened", "MEMBER")},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.opened", true}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.opened", true, "Dev"}}},
 		{"a review starts the monitor of a collaborator's pull request", delivery{event: "pull_request_review", id: "2",
-			body: `{"action":"submitted","review":{"state":"changes_requested"},"pull_request":{"number":7,"author_association":"COLLABORATOR"},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review.submitted", true}}},
+			body: `{"action":"submitted","review":{"state":"changes_requested"},"pull_request":{"number":7,"author_association":"COLLABORATOR","user":{"login":"Dev"}},` + repo + `}`},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review.submitted", true, "Dev"}}},
+		{"a pull request event that names no author starts nothing (a monitor belongs to someone)", delivery{event: "pull_request", id: "1b",
+			body: `{"action":"opened","pull_request":{"number":7,"author_association":"MEMBER"},` + repo + `}`},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.opened", false, ""}}},
 		{"a stranger's pull request only pokes a running monitor", delivery{event: "pull_request", id: "3", body: prEvent("synchronize", "CONTRIBUTOR")},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.synchronize", false}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.synchronize", false, ""}}},
 		{"a review thread resolved", delivery{event: "pull_request_review_thread", id: "4",
-			body: `{"action":"resolved","pull_request":{"number":7,"author_association":"OWNER"},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_thread.resolved", true}}},
+			body: `{"action":"resolved","pull_request":{"number":7,"author_association":"OWNER","user":{"login":"Dev"}},` + repo + `}`},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_thread.resolved", true, "Dev"}}},
 		{"a review comment", delivery{event: "pull_request_review_comment", id: "5",
-			body: `{"action":"created","pull_request":{"number":7,"author_association":"MEMBER"},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_comment.created", true}}},
+			body: `{"action":"created","pull_request":{"number":7,"author_association":"MEMBER","user":{"login":"Dev"}},` + repo + `}`},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_comment.created", true, "Dev"}}},
 		{"a comment on a pull request", delivery{event: "issue_comment", id: "6",
-			body: `{"action":"created","issue":{"number":7,"author_association":"MEMBER","pull_request":{"url":"x"}},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "issue_comment.created", true}}},
+			body: `{"action":"created","issue":{"number":7,"author_association":"MEMBER","user":{"login":"Dev"},"pull_request":{"url":"x"}},` + repo + `}`},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "issue_comment.created", true, "Dev"}}},
 		{"a comment on an issue signals nothing", delivery{event: "issue_comment", id: "7",
 			body: `{"action":"created","issue":{"number":8,"author_association":"MEMBER"},` + repo + `}`},
 			http.StatusAccepted, nil},
 		{"a check run names its pull requests", delivery{event: "check_run", id: "8",
 			body: `{"action":"completed","check_run":{"head_sha":"abc123","pull_requests":[{"number":7}]},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "check_run.completed", false}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "check_run.completed", false, ""}}},
 		{"a check suite on a fork finds its pull requests by head commit", delivery{event: "check_suite", id: "9",
 			body: `{"action":"completed","check_suite":{"head_sha":"abc123","pull_requests":[]},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "check_suite.completed", false}, {"acme/widgets#9", "check_suite.completed", false}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "check_suite.completed", false, ""}, {"acme/widgets#9", "check_suite.completed", false, ""}}},
 		{"a commit status finds its pull requests by commit", delivery{event: "status", id: "10",
 			body: `{"sha":"abc123","state":"failure",` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "status.failure", false}, {"acme/widgets#9", "status.failure", false}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "status.failure", false, ""}, {"acme/widgets#9", "status.failure", false, ""}}},
 		{"a form-encoded delivery is read from its payload field", delivery{event: "pull_request", id: "11", body: prEvent("reopened", "MEMBER"), form: true},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.reopened", true}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.reopened", true, "Dev"}}},
 		{"a ping is answered and signals nothing", delivery{event: "ping", id: "12", body: `{"zen":"Keep it simple."}`},
 			http.StatusAccepted, nil},
 		{"an identifier that is no repository name signals nothing", delivery{event: "pull_request", id: "13",

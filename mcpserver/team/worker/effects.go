@@ -15,16 +15,23 @@ import (
 // or the activity's time ran out) is an error, so Temporal retries the activity; a rate limit
 // keeps its type, so the retry waits as long as GitHub asked.
 type gitHubWork struct {
-	gh  GitHub
-	now func() time.Time
+	gh     GitHub
+	now    func() time.Time
+	budget *budget
 }
 
 func (g gitHubWork) Perform(ctx context.Context, ref prstatus.PRRef, req statemachine.ServerRequest, policy prstatus.ReviewerPolicy) (statemachine.Input, error) {
+	release, err := g.budget.admit()
+	if err != nil {
+		return statemachine.Input{}, err
+	}
+	defer release()
 	c, err := g.gh(ctx)
 	if err != nil {
 		return statemachine.Input{}, err
 	}
 	out := effects.Do(ctx, c, effects.Work{PR: ref, Request: req, Now: g.now(), Reviewers: policy})
+	g.budget.observeClient(c)
 	switch {
 	case !out.Postponed:
 		return out.Input, nil

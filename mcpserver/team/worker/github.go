@@ -18,15 +18,42 @@ func Static(c *ghclient.Client) GitHub {
 	return func(context.Context) (*ghclient.Client, error) { return c, nil }
 }
 
-// source is monitorwf.Source over the current client.
-type source struct{ gh GitHub }
+// source is monitorwf.Source and monitorwf.Searcher over the current client, within the budget.
+type source struct {
+	gh     GitHub
+	budget *budget
+}
 
 func (s source) Snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Snapshot, error) {
+	release, err := s.budget.admit()
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	c, err := s.gh(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return c.Snapshot(ctx, ref)
+	snap, err := c.Snapshot(ctx, ref)
+	if snap != nil {
+		s.budget.observe(snap.RateLimit)
+	}
+	return snap, err
+}
+
+func (s source) OpenPRs(ctx context.Context, q ghclient.OpenPRsQuery) (ghclient.OpenPRs, error) {
+	release, err := s.budget.admit()
+	if err != nil {
+		return ghclient.OpenPRs{}, err
+	}
+	defer release()
+	c, err := s.gh(ctx)
+	if err != nil {
+		return ghclient.OpenPRs{}, err
+	}
+	out, err := c.OpenPRs(ctx, q)
+	s.budget.observe(out.RateLimit)
+	return out, err
 }
 
 // maxPullsPerCommit bounds the pull requests one status event pokes.

@@ -16,7 +16,6 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/mcpserver/team/webhook"
@@ -45,6 +44,9 @@ type Config struct {
 	Policy  prstatus.ReviewerPolicy
 	// ActivitiesPerSecond paces this worker's GitHub activities on the task queue (0: unpaced).
 	ActivitiesPerSecond float64
+	// Budget is the share of the token's hourly GraphQL points the activities may spend (0: no
+	// limit but GitHub's); see budget.go.
+	Budget float64
 	// WebhookListen, when set, serves POST /webhook (and GET /healthz) there, verified with
 	// WebhookSecret.
 	WebhookListen string
@@ -90,12 +92,20 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	defer c.Close()
 
+	if err := monitorwf.CheckSearchAttributes(ctx, c, cfg.Namespace); err != nil {
+		return err
+	}
+	spend := newBudget(cfg.Budget, time.Now)
+	if err := spend.seed(ctx, cfg.GitHub); err != nil {
+		cfg.Logger.Warn("could not read the token's rate limit; the budget counts from the first answer", "err", err)
+	}
 	if cfg.Effects == nil {
-		cfg.Effects = gitHubWork{gh: cfg.GitHub, now: time.Now}
+		cfg.Effects = gitHubWork{gh: cfg.GitHub, now: time.Now, budget: spend}
 	}
 	w := sdkworker.New(c, cfg.TaskQueue, sdkworker.Options{TaskQueueActivitiesPerSecond: cfg.ActivitiesPerSecond})
-	w.RegisterWorkflowWithOptions(monitorwf.Monitor, workflow.RegisterOptions{Name: monitorwf.WorkflowName})
-	(&monitorwf.Activities{Source: source{cfg.GitHub}, Effects: cfg.Effects}).Register(w)
+	monitorwf.RegisterWorkflows(w)
+	src := source{gh: cfg.GitHub, budget: spend}
+	(&monitorwf.Activities{Source: src, Effects: cfg.Effects, Search: src}).Register(w)
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("start the worker: %w", err)
 	}

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/api/serviceerror"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+)
+
+var ref = prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+
+func TestASignedReviewWebhookReachesAWaitingHTTPNextStepAsARefineTaskWithinTenSeconds(t *testing.T) {
+	d := newDeployment(t, options{})
+	d.open(ref, "alice")
+	w := d.worker()
+	front := d.serve()
+	alice := d.agent(front, "alice", "2025-11-25")
+	started := alice.call("pr_monitor_start", map[string]any{"pr": "https://github.com/acme/widgets/pull/7"})
+	require.Equal(t, "acme/widgets#7", started["monitor_id"])
+	before, err := d.status(ref)
+	require.NoError(t, err)
+
+	forged := prEvent("pull_request_review", "submitted", ref, "alice")
+	assert.Equal(t, http.StatusUnauthorized, d.deliver(w, "pull_request_review", "bad-1", forged, []byte("not the secret")))
+	other := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 8}
+	assert.Equal(t, http.StatusUnauthorized, d.deliver(w, "pull_request", "bad-2", prEvent("pull_request", "opened", other, "alice"), nil))
+	time.Sleep(time.Second)
+	after, err := d.status(ref)
+	require.NoError(t, err)
+	assert.Equal(t, before.ChangesSeen, after.ChangesSeen, "a bad signature signals nothing")
+	_, err = d.c.DescribeWorkflowExecution(context.Background(), monitorwf.WorkflowID(other), "")
+	var notFound *serviceerror.NotFound
+	assert.ErrorAs(t, err, &notFound, "nor starts anything")
+
+	delivered := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(3 * time.Second) // next_step is waiting by then
+		d.fake.Advance(10 * time.Minute)
+		_ = d.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("carol"), "Please rework the retries."))
+		at := time.Now()
+		if code := d.deliver(w, "pull_request_review", "good-1", forged, []byte(secret)); code != http.StatusAccepted {
+			at = time.Time{}
+		}
+		delivered <- at
+	}()
+	task := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
+	answered := time.Now()
+	at := <-delivered
+	require.False(t, at.IsZero(), "the signed delivery was accepted")
+	assert.Equal(t, "execute", task["action"], "%v", task)
+	assert.Equal(t, "refine", task["task"])
+	latency := answered.Sub(at)
+	assert.Less(t, latency, 10*time.Second, "from the delivery to the waiting call's answer")
+	t.Logf("webhook → next_step refine task: %s (the monitor's debounce is %s of it)", latency.Round(time.Millisecond), monitorwf.DefaultDebounce)
+	assert.NotContains(t, w.Stderr()+front.Stderr(), ghToken, "the GitHub token is in no log line")
+	assert.NotContains(t, front.Stderr(), tokens["alice"], "nor the user's bearer token")
+}
+
+func TestACommitStatusReachesThePullRequestsOfItsCommitThroughGitHubsPullsForACommit(t *testing.T) {
+	d := newDeployment(t, options{})
+	d.open(ref, "alice")
+	w := d.worker()
+	require.Equal(t, http.StatusAccepted, d.deliver(w, "pull_request", "o-1", prEvent("pull_request", "opened", ref, "alice"), []byte(secret)))
+	d.eventually(time.Minute, func() bool { st, err := d.status(ref); return err == nil && !st.LastRead.IsZero() }, "the monitor reads")
+	before, _ := d.status(ref)
+	head := d.fake.PR(githubfake.Ref(ref)).HeadOID()
+	body := fmt.Sprintf(`{"sha":%q,"state":"failure","context":"ci/other","repository":{"name":"widgets","owner":{"login":"acme"}}}`, head)
+	require.Equal(t, http.StatusAccepted, d.deliver(w, "status", "s-1", body, []byte(secret)))
+	st, err := d.status(ref)
+	require.NoError(t, err)
+	assert.Equal(t, before.ChangesSeen+1, st.ChangesSeen, "the status event found its pull request by commit and signalled its monitor")
+	assert.Equal(t, "GitHub: status.failure", st.LastEvent.What)
+}

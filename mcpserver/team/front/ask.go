@@ -1,0 +1,160 @@
+package front
+
+import (
+	"context"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+// Questions. Over HTTP a form reaches the user only inside a call: in the 2025-11-25 era the
+// server sends elicitation/create on the call's own response stream and waits for the answer
+// (bounded by the call, like any wait); in the 2026-07-28 era the call answers input_required and
+// the client calls again with the user's answer and the request state this process signed. A
+// client that declares no form elicitation, or refuses or fails the form, gets ask_user for the
+// agent to relay. The consent rule holds on top (the machine's: statemachine.AnsweredBy): a form's
+// answer is the user's, the agent's answer to a question the host could not show is a relay, and
+// any other answer of the agent's that merges is refused by the machine and put to the user in a
+// form instead.
+
+// inputAnswer is the input request's id of the question's form.
+const inputAnswer = "answer"
+
+// purposeQuestion signs the request state of a question put to a 2026-07-28 client.
+const purposeQuestion = "question"
+
+// questionTTL bounds how long an unanswered form's request state is taken back.
+const questionTTL = time.Hour
+
+// formState is what a question's request state carries.
+type formState struct {
+	Monitor string `json:"m"`
+	Seq     int    `json:"s"`
+	Rounds  int    `json:"r"`
+}
+
+// ask puts r's question to the user: a form when the host can show one, else ask_user.
+func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallToolResult {
+	q := *r.Action.Question
+	if !mcpserver.ClientCanElicit(ctx) || f.wasRefused(c.id, q.Seq) {
+		act := r.Action
+		if act.Message == "" {
+			act.Message = "Ask the user this question and answer with user_chose."
+			if f.wasRefused(c.id, q.Seq) {
+				act.Message = "The host could not show this question to the user (it refused or failed the form): ask the user and answer with user_chose."
+			}
+		}
+		return f.render(c, r.PR, r.Summary, act)
+	}
+	if c.rounds >= maxRounds {
+		return f.stillWatching(c, "A question is waiting for the user; call pr_monitor_next_step with event=ready to show it.")
+	}
+	c.rounds++
+	version := server.RequestProtocolVersion(ctx)
+	params := mcpserver.QuestionForm(q, r.Summary, version)
+	if mcp.IsModernProtocol(version) {
+		token, err := f.signer.sign(purposeQuestion, c.user, questionTTL, formState{Monitor: c.id, Seq: q.Seq, Rounds: c.rounds})
+		if err != nil {
+			return mcpserver.ToolError(oneLine(err))
+		}
+		return server.NewInputRequestBuilder(token).Elicit(inputAnswer, params).ToolResult()
+	}
+	res, err := f.mcp.RequestElicitation(ctx, mcp.ElicitationRequest{Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)}, Params: params})
+	switch {
+	case ctx.Err() != nil:
+		return f.stillWatching(c, "A question is waiting for the user; call pr_monitor_next_step with event=ready to show it again.")
+	case err != nil || res == nil:
+		f.cfg.Logger.Info("the client refused or failed a form; the agent relays the question", "monitor", c.id, "err", err)
+		f.markRefused(c.id, q.Seq)
+		return f.ask(ctx, c, r)
+	}
+	return f.answer(ctx, c, q, mcpserver.ReadForm(res, q))
+}
+
+// answer sends what the user answered in the form to the monitor.
+func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a mcpserver.FormAnswer) *mcp.CallToolResult {
+	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq, By: statemachine.ByUser}
+	switch a.Kind {
+	case statemachine.InputEvent:
+		step.Choice = a.Choice
+	case statemachine.InputDecline:
+		step.Form = monitorwf.FormDeclined
+	case statemachine.InputCancel:
+		step.Form = monitorwf.FormDismissed
+	default:
+		if v, ok := elicitation.Match(a.Text, q); ok {
+			step.Choice = v
+		} else {
+			step.Form, step.Text = monitorwf.FormText, a.Text
+		}
+	}
+	r, err := f.update(ctx, c, step)
+	if err != nil {
+		return f.updateError(ctx, c, err)
+	}
+	if r.Action.Kind == statemachine.ActionAskUser && r.Action.Question != nil && a.Kind != statemachine.InputCancel {
+		return f.ask(ctx, c, r)
+	}
+	return f.render(c, r.PR, r.Summary, r.Action)
+}
+
+// confirm puts the open question to the user in a form when the machine refused the agent's
+// choice because it merges; ok is false when that question is not the one open.
+func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepRequest) (*mcp.CallToolResult, bool) {
+	st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, c.id)
+	if err != nil || st.Question == nil || st.Question.Seq != step.QuestionSeq || !st.Question.Offers(step.Choice) {
+		return nil, false
+	}
+	act, err := monitorwf.Pending(ctx, f.cfg.Client, c.id)
+	if err != nil || act.Kind != statemachine.ActionAskUser || act.Question == nil {
+		return nil, false
+	}
+	return f.ask(ctx, c, monitorwf.Reply{MonitorID: c.id, PR: st.PR, Summary: st.Summary, Action: act}), true
+}
+
+// resumeForm takes a 2026-07-28 client's answer to a form: the request state must be one this
+// process signed for this user, and the question still open.
+func (f *Front) resumeForm(ctx context.Context, c *call, req mcp.CallToolRequest) *mcp.CallToolResult {
+	var st formState
+	user, err := f.signer.open(req.Params.RequestState, purposeQuestion, &st)
+	if err != nil || user != c.user || (c.id != "all" && st.Monitor != c.id) {
+		return mcpserver.ToolError("stale or forged request state: call pr_monitor_next_step with event=ready")
+	}
+	if c.id == "all" {
+		c.viaAll = true
+	}
+	c.id, c.rounds = st.Monitor, st.Rounds
+	if _, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user); err != nil {
+		return f.ownedError(c.id, err)
+	}
+	act, err := monitorwf.Pending(ctx, f.cfg.Client, c.id)
+	if err != nil {
+		return f.updateError(ctx, c, err)
+	}
+	if act.Kind != statemachine.ActionAskUser || act.Question == nil || act.Question.Seq != st.Seq {
+		return mcpserver.ToolError("that question is no longer open: call pr_monitor_next_step with event=ready")
+	}
+	res := server.ElicitationResponse(req.Params.InputResponses, inputAnswer)
+	return f.answer(ctx, c, *act.Question, mcpserver.ReadForm(res, *act.Question))
+}
+
+func (f *Front) markRefused(id string, seq int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.refused) > 10_000 { // a bound on memory; forgetting only means asking in a form again
+		clear(f.refused)
+	}
+	f.refused[question{monitor: id, seq: seq}] = true
+}
+
+func (f *Front) wasRefused(id string, seq int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.refused[question{monitor: id, seq: seq}]
+}

@@ -1,0 +1,167 @@
+package front_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/front"
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
+	"github.com/prmonitor/prmonitor/mcpserver/team/temporaltest"
+	"github.com/prmonitor/prmonitor/mcpserver/team/worker"
+	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/statemachine"
+)
+
+const ghToken = "ghs_FRONTTESTAPPTOKEN0123456789abcdefgh"
+
+// tokens are the users' bearer tokens; the users file holds their hashes.
+var tokens = map[string]string{"alice": "alice-token-0123456789", "bob": "bob-token-0123456789"}
+
+func usersFile() string { return "# users of the tests\n" + teamtest.UsersFile(tokens) }
+
+func users(t *testing.T) *front.Users {
+	u, err := front.ParseUsers(strings.NewReader(usersFile()))
+	require.NoError(t, err)
+	return u
+}
+
+// ref is alice's pull request.
+var ref = prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
+
+// team is a real Temporal server, a worker (in this process) on the fake GitHub, and the front
+// end served over HTTP.
+type team struct {
+	t     *testing.T
+	c     client.Client
+	fake  *githubfake.Fake
+	url   string
+	front *front.Front
+	st    monitorwf.Starter
+}
+
+func newTeam(t *testing.T) *team {
+	srv := temporaltest.Start(t, "")
+	c := srv.Client(t)
+	fake := githubfake.MustNew(githubfake.WithViewer("prmonitor-app"), githubfake.WithToken(ghToken), githubfake.WithRateLimit(1<<30))
+	fake.Start()
+	t.Cleanup(fake.Close)
+	gh, err := ghclient.New(ghclient.Config{RESTURL: fake.URL(), Token: ghclient.NewToken(ghToken)})
+	require.NoError(t, err)
+	queue := "front-" + strings.ReplaceAll(t.Name(), "/", "-")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- worker.Run(ctx, worker.Config{Temporal: srv.HostPort, Namespace: srv.Namespace, TaskQueue: queue,
+			GitHub: worker.Static(gh), Machine: statemachine.DefaultConfig(), Policy: prstatus.DefaultReviewerPolicy()})
+	}()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	fr, err := front.New(front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
+		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	hs := httptest.NewServer(fr.Handler())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = fr.Close(ctx)
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	return &team{t: t, c: c, fake: fake, url: hs.URL, front: fr,
+		st: monitorwf.Starter{Client: c, TaskQueue: queue}}
+}
+
+// open opens alice's pull request, green.
+func (tm *team) open(r prstatus.PRRef, author string) {
+	tm.t.Helper()
+	require.NoError(tm.t, tm.fake.Apply(githubfake.Ref(r), githubfake.OpenPR{Title: "Add retries", Author: githubfake.User(author)},
+		githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}))
+}
+
+// changed tells the monitor of r that GitHub changed, as a webhook delivery would.
+func (tm *team) changed(r prstatus.PRRef, kind string) {
+	tm.t.Helper()
+	_, err := tm.st.Poke(context.Background(), r, monitorwf.Change{Kind: kind})
+	require.NoError(tm.t, err)
+}
+
+// agent is one user's MCP client session over Streamable HTTP (the official go-sdk client).
+type agent struct {
+	t       *testing.T
+	session *sdk.ClientSession
+	mu      sync.Mutex
+	forms   []string // the questions shown as forms
+}
+
+// agentOptions shape a client: its protocol era and, when answer is set, form elicitation
+// answered by it.
+type agentOptions struct {
+	protocol string
+	answer   func(q *sdk.ElicitParams) *sdk.ElicitResult
+}
+
+func (tm *team) agent(user string, o agentOptions) *agent {
+	tm.t.Helper()
+	a := &agent{t: tm.t}
+	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
+	if o.answer != nil {
+		opts.ElicitationHandler = func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			a.mu.Lock()
+			a.forms = append(a.forms, req.Params.Message)
+			a.mu.Unlock()
+			return o.answer(req.Params), nil
+		}
+	}
+	c := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tr := &sdk.StreamableClientTransport{Endpoint: tm.url + "/mcp", HTTPClient: teamtest.HTTPClient(tokens[user])}
+	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: o.protocol})
+	require.NoError(tm.t, err)
+	tm.t.Cleanup(func() { _ = s.Close() })
+	a.session = s
+	return a
+}
+
+// result is a tool result: its structured content, and whether it is an error (then text says why).
+type result struct {
+	out     map[string]any
+	isError bool
+	text    string
+}
+
+func (a *agent) call(name string, args map[string]any) result {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := a.session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	require.NoError(a.t, err, "%s: a protocol error", name)
+	var r result
+	r.isError = res.IsError
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			r.text += tc.Text
+		}
+	}
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		_ = json.Unmarshal(b, &r.out)
+	}
+	return r
+}
+
+func (r result) str(key string) string { s, _ := r.out[key].(string); return s }
+
+func (a *agent) formCount() int { a.mu.Lock(); defer a.mu.Unlock(); return len(a.forms) }

@@ -1,0 +1,147 @@
+package front
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// signer signs what this process hands out and takes back: the board's session cookie and the
+// request state of a question put to a 2026-07-28 client. Its key is drawn when the process starts
+// and never leaves it: a restart ends every board session (the person signs in again) and every
+// question a client had not answered yet (the next call asks again). Several replicas behind one
+// address need sticky routing for both (docs/deploy.md).
+type signer struct {
+	key []byte
+	now func() time.Time
+}
+
+func newSigner(now func() time.Time) (*signer, error) {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("a signing key: %w", err)
+	}
+	return &signer{key: key, now: now}, nil
+}
+
+// sealed is a signed value: what it is for, whom, until when, and its content.
+type sealed struct {
+	Purpose string          `json:"p"`
+	User    string          `json:"u"`
+	Expires int64           `json:"e"`
+	Value   json.RawMessage `json:"v,omitempty"`
+}
+
+var errBadSeal = errors.New("not issued by this server, or expired")
+
+func (s *signer) mac(payload []byte) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// sign returns v signed for purpose and user, valid for ttl.
+func (s *signer) sign(purpose, user string, ttl time.Duration, v any) (string, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	payload, err := json.Marshal(sealed{Purpose: purpose, User: user, Expires: s.now().Add(ttl).Unix(), Value: raw})
+	if err != nil {
+		return "", err
+	}
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload)), nil
+}
+
+// open checks a signed value for purpose and returns its user, decoding its content into v.
+func (s *signer) open(token, purpose string, v any) (string, error) {
+	enc := base64.RawURLEncoding
+	p64, m64, ok := strings.Cut(token, ".")
+	payload, err1 := enc.DecodeString(p64)
+	mac, err2 := enc.DecodeString(m64)
+	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.mac(payload)) {
+		return "", errBadSeal
+	}
+	var st sealed
+	if err := json.Unmarshal(payload, &st); err != nil || st.Purpose != purpose || s.now().Unix() > st.Expires {
+		return "", errBadSeal
+	}
+	if v != nil && len(st.Value) > 0 {
+		if err := json.Unmarshal(st.Value, v); err != nil {
+			return "", errBadSeal
+		}
+	}
+	return st.User, nil
+}
+
+// The board's session: after a POST /login that carries a known bearer token, a cookie
+// (HttpOnly, SameSite=Strict, Secure over HTTPS) lets the page's fetches and its event stream
+// through; EventSource cannot send an Authorization header, and the token itself never goes into
+// a URL, a cookie or the page's storage.
+const (
+	cookieSecure = "__Host-prmonitor-board"
+	cookiePlain  = "prmonitor-board"
+	purposeBoard = "board"
+)
+
+// secure: the request came over HTTPS (directly, or through a proxy that says so).
+func secure(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// signIn serves POST /login.
+func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
+	name, ok := f.users.bearer(r)
+	if !ok {
+		unauthorized(w)
+		return
+	}
+	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, nil)
+	if err != nil {
+		http.Error(w, "could not sign in", http.StatusInternalServerError)
+		return
+	}
+	c := &http.Cookie{Name: cookiePlain, Value: value, Path: "/", MaxAge: int(f.cfg.SessionTTL / time.Second),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode}
+	if secure(r) {
+		c.Name, c.Secure = cookieSecure, true
+	}
+	http.SetCookie(w, c)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// signOut serves POST /logout: the cookie is dropped.
+func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
+	for _, c := range []*http.Cookie{{Name: cookiePlain, Path: "/"}, {Name: cookieSecure, Path: "/", Secure: true}} {
+		c.MaxAge, c.HttpOnly, c.SameSite = -1, true, http.SameSiteStrictMode
+		http.SetCookie(w, c)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// boardUser is the user of a board request: a bearer token, or a session cookie of a user the
+// tokens file still names.
+func (f *Front) boardUser(r *http.Request) (string, bool) {
+	if name, ok := f.users.bearer(r); ok {
+		return name, true
+	}
+	for _, n := range []string{cookieSecure, cookiePlain} {
+		c, err := r.Cookie(n)
+		if err != nil {
+			continue
+		}
+		if name, err := f.signer.open(c.Value, purposeBoard, nil); err == nil && f.users.has(name) {
+			return name, true
+		}
+	}
+	return "", false
+}
