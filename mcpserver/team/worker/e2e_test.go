@@ -199,7 +199,7 @@ func TestASignedWebhookStartsAMonitorThatReadsTheFakeAndABadSignatureSignalsNoth
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := e.c.DescribeWorkflowExecution(ctx, monitorwf.WorkflowID(prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 8}), "")
+	_, err := e.c.DescribeWorkflow(ctx, monitorwf.WorkflowID(prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 8}), "")
 	var notFound *serviceerror.NotFound
 	assert.ErrorAs(t, err, &notFound, "the badly signed delivery started no monitor")
 	assert.NotContains(t, w.log(), token, "the token is in no log line")
