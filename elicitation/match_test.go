@@ -68,7 +68,7 @@ func TestMatchAmbiguousSynonym(t *testing.T) {
 func FuzzMatch(f *testing.F) {
 	q, err := Ask(QReadyToMerge, "?", []Value{Merge, WaitForApprover, Resume, HandleMyself, Stop})
 	require.NoError(f, err)
-	for _, s := range []string{"merge", "2", "#9", "the last one", "please", "", "⁦merge⁩"} {
+	for _, s := range []string{"merge", "2", "#9", "the last one", "please", "", "\u2066merge\u2069"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -33,7 +33,7 @@ type Persister interface {
 	Log(id string, e store.Event)
 }
 
-// ErrInUse: another process runs this monitor.
+// ErrInUse means another process runs this monitor.
 var ErrInUse = errors.New("monitor in use by another prmonitor process")
 
 // MemoryState is a Persister that forgets everything when the process ends: for the demo and

@@ -23,7 +23,7 @@ func newShiftedClock(at time.Time) *shiftedClock {
 	return c
 }
 
-func (c *shiftedClock) set(at time.Time)        { c.offset.Store(int64(at.Sub(time.Now()))) }
+func (c *shiftedClock) set(at time.Time)        { c.offset.Store(int64(time.Until(at))) }
 func (c *shiftedClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 func (c *shiftedClock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
 

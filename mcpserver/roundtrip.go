@@ -77,6 +77,7 @@ func (d *driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 		}
 		return inputAnswer, mcp.NewElicitationInputResponse(*res), nil
 	}
+	//lint:ignore SA1019 sampling, deprecated by 2026-07-28, is served on purpose (docs/architecture.md)
 	res, err := d.s.mcp.RequestSampling(d.ctx, mcp.CreateMessageRequest{
 		Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}, CreateMessageParams: *r.sample})
 	if err == nil && res == nil {

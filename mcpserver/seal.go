@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// ErrBadRequestState: the request state a client echoed back is forged, corrupted, expired, or for
-// a question that is no longer open.
+// ErrBadRequestState means the request state a client echoed back is forged, corrupted, expired,
+// or for a question that is no longer open.
 var ErrBadRequestState = errors.New("stale or forged request state")
 
 // inputKind says what an input request was for.

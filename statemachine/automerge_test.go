@@ -90,6 +90,7 @@ func TestAutoMergeTurnedOffOnGitHubIsTold(t *testing.T) {
 	act := d.poll(whenReadyPR()) // auto-merge is gone on GitHub, nothing else changed
 	requireAsk(t, act, elicitation.QAutoMergeOff)
 	assert.Contains(t, act.Question.Text, "turned off on GitHub")
+	assert.NotContains(t, act.Question.Text, "changed since", "nothing else changed")
 	assert.Equal(t, ActionPolling, d.choose(elicitation.HandleMyself).Kind)
 }
 
@@ -112,15 +113,36 @@ func TestKeepWatchingAsksToMergeWhenTheChecksPass(t *testing.T) {
 		elicitation.HandleMyself, elicitation.Stop)
 }
 
+// TestAutoMergeNotTurnedOnWhenThePullRequestChangedMeanwhile: nothing is turned on over a change
+// the user did not see; the monitor says what changed (GitHub's words, quoted) or that the head
+// moved, and watches.
 func TestAutoMergeNotTurnedOnWhenThePullRequestChangedMeanwhile(t *testing.T) {
-	d := start(t)
-	d.poll(whenReadyPR())
-	d.choose(elicitation.AutoMerge)
-	act := d.send(OutcomeInput(Outcome{Kind: ServerEnableAutoMerge, Changed: []string{"bob requested changes"},
-		Shown: &prstatus.MergeView{Head: sha("c1"), State: prstatus.StateOpen}}))
-	assert.Equal(t, ActionPolling, act.Kind)
-	assert.Contains(t, act.Message, "Auto-merge was not turned on")
-	assert.Nil(t, d.m.pos.Memory.AutoMerge)
+	for _, tt := range []struct {
+		name    string
+		outcome Outcome
+		says    string
+		quotes  string
+	}{
+		{"a request for changes", Outcome{Kind: ServerEnableAutoMerge, Changed: []string{"bob requested changes"},
+			Shown: &prstatus.MergeView{Head: sha("c1"), State: prstatus.StateOpen}}, "changed since you were asked", "bob requested changes"},
+		{"a new head", Outcome{Kind: ServerEnableAutoMerge, HeadMoved: true}, "the head moved since you chose it", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := start(t)
+			d.poll(whenReadyPR())
+			d.choose(elicitation.AutoMerge)
+			act := d.send(OutcomeInput(tt.outcome))
+			assert.Equal(t, ActionPolling, act.Kind)
+			assert.Contains(t, act.Message, "Auto-merge was not turned on")
+			assert.Contains(t, act.Message, tt.says)
+			if tt.quotes == "" {
+				assert.NotContains(t, act.Message, "untrusted GitHub text", "nothing to quote")
+			} else {
+				assert.Contains(t, act.Message, tt.quotes)
+			}
+			assert.Nil(t, d.m.pos.Memory.AutoMerge)
+		})
+	}
 }
 
 // TestARefusedAutoMergeOffersTheMergeNow: GitHub refuses auto-merge on a pull request that can merge

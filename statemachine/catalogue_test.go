@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -279,4 +280,26 @@ func TestRestoreRejectsCorruptPositions(t *testing.T) {
 		})
 	}
 	_ = prstatus.AttentionNone
+}
+
+func TestACommentIndexIsRestoredOnlyWithinItsThreads(t *testing.T) {
+	for _, tt := range []struct {
+		index int
+		ok    bool
+	}{{-1, false}, {0, true}, {1, true}, {2, false}, {3, false}} {
+		t.Run(fmt.Sprintf("index %d of two threads", tt.index), func(t *testing.T) {
+			p, err := start(t).m.Position().clone()
+			require.NoError(t, err)
+			p.Node = NodeCommentsHandlingMyself
+			p.Comments = &CommentsState{Threads: []ThreadContext{{ID: "T1"}, {ID: "T2"}}, Index: tt.index}
+			q, _ := elicitation.Ask(elicitation.QCommentsManual, "?", []elicitation.Value{elicitation.DoneHandling, elicitation.Stop})
+			p.Question = &q
+			_, err = Restore(DefaultConfig(), p)
+			if tt.ok {
+				require.NoError(t, err)
+			} else {
+				require.ErrorIs(t, err, ErrCorruptPosition)
+			}
+		})
+	}
 }

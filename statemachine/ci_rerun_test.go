@@ -74,3 +74,49 @@ func TestARerunThatNeverShowsIsRaisedAgain(t *testing.T) {
 		assert.Equal(t, ActionPolling, d.poll(p).Kind, "the wait is in the saved position")
 	})
 }
+
+// TestAConfigWithoutARerunWaitWaitsTheDefault: a zero RerunShowsWithin (a config that leaves it
+// out) waits the default for a re-run to show, and no longer.
+func TestAConfigWithoutARerunWaitWaitsTheDefault(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RerunShowsWithin = 0
+	p := newPR().failing()
+	d := newDriver(t, cfg)
+	d.poll(p)
+	d.ok(ServerFetchCILogs)
+	d.ev(EventInvestigationComplete, EventData{Findings: "flaky"})
+	d.choose(elicitation.RerunFailed)
+	requireServer(t, d.poll(p), ServerRerunFailed)
+	d.ok(ServerRerunFailed)
+	assert.Equal(t, ActionPolling, d.poll(p).Kind, "the old failed run is waited out")
+	d.now = d.now.Add(DefaultConfig().RerunShowsWithin / 2)
+	assert.Equal(t, ActionPolling, d.poll(p).Kind, "still within the default")
+	d.now = d.now.Add(DefaultConfig().RerunShowsWithin / 2)
+	requireServer(t, d.poll(p), ServerFetchCILogs)
+}
+
+// TestLogsThatCouldNotBeFetchedReachTheInvestigationAsTheError: a failed log fetch that brought
+// nothing hands the investigation the error in place of logs; logs it did bring are handed as
+// they are.
+func TestLogsThatCouldNotBeFetchedReachTheInvestigationAsTheError(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		outcome Outcome
+		want    []CheckLog
+	}{
+		{"nothing fetched", Outcome{Kind: ServerFetchCILogs, Error: "403 logs expired"},
+			[]CheckLog{{Check: "all", Error: "403 logs expired"}}},
+		{"some fetched before the failure", Outcome{Kind: ServerFetchCILogs, Error: "502", Logs: []CheckLog{{Check: "test", Tail: "FAIL x"}}},
+			[]CheckLog{{Check: "test", Tail: "FAIL x"}}},
+		{"all fetched", Outcome{Kind: ServerFetchCILogs, OK: true, Logs: []CheckLog{{Check: "test", Tail: "FAIL x"}}},
+			[]CheckLog{{Check: "test", Tail: "FAIL x"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := start(t)
+			d.poll(newPR().failing())
+			act := d.send(OutcomeInput(tt.outcome))
+			requireExecute(t, act, TaskInvestigateCIFailure)
+			assert.Equal(t, tt.want, act.Context.Logs)
+		})
+	}
+}

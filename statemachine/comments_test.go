@@ -314,3 +314,59 @@ func TestAnsweredThreadsAreNotHandedOutAgainByAStalePoll(t *testing.T) {
 	act := d.send(PollInput(stale))
 	assert.Equal(t, ActionPolling, act.Kind, "nothing to hand out: T2 was answered in this state, got %+v", act)
 }
+
+// TestHandlingTheLastPickedCommentEndsTheFlow: once every comment picked from the list is handled,
+// nothing is left to continue with, and the flow ends instead of offering the rest.
+func TestHandlingTheLastPickedCommentEndsTheFlow(t *testing.T) {
+	address := func(d *drv) Action {
+		d.ev(EventTaskComplete, EventData{Recommendation: "do it"})
+		d.choose(elicitation.ApplyRecommendation)
+		d.ev(EventCommentAddressed, EventData{ReplyText: "done"})
+		d.ok(ServerPostReply)
+		return d.ok(ServerResolveThread)
+	}
+	d := start(t)
+	d.poll(newPR().thread("T1", "bob", "a.go", 1, "one").thread("T2", "eve", "b.go", 2, "two"))
+	d.choose(elicitation.AddressSpecific)
+	requireExecute(t, d.choose(elicitation.Pick(2)), TaskExplainComment)
+	act := address(d)
+	requireAsk(t, act, elicitation.QCommentsRemaining, elicitation.Continue, elicitation.Done, elicitation.Stop)
+	assert.Contains(t, act.Question.Text, "1 more")
+	act = d.choose(elicitation.Continue)
+	requireExecute(t, act, TaskExplainComment)
+	assert.Equal(t, "T1", act.Context.Thread.ID)
+	req := requireServer(t, address(d), ServerRequestReview)
+	assert.ElementsMatch(t, []string{"bob", "eve"}, req.Reviewers)
+}
+
+// TestOnlyAnsweredCommentsCountAsWorkForTheRound: a comment flow in which a comment was addressed
+// or answered waits for the reviewers' verdict on that work; one in which every comment was only
+// skipped did no work to judge.
+func TestOnlyAnsweredCommentsCountAsWorkForTheRound(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		handle func(d *drv)
+		work   bool
+	}{
+		{"the comment was skipped", func(d *drv) {
+			assert.Equal(t, ActionPolling, d.choose(elicitation.Skip).Kind, "the only comment skipped ends the flow")
+		}, false},
+		{"the comment was addressed", func(d *drv) {
+			d.choose(elicitation.ApplyRecommendation)
+			d.ev(EventCommentAddressed, EventData{ReplyText: "done"})
+			d.ok(ServerPostReply)
+			d.ok(ServerResolveThread)
+		}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := start(t)
+			d.poll(newPR().thread("T1", "bob", "a.go", 1, "use backoff"))
+			d.ev(EventTaskComplete, EventData{Recommendation: "agree"})
+			tt.handle(d)
+			assert.Equal(t, tt.work, d.m.pos.Memory.AwaitVerdict)
+			if tt.work {
+				assert.NotEmpty(t, d.m.pos.Memory.WorkRound)
+			}
+		})
+	}
+}

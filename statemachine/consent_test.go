@@ -70,16 +70,33 @@ func TestAnInterpretedMergeNeedsTheUsersOwnPick(t *testing.T) {
 	requireServer(t, d.choose(elicitation.Merge), ServerMerge)
 }
 
+// TestNeedsUserNamesTheChoicesThatMerge: the choices that merge are the user's alone, on the open
+// question and on the question free text interrupted while the agent interprets it.
 func TestNeedsUserNamesTheChoicesThatMerge(t *testing.T) {
-	d := start(t)
-	d.poll(approvedPR())
-	pos := d.m.Position()
-	for _, v := range []elicitation.Value{elicitation.Merge, elicitation.MergeAdmin} {
-		assert.True(t, pos.NeedsUser(v), v)
-	}
-	for _, v := range []elicitation.Value{elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop,
-		elicitation.UpdateBranch, elicitation.Snooze, elicitation.Retry} {
-		assert.False(t, pos.NeedsUser(v), v)
+	for _, tt := range []struct {
+		name string
+		to   func(d *drv)
+	}{
+		{"the ready question open", func(d *drv) { d.poll(approvedPR()) }},
+		{"free text about the ready question being interpreted", func(d *drv) {
+			d.poll(approvedPR())
+			requireExecute(t, d.send(FreeformInput(FreeformAnswer{Text: "ship it", Classification: elicitation.ClassifiedUnavailable})),
+				TaskInterpretFreeform)
+			require.Nil(t, d.m.pos.Question, "the question waits in the free-text state")
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := start(t)
+			tt.to(d)
+			pos := d.m.Position()
+			for _, v := range []elicitation.Value{elicitation.Merge, elicitation.MergeAdmin, elicitation.AutoMerge} {
+				assert.True(t, pos.NeedsUser(v), v)
+			}
+			for _, v := range []elicitation.Value{elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop,
+				elicitation.UpdateBranch, elicitation.Snooze, elicitation.Retry} {
+				assert.False(t, pos.NeedsUser(v), v)
+			}
+		})
 	}
 	require.False(t, Position{}.NeedsUser(elicitation.Merge), "no question open: nothing to take")
 }

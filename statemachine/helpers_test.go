@@ -115,9 +115,8 @@ func (p *pr) green() *pr                      { return p.checks(check("test", "C
 func (p *pr) failing() *pr {
 	return p.checks(check("test", "COMPLETED", "FAILURE", 1001, 101), check("lint", "COMPLETED", "SUCCESS", 1002, 101))
 }
-func (p *pr) running() *pr   { return p.checks(check("test", "IN_PROGRESS", "", 1003, 102)) }
-func (p *pr) conflict() *pr  { p.s.Mergeable = prstatus.MergeableConflict; return p }
-func (p *pr) mergeable() *pr { p.s.Mergeable = prstatus.MergeableYes; return p }
+func (p *pr) running() *pr  { return p.checks(check("test", "IN_PROGRESS", "", 1003, 102)) }
+func (p *pr) conflict() *pr { p.s.Mergeable = prstatus.MergeableConflict; return p }
 
 func (p *pr) facts() prstatus.Facts { return prstatus.Derive(&p.s, p.clock) }
 

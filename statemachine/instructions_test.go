@@ -49,3 +49,27 @@ func TestTheScanCanFail(t *testing.T) {
 		assert.True(t, hit, bad)
 	}
 }
+
+// TestEachTaskSaysWhichEventsEndItAndWithWhatData: an instruction ends with the events that report
+// the task done, each with the data it carries for that task.
+func TestEachTaskSaysWhichEventsEndItAndWithWhatData(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		task     TaskName
+		expected []Event
+		want     string
+	}{
+		{"addressing a comment", TaskAddressComment, []Event{EventCommentAddressed, EventCommentReplied},
+			"event comment_addressed (data.reply_text) or comment_replied (data.reply_text)."},
+		{"explaining a comment", TaskExplainComment, []Event{EventTaskComplete},
+			"event task_complete (data.recommendation)."},
+		{"interpreting free text", TaskInterpretFreeform, []Event{EventUserChose, EventPushCompleted, EventTaskComplete},
+			"event user_chose (choice) or push_completed or task_complete when done (data.recommendation if your analysis changed)."},
+		{"investigating CI", TaskInvestigateCIFailure, []Event{EventInvestigationComplete},
+			"event investigation_complete (data.findings, data.suggested_fix, data.issue_type)."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Contains(t, instructions(tt.task, FlowNone, tt.expected), "Then call pr_monitor_next_step with "+tt.want)
+		})
+	}
+}

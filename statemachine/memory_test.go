@@ -9,6 +9,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
 
 func TestPriorAttemptIsAbsentOnAFreshPRAndCarriesTheVerdictAfterARejectedRound(t *testing.T) {
@@ -68,4 +69,28 @@ func TestUnrelatedFeedbackCarriesNoClusterBrief(t *testing.T) {
 	act := d.choose(elicitation.ApplyRecommendation)
 	assert.Nil(t, act.Context.Cluster)
 	assert.Nil(t, act.Context.PriorAttempt)
+}
+
+// TestAThreadsCategoryIsTheClusterAnalysisOwnElseTheFloor: the category a reply's marker carries is
+// the one the cluster analysis gave that very thread, else the deterministic floor for its words.
+func TestAThreadsCategoryIsTheClusterAnalysisOwnElseTheFloor(t *testing.T) {
+	cs := &CommentsState{Cluster: &ClusterContext{NewThreads: []rounds.ClusterThread{
+		{ID: "T1", Category: rounds.CategorySecurity},
+		{ID: "T2", Category: rounds.CategoryNaming},
+	}}}
+	floor := ThreadContext{ID: "T3", Comment: "please add a unit test for this branch", Path: "a.go"}
+	for _, tt := range []struct {
+		name   string
+		thread ThreadContext
+		want   rounds.Category
+	}{
+		{"the first thread of the cluster", ThreadContext{ID: "T1", Comment: floor.Comment}, rounds.CategorySecurity},
+		{"the second thread of the cluster", ThreadContext{ID: "T2", Comment: floor.Comment}, rounds.CategoryNaming},
+		{"a thread the cluster did not place", floor, rounds.Categorize(string(floor.Comment), floor.Path)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, cs.category(tt.thread))
+		})
+	}
+	assert.Equal(t, rounds.CategoryTesting, rounds.Categorize(string(floor.Comment), floor.Path), "the floor differs from both")
 }

@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,6 +32,8 @@ func TestARepeatedAnswerReturnsTheTaskItEntered(t *testing.T) {
 		requireExecute(t, again, TaskAddressComment, task.ExpectedEvents...)
 		assert.Equal(t, task.Context.Thread.ID, again.Context.Thread.ID)
 		assert.Equal(t, task.Instructions, again.Instructions)
+		assert.Equal(t, `"address" was already taken as the answer to question `+fmt.Sprint(item.Question.Seq)+"; this is what it led to.",
+			again.Message, "the agent is told why it gets the task again")
 		assert.JSONEq(t, saved, mustJSON(t, d.m.Position()), "a repeated answer changes nothing")
 	}
 

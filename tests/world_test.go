@@ -1,5 +1,7 @@
 package tests
 
+//lint:file-ignore SA1019 the sampling API, deprecated by 2026-07-28, is served on purpose (docs/architecture.md)
+
 import (
 	"bytes"
 	"context"

@@ -117,7 +117,7 @@ type enqueueMutation struct {
 // one is ErrHeadMoved, with nothing sent.
 func (c *Client) EnableAutoMerge(ctx context.Context, ref prstatus.PRRef, r AutoMergeRequest) (LaterResult, error) {
 	what := fmt.Sprintf("enable auto-merge on %s", ref)
-	m, err := MergeRequest{Method: r.Method, ExpectedHeadSHA: r.ExpectedHeadSHA}.body(ref)
+	m, err := MergeRequest(r).body(ref)
 	if err != nil {
 		return LaterResult{}, fmt.Errorf("%s: %w", what, err)
 	}

@@ -6,12 +6,8 @@ import "time"
 // names and arguments are checked against GitHub's schema by schema_test.go. Page sizes are
 // GitHub's maximum (100) except where noted.
 
-// Page sizes. GitHub caps first/last at 100.
-const (
-	pageSize = 100
-	// threadTail is how many of a thread's newest comments the snapshot reads (besides the first).
-	threadTail = 10
-)
+// pageSize is how many node IDs one nodes(ids:) follow-up asks for: GitHub's cap, like first/last.
+const pageSize = 100
 
 // snapshotQuery is the one document a poll sends:
 //
@@ -183,6 +179,7 @@ type threadNode struct {
 	Path         string            `graphql:"path"`
 	Line         *int              `graphql:"line"`
 	FirstComment commentConnection `graphql:"firstComment: comments(first: 1)"`
+	// The thread's ten newest comments besides the first.
 	LastComments commentConnection `graphql:"lastComments: comments(last: 10)"`
 }
 

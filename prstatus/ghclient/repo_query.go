@@ -3,17 +3,14 @@ package ghclient
 import "time"
 
 // The dispatcher's documents (prmonitor dispatch): every open pull request of a repository in
-// pages of repoPage, each with what the dispatch rules read, and two small follow-ups that the
+// pages of 50, each with what the dispatch rules read, and two small follow-ups that the
 // rules ask for only when they need them (the replies of unresolved review threads; open
 // unassigned issues).
 //
 // Cost (GitHub's formula: one request per connection page, per parent; points = requests/100,
-// at least 1): a page is 1 + 8 × repoPage requests = 4 points for 50 pull requests. The threads
+// at least 1): a page is 1 + 8 × 50 requests = 4 points for 50 pull requests. The threads
 // follow-up is 1 point per 100 threads, the issues one 1 point per page of 100 issues (2 points
 // when the bug pass finds none).
-
-// repoPage is how many pull requests one repository request reads.
-const repoPage = 50
 
 // repoQuery reads one page of a repository's open pull requests.
 type repoQuery struct {

@@ -12,7 +12,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// ErrRunInProgress: GitHub refused a re-run because the workflow run is still running.
+// ErrRunInProgress means GitHub refused a re-run because the workflow run is still running.
 var ErrRunInProgress = errors.New("the workflow run is still running; re-run it once it has finished")
 
 // RerunFailedJobs re-runs the failed jobs (and the jobs that depend on them) of one GitHub Actions

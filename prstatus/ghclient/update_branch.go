@@ -12,8 +12,8 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
-// ErrBranchHeadMoved: the branch was not updated because its head is no longer the one the user
-// saw when they chose to update it.
+// ErrBranchHeadMoved means the branch was not updated because its head is no longer the one the
+// user saw when they chose to update it.
 var ErrBranchHeadMoved = errors.New("the head moved since updating the branch was chosen")
 
 // UpdateBranchRefusedError is GitHub refusing to update the branch for a reason the user can act

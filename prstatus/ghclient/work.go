@@ -14,7 +14,8 @@ import (
 // ErrMergeRefused wraps every *MergeRefusedError.
 var ErrMergeRefused = errors.New("merge refused")
 
-// ErrHeadMoved: the merge was not done because the head is no longer the one the user approved.
+// ErrHeadMoved means the merge was not done because the head is no longer the one the user
+// approved.
 var ErrHeadMoved = errors.New("the head moved since the merge was chosen")
 
 // MergeRefusedError is GitHub refusing a merge for a reason the user can act on (branch policy,

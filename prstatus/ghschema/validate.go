@@ -99,7 +99,7 @@ func parseAndValidate(schema *ast.Schema, doc string) (*ast.QueryDocument, error
 	if err != nil {
 		return nil, &Error{Problems: asList(err)}
 	}
-	if errs := validator.Validate(schema, q); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, q, nil); len(errs) > 0 {
 		return nil, &Error{Problems: errs}
 	}
 	return q, nil

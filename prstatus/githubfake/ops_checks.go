@@ -47,10 +47,15 @@ type dueCompletion struct {
 	log         string
 }
 
-// Errors a re-run can fail with (REST answers 403 with the message).
-var (
-	errRunInProgress = errors.New("This workflow is already running")
-	errNothingFailed = errors.New("This workflow run cannot be retried: it has no failed jobs")
+// rerunRefusal is GitHub refusing a re-run, in GitHub's own words (REST answers 403 with them).
+type rerunRefusal string
+
+func (r rerunRefusal) Error() string { return string(r) }
+
+// The refusals a re-run can meet.
+const (
+	errRunInProgress rerunRefusal = "This workflow is already running"
+	errNothingFailed rerunRefusal = "This workflow run cannot be retried: it has no failed jobs"
 )
 
 func (f *Fake) workflowIDLocked(repo *Repository, name string) (int64, string) {

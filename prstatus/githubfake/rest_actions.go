@@ -162,7 +162,8 @@ func (f *Fake) rerun(w http.ResponseWriter, r *http.Request, failedOnly, oneJob 
 		return
 	}
 	if _, err := f.rerunLocked(run, failedOnly, only); err != nil {
-		if errors.Is(err, errRunInProgress) || errors.Is(err, errNothingFailed) {
+		var refusal rerunRefusal
+		if errors.As(err, &refusal) {
 			writeMessage(w, http.StatusForbidden, err.Error())
 			return
 		}

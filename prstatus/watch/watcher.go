@@ -84,7 +84,6 @@ type Watcher struct {
 
 	src         Source
 	nextConnect time.Time
-	connectErr  error
 
 	gov          governor
 	lastCold     prstatus.PRRef // the last pull request of the rotation looked at
