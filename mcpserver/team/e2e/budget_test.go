@@ -55,8 +55,8 @@ func TestA429WithRetryAfterHoldsEveryActivityOfTheTokenAcrossWorkflowsUntilThen(
 
 	const hold = 8 * time.Second
 	d.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Times: 1, Status: http.StatusTooManyRequests, RetryAfter: hold})
-	require.Equal(t, http.StatusAccepted, d.deliver(w, "issue_comment", "c-0", fmt.Sprintf(
-		`{"action":"created","issue":{"number":1,"author_association":"MEMBER","user":{"login":"alice"},"pull_request":{"url":"x"}},"repository":{"name":"widgets","owner":{"login":"acme"}}}`), []byte(secret)))
+	require.Equal(t, http.StatusAccepted, d.deliver(w, "issue_comment", "c-0",
+		`{"action":"created","issue":{"number":1,"author_association":"MEMBER","user":{"login":"alice"},"pull_request":{"url":"x"}},"repository":{"name":"widgets","owner":{"login":"acme"}}}`, []byte(secret)))
 	var limited time.Time
 	d.eventually(30*time.Second, func() bool {
 		for _, r := range d.requests(time.Time{}) {

@@ -37,7 +37,7 @@ func TestASignedReviewWebhookReachesAWaitingHTTPNextStepAsARefineTaskWithinTenSe
 	after, err := d.status(ref)
 	require.NoError(t, err)
 	assert.Equal(t, before.ChangesSeen, after.ChangesSeen, "a bad signature signals nothing")
-	_, err = d.c.DescribeWorkflowExecution(context.Background(), monitorwf.WorkflowID(other), "")
+	_, err = d.c.DescribeWorkflow(context.Background(), monitorwf.WorkflowID(other), "")
 	var notFound *serviceerror.NotFound
 	assert.ErrorAs(t, err, &notFound, "nor starts anything")
 

@@ -49,7 +49,7 @@ func TestASignedWebhookStartsAMonitorThatReadsTheFakeAndABadSignatureSignalsNoth
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := d.c.DescribeWorkflowExecution(ctx, monitorwf.WorkflowID(other), "")
+	_, err := d.c.DescribeWorkflow(ctx, monitorwf.WorkflowID(other), "")
 	var notFound *serviceerror.NotFound
 	assert.ErrorAs(t, err, &notFound, "the badly signed delivery started no monitor")
 	assert.NotContains(t, w.Stderr(), ghToken, "the token is in no log line")

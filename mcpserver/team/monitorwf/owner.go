@@ -17,7 +17,7 @@ import (
 // attribute).
 const memoOwner = "owner"
 
-// ErrUnknownMonitor: no monitor with that id, or one that belongs to someone else (the two are
+// ErrUnknownMonitor means no monitor with that id, or one that belongs to someone else (the two are
 // told apart to no one).
 var ErrUnknownMonitor = errors.New("unknown monitor")
 
