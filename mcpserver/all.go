@@ -10,7 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -145,7 +145,7 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 			release, ok := a.s.waiting.acquire()
 			if !ok {
 				return a.polling(fmt.Sprintf("Still watching %s; %s already waiting, the most this server lets wait at once. "+
-					"Call again.", pullRequests(live), prstatus.Plural(a.s.waiting.size(), "call is", "calls are")), skipped)
+					"Call again.", pullRequests(live), text.Count(a.s.waiting.size(), "call is", "calls are")), skipped)
 			}
 			defer release()
 		}
@@ -305,7 +305,7 @@ func (a *scheduler) answerTarget(input statemachine.Input) (*monitor, error) {
 // until when questions wait.
 func (a *scheduler) polling(msg string, skipped []string) *mcp.CallToolResult {
 	if len(skipped) > 0 {
-		msg += " Not watched here: " + clipText(strings.Join(skipped, "; "), 400) + "."
+		msg += " Not watched here: " + text.ClipBytes(strings.Join(skipped, "; "), 400) + "."
 	}
 	out := ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: allID, State: string(statemachine.StatePolling),
 		Message: msg, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
@@ -320,7 +320,7 @@ func (a *scheduler) polling(msg string, skipped []string) *mcp.CallToolResult {
 func (a *scheduler) ended(skipped []string) *mcp.CallToolResult {
 	msg := "No pull request is being monitored: call pr_monitor_start_all or pr_monitor_start to watch some."
 	if len(skipped) > 0 {
-		msg += " Not watched here: " + clipText(strings.Join(skipped, "; "), 400) + "."
+		msg += " Not watched here: " + text.ClipBytes(strings.Join(skipped, "; "), 400) + "."
 	}
 	return structured(ActionOutput{Action: string(statemachine.ActionStop), MonitorID: allID, State: string(statemachine.StateStopped), Message: msg})
 }
@@ -340,4 +340,4 @@ func (a *scheduler) summary() string {
 }
 
 // pullRequests counts pull requests in words: 1 pull request, 3 pull requests.
-func pullRequests(n int) string { return prstatus.Plural(n, "pull request", "pull requests") }
+func pullRequests(n int) string { return text.Count(n, "pull request", "pull requests") }

@@ -93,7 +93,7 @@ func fit(budget int, ctx **statemachine.TaskContext, msg *string, measure func()
 	}
 	if orig != nil {
 		pr := orig.PR
-		pr.Title = statemachine.Untrusted(clipText(string(pr.Title), 200))
+		pr.Title = statemachine.Untrusted(text.ClipBytes(string(pr.Title), 200))
 		*ctx = &statemachine.TaskContext{PR: pr, Omitted: []string{
 			"context: too large to send whole; read the pull request at " + orWhere(pr.URL)}}
 	}
@@ -115,7 +115,7 @@ func clipProse(s string, n int) string {
 		return s
 	}
 	head, _, _ := strings.Cut(s, "<<<untrusted GitHub text ")
-	return clipText(head, n)
+	return text.ClipBytes(head, n)
 }
 
 // cutContext returns a copy of c with its bodies, lists and texts cut to l, saying in Omitted
@@ -181,7 +181,7 @@ func cutContext(c *statemachine.TaskContext, l limits) *statemachine.TaskContext
 		}
 		out.Freeform = &ff
 	}
-	out.PR.Title = statemachine.Untrusted(clipText(string(c.PR.Title), l.text))
+	out.PR.Title = statemachine.Untrusted(text.ClipBytes(string(c.PR.Title), l.text))
 	out.Recommendation = cutText(c.Recommendation, l.text, "recommendation", note)
 	out.Findings = cutText(c.Findings, l.text, "findings", note)
 	out.SuggestedFix = cutText(c.SuggestedFix, l.text, "suggested_fix", note)
@@ -223,7 +223,7 @@ func cutBody(u statemachine.Untrusted, n int, what, whole string, note func(stri
 		return u
 	}
 	note("%s: the first %d of %d bytes are shown; the whole at %s", what, n, len(u), whole)
-	return statemachine.Untrusted(clipText(string(u), n))
+	return statemachine.Untrusted(text.ClipBytes(string(u), n))
 }
 
 // cutText cuts server or agent text to n bytes, noting it.
@@ -232,12 +232,8 @@ func cutText(s string, n int, what string, note func(string, ...any)) string {
 		return s
 	}
 	note("%s: the first %d of %d bytes are shown", what, n, len(s))
-	return clipText(s, n)
+	return text.ClipBytes(s, n)
 }
-
-// clipText shortens s to at most n bytes, on a rune boundary, ending with "…" when it was cut
-// (text.ClipBytes).
-func clipText(s string, n int) string { return text.ClipBytes(s, n) }
 
 // keepEnd keeps the last n bytes of s, from a line start when there is one nearby.
 func keepEnd(s string, n int) string {

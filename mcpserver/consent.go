@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -101,13 +102,13 @@ func (d *driver) tieToTask(p *mcp.ElicitationParams) {
 // confirmByUser asks the question again when a model read the user's free text as a choice that
 // merges: a model's reading is not the user's choice, so the form comes back saying how their
 // words were read, for the user to pick it themselves (or anything else).
-func (d *driver) confirmByUser(q elicitation.Question, v elicitation.Value, text string) outcome {
+func (d *driver) confirmByUser(q elicitation.Question, v elicitation.Value, typed string) outcome {
 	act := d.mon.pending()
 	if act.Kind != statemachine.ActionAskUser || act.Question == nil || act.Question.Seq != q.Seq {
 		return failure(fmt.Errorf("%w: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
 	}
 	note := fmt.Sprintf("You wrote: %q. That reads as %q, which only your own pick can choose: pick it below to go ahead, or choose anything else.",
-		clipText(text, 200), q.Label(v))
+		text.ClipBytes(typed, 200), q.Label(v))
 	return d.askWith(act, note)
 }
 
@@ -119,11 +120,11 @@ func (d *driver) refusedChoice(err error) error {
 	}
 	if p := d.mon.pending(); p.Kind == statemachine.ActionExecute && p.Task == statemachine.TaskInterpretFreeform {
 		return fmt.Errorf("refused, nothing changed: a choice that merges is taken only from the user's own pick in the host's prompt, "+
-			"not from your reading of their words (%v). Send task_complete and the question goes back to them", oneLine(err))
+			"not from your reading of their words (%v). Send task_complete and the question goes back to them", text.Error(err))
 	}
 	return fmt.Errorf("refused, nothing changed: the host can show this question to the user itself, so a choice that merges is taken "+
 		"only from their answer there (%v). Call pr_monitor_next_step with event=ready to show it to them again; "+
-		"choices that do not merge you may relay with user_chose", oneLine(err))
+		"choices that do not merge you may relay with user_chose", text.Error(err))
 }
 
 // userOnly lists the choices of q only the user's own pick can make.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -101,7 +102,7 @@ const (
 // answers reports whether the outcome answers the call (render renders it).
 func (o outcome) answers() bool { return o.kind != awaiting && o.kind != idle }
 
-func failure(err error) outcome { return outcome{kind: failed, err: oneLine(err)} }
+func failure(err error) outcome { return outcome{kind: failed, err: text.Error(err)} }
 
 // newDriver drives m within call; ctx is the call's on m (from m's call slot). rounds is how many
 // input round trips the call made before (a retried call).

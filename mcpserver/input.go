@@ -17,7 +17,7 @@ import (
 	"golang.org/x/text/language"
 	textmessage "golang.org/x/text/message"
 
-	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // A call's arguments are checked against its tool's input schema before the handler runs, and each
@@ -71,7 +71,7 @@ func (c *inputCheck) check(args any) string {
 	}
 	value, err := argumentsValue(args)
 	if err != nil {
-		return "the arguments are not a JSON object: " + oneLine(err)
+		return "the arguments are not a JSON object: " + text.Error(err)
 	}
 	if _, ok := value.(map[string]any); !ok {
 		return fmt.Sprintf("the arguments are %s, not an object of named fields", given(value))
@@ -86,7 +86,7 @@ func (c *inputCheck) check(args any) string {
 		}
 		return strings.Join(problems, "; ")
 	} else if err != nil {
-		return "the arguments could not be checked: " + oneLine(err)
+		return "the arguments could not be checked: " + text.Error(err)
 	}
 	return ""
 }
@@ -151,7 +151,7 @@ func (c *inputCheck) describe(e *jsonschema.ValidationError, args any) string {
 		for i, m := range k.Missing {
 			names[i] = fmt.Sprintf("%q", strings.Join(append(slices.Clone(at), m), "."))
 		}
-		return "missing required " + prstatus.PluralWord(len(names), "field ", "fields ") + strings.Join(names, ", ")
+		return "missing required " + text.Plural(len(names), "field ", "fields ") + strings.Join(names, ", ")
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {
@@ -167,7 +167,7 @@ func (c *inputCheck) describe(e *jsonschema.ValidationError, args any) string {
 		if field != "" {
 			where = field + "'s fields are"
 		}
-		return fmt.Sprintf("unknown %s%s; %s: %s", prstatus.PluralWord(len(names), "field ", "fields "), strings.Join(names, ", "), where,
+		return fmt.Sprintf("unknown %s%s; %s: %s", text.Plural(len(names), "field ", "fields "), strings.Join(names, ", "), where,
 			strings.Join(c.fieldsAt(at), ", "))
 	case *kind.Type:
 		want := make([]string, len(k.Want))
@@ -212,7 +212,7 @@ func valueAt(v any, at []string) any {
 func given(v any) string {
 	switch t := v.(type) {
 	case string:
-		return fmt.Sprintf("%q", clipText(t, 80))
+		return fmt.Sprintf("%q", text.ClipBytes(t, 80))
 	case map[string]any:
 		return "an object"
 	case []any:
@@ -224,7 +224,7 @@ func given(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return clipText(string(b), 80)
+	return text.ClipBytes(string(b), 80)
 }
 
 // typeWords is a JSON Schema type as a sentence says it.

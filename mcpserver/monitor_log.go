@@ -5,6 +5,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -40,7 +41,7 @@ func StepEvent(open *elicitation.Question, in statemachine.Input, act statemachi
 // refusedEvent is the event logged when the machine refused an input: the input, and why.
 func refusedEvent(open *elicitation.Question, in statemachine.Input, err error) store.Event {
 	e := inputEvent(open, in)
-	e.Kind, e.Summary, e.Error = store.EventError, oneLine(err), oneLine(err)
+	e.Kind, e.Summary, e.Error = store.EventError, text.Error(err), text.Error(err)
 	return e
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -72,13 +73,13 @@ func stateWords(f *prstatus.Facts) string {
 	}
 	var counts []string
 	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
-		counts = append(counts, prstatus.Plural(n, "thread needs", "threads need")+" action")
+		counts = append(counts, text.Count(n, "thread needs", "threads need")+" action")
 	}
 	if n := len(f.Reviews.ChangesRequestedBy); n > 0 {
-		counts = append(counts, prstatus.Plural(n, "request", "requests")+" for changes")
+		counts = append(counts, text.Count(n, "request", "requests")+" for changes")
 	}
 	if f.CI.Failed > 0 {
-		counts = append(counts, prstatus.Plural(f.CI.Failed, "check", "checks")+" failed")
+		counts = append(counts, text.Count(f.CI.Failed, "check", "checks")+" failed")
 	}
 	words := ""
 	if k := f.Attention.Kind; k.Known() && k != prstatus.AttentionNone && k != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -127,7 +128,7 @@ func (s *Server) monitorsByID() []*monitor {
 func (s *Server) everyMonitor() (ms []*monitor, skipped []string) {
 	saved, err := s.cfg.State.List()
 	if err != nil {
-		skipped = append(skipped, "the saved monitors: "+oneLine(err))
+		skipped = append(skipped, "the saved monitors: "+text.Error(err))
 	}
 	for _, sv := range saved {
 		id := monitorID(sv.Ref.String())
@@ -135,7 +136,7 @@ func (s *Server) everyMonitor() (ms []*monitor, skipped []string) {
 			continue
 		}
 		if _, _, err := s.lookup(id); err != nil {
-			skipped = append(skipped, id+": "+oneLine(err))
+			skipped = append(skipped, id+": "+text.Error(err))
 		}
 	}
 	return s.monitorsByID(), skipped

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -133,7 +132,7 @@ func (d *driver) crowded(act statemachine.Action) outcome {
 	out := d.output(act)
 	out.Message = fmt.Sprintf("Still watching; %s already waiting, the most this server lets wait at once. "+
 		"Call pr_monitor_next_step with event=ready again, or wait on every pull request with one call (monitor_id=all).",
-		prstatus.Plural(d.s.waiting.size(), "call is", "calls are"))
+		text.Count(d.s.waiting.size(), "call is", "calls are"))
 	return outcome{kind: deadline, out: out}
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // inputRequest is one question for the client: a form for the user or a completion for the host's
@@ -55,7 +57,7 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 		} else {
 			d.client.noSampling = true
 		}
-		d.mon.note("answer", "the client refused or failed the "+what+" request ("+oneLine(err)+"); going on without it", nil)
+		d.mon.note("answer", "the client refused or failed the "+what+" request ("+text.Error(err)+"); going on without it", nil)
 		return fallback()
 	}
 	d.rounds = st.Rounds

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -26,13 +27,13 @@ func textMessage(s string) mcp.SamplingMessage {
 }
 
 // classifyParams asks the client's model to map free text to one of the choices.
-func classifyParams(q elicitation.Question, text string) mcp.CreateMessageParams {
+func classifyParams(q elicitation.Question, typed string) mcp.CreateMessageParams {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Question shown to the user:\n%s\n\nChoices (value: label):\n", q.Text)
 	for _, c := range q.Choices {
 		fmt.Fprintf(&b, "- %s: %s\n", c.Value, c.Label)
 	}
-	fmt.Fprintf(&b, "\nThe user typed:\n%s\n", statemachine.Untrusted(clipText(text, maxPromptText)).Fenced())
+	fmt.Fprintf(&b, "\nThe user typed:\n%s\n", statemachine.Untrusted(text.ClipBytes(typed, maxPromptText)).Fenced())
 	return mcp.CreateMessageParams{
 		SystemPrompt: "You classify a user's free-text answer to a multiple-choice question. Reply with JSON only: " +
 			`{"choice": "<value>" or null, "reasoning": "<one sentence>"}. Pick a value only when the answer clearly ` +
@@ -93,7 +94,7 @@ func categoryParams(body, path, guess string) mcp.CreateMessageParams {
 		SystemPrompt: "You classify a code review comment into exactly one concern category from this list: " +
 			strings.Join(names, ", ") + ". Reply with the category name only. " + untrustedGuard,
 		Messages: []mcp.SamplingMessage{textMessage(fmt.Sprintf("A keyword rule guessed: %s\nThe comment, after the file it is on:\n%s",
-			guess, statemachine.Untrusted(place(path, 0)+":\n"+clipText(body, maxPromptText)).Fenced()))},
+			guess, statemachine.Untrusted(place(path, 0)+":\n"+text.ClipBytes(body, maxPromptText)).Fenced()))},
 		MaxTokens:   20,
 		Temperature: 0,
 	}
@@ -121,9 +122,9 @@ func place(path string, line int) string {
 	case path == "":
 		return "the pull request"
 	case line > 0:
-		return fmt.Sprintf("%s:%d", clipText(path, maxPlace), line)
+		return fmt.Sprintf("%s:%d", text.ClipBytes(path, maxPlace), line)
 	}
-	return clipText(path, maxPlace)
+	return text.ClipBytes(path, maxPlace)
 }
 
 // maxPlace bounds a path quoted in a prompt (GitHub allows long ones).

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -42,11 +43,11 @@ func nameValue(n string) string {
 	if sanitize.PlainName(n) {
 		return n
 	}
-	return sanitize.Fence(clipText(n, maxPlace))
+	return sanitize.Fence(text.ClipBytes(n, maxPlace))
 }
 
 func fenceClipped(s string) string {
-	return statemachine.Untrusted(clipText(s, notActedOnText)).Fenced()
+	return statemachine.Untrusted(text.ClipBytes(s, notActedOnText)).Fenced()
 }
 
 // reviewStateWords is a review's state for a person to read.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // One task of the 2026-07-28 tasks extension (tasks_ext.go): its state as tasks/get shows it, the
@@ -162,7 +164,7 @@ func (t *extTask) settle(raw []byte, err error) {
 	switch {
 	case err != nil:
 		t.status, t.endedAt, t.message = extFailed, now, "The task's call failed."
-		t.rpcErr, _ = json.Marshal(rpcError{Code: -32603, Message: oneLine(err)})
+		t.rpcErr, _ = json.Marshal(rpcError{Code: -32603, Message: text.Error(err)})
 	case len(r.Error) > 0:
 		t.status, t.endedAt, t.message, t.rpcErr = extFailed, now, "The task's call failed.", r.Error
 	case asks.ResultType == "input_required" && len(asks.InputRequests) > 0:

@@ -10,6 +10,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // ToolDispatch names the tool that runs the repository dispatcher once.
@@ -59,11 +60,11 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	repo, err := dispatch.ParseRepo(in.Repo)
 	if err != nil {
-		return toolError(oneLine(err)), nil
+		return toolError(text.Error(err)), nil
 	}
 	tpl, err := runner.LoadTemplates("")
 	if err != nil {
-		return toolError(oneLine(err)), nil
+		return toolError(text.Error(err)), nil
 	}
 	gh, err := s.github(ctx)
 	if err != nil {
@@ -77,12 +78,12 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 	// never from the server's working directory: docs/security.md.
 	cfg, _, err := runner.ConfigFor(ctx, src, repo, "")
 	if err != nil {
-		return toolError(oneLine(err)), nil
+		return toolError(text.Error(err)), nil
 	}
 	res, err := runner.Run(ctx, src, runner.Request{Repo: repo, Config: cfg, Templates: tpl, DryRun: in.DryRun, Now: s.cfg.Now()})
 	if err != nil {
 		if errors.Is(err, ghclient.ErrNotFound) {
-			return toolError(fmt.Sprintf("no repository %s, or the token cannot see it (404): %s", repo, oneLine(err))), nil
+			return toolError(fmt.Sprintf("no repository %s, or the token cannot see it (404): %s", repo, text.Error(err))), nil
 		}
 		return toolError(githubCause(err)), nil
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // ToolNextStep names the tool that reports what happened and returns the one thing to do next.
@@ -66,7 +68,7 @@ func (s *Server) findMonitor(n nextStep) (*monitor, error) {
 	m, ok, err := s.lookup(n.monitorID)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("monitor %q cannot be resumed: %s", n.monitorID, oneLine(err))
+		return nil, fmt.Errorf("monitor %q cannot be resumed: %s", n.monitorID, text.Error(err))
 	case !ok:
 		return nil, fmt.Errorf("unknown monitor %q: call pr_monitor_start first", n.monitorID)
 	case n.resume != nil && n.resume.Monitor != m.id:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // ToolStartAll names the tool that starts watching each of the viewer's open pull requests.
@@ -61,7 +62,7 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 		}
 		m, resumed, err := s.attach(pr.Ref)
 		if err != nil {
-			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: oneLine(err)})
+			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: text.Error(err)})
 			continue
 		}
 		s.watchMonitor(m)
@@ -69,7 +70,7 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 		s.push.attached(m)
 		out.Started = append(out.Started, StartedPR{MonitorID: m.id, PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
-	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", prstatus.Plural(len(out.Started), "open pull request", "open pull requests"),
+	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", text.Count(len(out.Started), "open pull request", "open pull requests"),
 		found.Viewer, len(out.Skipped))
 	if found.Truncated {
 		out.Message += fmt.Sprintf(" A search matched more than %d: only the first %d of it were read.", ghclient.SearchPage, ghclient.SearchPage)
@@ -86,7 +87,7 @@ func skipReason(pr ghclient.FoundPR, in StartAllInput) string {
 	case pr.IsDraft && !in.IncludeDrafts:
 		return "draft (include_drafts to monitor it)"
 	case prstatus.IsDependencyBot(pr.Author.Login) && !in.IncludeDependencyBots:
-		return "dependency update by " + clipText(pr.Author.Login, 40) + " (include_dependency_bots to monitor it)"
+		return "dependency update by " + text.ClipBytes(pr.Author.Login, 40) + " (include_dependency_bots to monitor it)"
 	}
 	return ""
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -59,7 +60,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 	}
 	saved, err := s.cfg.State.List()
 	if err != nil {
-		return toolError("list the saved monitors: " + oneLine(err)), nil
+		return toolError("list the saved monitors: " + text.Error(err)), nil
 	}
 	for _, sv := range saved {
 		if _, live := s.live(sv.Ref.String()); !live && !sv.Stopped {
@@ -119,7 +120,7 @@ func (s *Server) oneStatus(id string, ws *WatcherStatus) *mcp.CallToolResult {
 	}
 	sv, ok, err := s.cfg.State.Peek(monitorID(id))
 	if err != nil {
-		return toolError(fmt.Sprintf("monitor %q: %s", id, oneLine(err)))
+		return toolError(fmt.Sprintf("monitor %q: %s", id, text.Error(err)))
 	}
 	if !ok {
 		return toolError(fmt.Sprintf("unknown monitor %q", id))
@@ -208,7 +209,7 @@ func (s *Server) liveStatus(m *monitor, detail bool) MonitorStatus {
 // title is a monitor's title from GitHub, fenced; a listing's is shortened first.
 func title(t string, detail bool) string {
 	if !detail {
-		t = clipText(t, listTitle)
+		t = text.ClipBytes(t, listTitle)
 	}
 	return statemachine.Untrusted(t).Fenced()
 }

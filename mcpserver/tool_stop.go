@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // ToolStop names the tool that stops watching a pull request, or all of them.
@@ -44,7 +46,7 @@ func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	} else {
 		m, ok, err := s.lookup(in.MonitorID)
 		if err != nil {
-			return toolError(fmt.Sprintf("monitor %q cannot be stopped here: %s", in.MonitorID, oneLine(err))), nil
+			return toolError(fmt.Sprintf("monitor %q cannot be stopped here: %s", in.MonitorID, text.Error(err))), nil
 		}
 		if !ok {
 			return toolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // timeFormat is how times appear in reasons and round ids: RFC 3339 in UTC, to the second, as
@@ -121,13 +119,6 @@ func JoinNames(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
-
-// Plural renders a count for a sentence: "1 thread" or "3 threads" (text.Count, under the name
-// the MCP server's sentences use).
-func Plural(n int, one, many string) string { return text.Count(n, one, many) }
-
-// PluralWord picks the word for a count: one when n is 1, else many ("is" or "are"; text.Plural).
-func PluralWord(n int, one, many string) string { return text.Plural(n, one, many) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 

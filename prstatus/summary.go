@@ -3,6 +3,8 @@ package prstatus
 import (
 	"fmt"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // SummaryLine renders a pull request's state in one line: CI counts, reviews, threads, and what
@@ -21,7 +23,7 @@ func SummaryLine(ref string, f *Facts) string {
 		parts = append(parts, "approved by "+someNames(f.Reviews.Approvals))
 	}
 	if n := len(f.Threads.NeedsAction) + len(f.Threads.ReviewerReplied); n > 0 {
-		parts = append(parts, Plural(n, "thread needs", "threads need")+" action")
+		parts = append(parts, text.Count(n, "thread needs", "threads need")+" action")
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d waiting for a reviewer", n))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // Auto-merge, on the user's word (docs/watcher.md, "GitHub as it behaves"): while an approved pull
@@ -27,15 +28,15 @@ func (s *step) enterWhenReady(f *prstatus.Facts, att prstatus.Attention) (Action
 	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Queue: f.MergeQueueRequired}
 	s.pos.FlowKey = att.Key
 	waiting := prstatus.RequiredStillToPass(f)
-	text := fmt.Sprintf("%s is approved by %s on %s, and %s to pass. The repository allows auto-merge: GitHub can merge it by itself "+
+	question := fmt.Sprintf("%s is approved by %s on %s, and %s to pass. The repository allows auto-merge: GitHub can merge it by itself "+
 		"once they pass, at this head only (a new push, a request for changes or a failing check turns it off again)",
-		s.pos.Monitor.Ref, count(len(f.Reviews.Approvals), "reviewer", "reviewers"), short(f.HeadSHA),
-		count(waiting, "required check has yet", "required checks have yet"))
+		s.pos.Monitor.Ref, text.Count(len(f.Reviews.Approvals), "reviewer", "reviewers"), text.ShortSHA(f.HeadSHA),
+		text.Count(waiting, "required check has yet", "required checks have yet"))
 	if f.MergeQueueRequired {
-		text += "; behind the base branch's merge queue, GitHub adds it to the queue"
+		question += "; behind the base branch's merge queue, GitHub adds it to the queue"
 	}
-	text += ".\n" + quote("approved by: "+prstatus.JoinNames(f.Reviews.Approvals))
-	act, err := s.ask(elicitation.QMergeWhenReady, text, []elicitation.Value{elicitation.AutoMerge, elicitation.Resume,
+	question += ".\n" + quote("approved by: "+prstatus.JoinNames(f.Reviews.Approvals))
+	act, err := s.ask(elicitation.QMergeWhenReady, question, []elicitation.Value{elicitation.AutoMerge, elicitation.Resume,
 		elicitation.HandleMyself, elicitation.Stop}, nil)
 	return act, true, err
 }
@@ -53,7 +54,7 @@ func (s *step) autoMergeOutcome(req ServerRequest, o Outcome) (Action, error) {
 		s.pos.Memory.AutoMerge = &AutoMergeOn{Shown: *req.Shown, At: s.now}
 		s.clearFlow()
 		return s.polling(fmt.Sprintf("Auto-merge is on: GitHub merges %s at %s by itself once every requirement is met. Watching until it "+
-			"does; a new push, a request for changes or a failing check turns it off again.", s.pos.Monitor.Ref, short(req.ExpectedHeadSHA)), true), nil
+			"does; a new push, a request for changes or a failing check turns it off again.", s.pos.Monitor.Ref, text.ShortSHA(req.ExpectedHeadSHA)), true), nil
 	case TReadyAutoMergeNotOn:
 		s.clearFlow()
 		msg := "Auto-merge was not turned on: the head moved since you chose it. Watching the new head."
@@ -130,11 +131,11 @@ func (s *step) disableOutcome(req ServerRequest, o Outcome) (Action, error) {
 
 // askAutoMergeOff tells the user (and the agent) that auto-merge is off, and why.
 func (s *step) askAutoMergeOff(sentence string) (Action, error) {
-	text := sentence + "."
+	question := sentence + "."
 	if changed := s.pos.Ready.Changed; len(changed) > 0 {
-		text = sentence + ". The pull request changed since you turned auto-merge on (below, as GitHub reports it).\n" + quote(changed...)
+		question = sentence + ". The pull request changed since you turned auto-merge on (below, as GitHub reports it).\n" + quote(changed...)
 	}
-	act, err := s.ask(elicitation.QAutoMergeOff, text, []elicitation.Value{elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
+	act, err := s.ask(elicitation.QAutoMergeOff, question, []elicitation.Value{elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
 	if err == nil {
 		act.Message = strings.SplitN(sentence, ":", 2)[0] + "; the question says why."
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // ciPushed are the rows that end the CI flow once a fix is pushed: the fix's completion, a
@@ -48,7 +49,7 @@ func (s *step) enterCI(f *prstatus.Facts, att prstatus.Attention) (Action, bool,
 		}
 	}
 	return s.server(ServerRequest{Kind: ServerFetchCILogs, Checks: actions,
-		Describe: "fetch the log tails of " + count(len(actions), "failing job", "failing jobs")}), true, nil
+		Describe: "fetch the log tails of " + text.Count(len(actions), "failing job", "failing jobs")}), true, nil
 }
 
 func (s *step) askCancelled() (Action, error) {
@@ -58,8 +59,8 @@ func (s *step) askCancelled() (Action, error) {
 		values = append(values, elicitation.RerunFailed)
 	}
 	values = append(values, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
-	text := fmt.Sprintf("%s cancelled on %s:\n%s", count(len(ci.Cancelled), "check was", "checks were"), short(ci.Head), s.checkList(ci.Cancelled))
-	return s.ask(elicitation.QCICancelled, text, values, &TaskContext{CancelledChecks: checkContexts(ci.Cancelled)})
+	question := fmt.Sprintf("%s cancelled on %s:\n%s", text.Count(len(ci.Cancelled), "check was", "checks were"), text.ShortSHA(ci.Head), s.checkList(ci.Cancelled))
+	return s.ask(elicitation.QCICancelled, question, values, &TaskContext{CancelledChecks: checkContexts(ci.Cancelled)})
 }
 
 func (s *step) investigate() Action {
@@ -91,14 +92,14 @@ func (s *step) askResults() (Action, error) {
 		values = append(values, elicitation.RerunFailed, elicitation.RerunAll)
 	}
 	values = append(values, elicitation.HandleMyself, elicitation.Stop)
-	text := fmt.Sprintf("CI failed on %s in %s:\n%s", short(ci.Head), count(len(ci.Failed), "check", "checks"), s.checkList(ci.Failed))
+	question := fmt.Sprintf("CI failed on %s in %s:\n%s", text.ShortSHA(ci.Head), text.Count(len(ci.Failed), "check", "checks"), s.checkList(ci.Failed))
 	if ci.Findings != "" {
-		text += "\nFindings: " + clip(ci.Findings, maxAnalysis)
+		question += "\nFindings: " + text.ClipBytes(ci.Findings, maxAnalysis)
 	}
 	if ci.Fix != "" {
-		text += "\nSuggested fix: " + clip(ci.Fix, maxAnalysis)
+		question += "\nSuggested fix: " + text.ClipBytes(ci.Fix, maxAnalysis)
 	}
-	return s.ask(elicitation.QCIResults, text, values, &TaskContext{FailedChecks: checkContexts(ci.Failed),
+	return s.ask(elicitation.QCIResults, question, values, &TaskContext{FailedChecks: checkContexts(ci.Failed),
 		Findings: ci.Findings, SuggestedFix: ci.Fix, IssueType: ci.IssueType})
 }
 
@@ -140,7 +141,7 @@ func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
 	case row == TPRMerged || row == TPRClosed:
 		return s.ended(row), true, nil
 	case row == TCIRerunWaits:
-		return s.polling(fmt.Sprintf("Re-run deferred: %s still in flight.", count(f.CI.Pending, "check", "checks")), false), true, nil
+		return s.polling(fmt.Sprintf("Re-run deferred: %s still in flight.", text.Count(f.CI.Pending, "check", "checks")), false), true, nil
 	case row == TCIRerunDropped:
 		s.clearFlow()
 		return Action{}, false, nil // carry on with the poll as usual
@@ -151,7 +152,7 @@ func (s *step) ciWaitPoll(f *prstatus.Facts) (Action, bool, error) {
 	if kind == ServerRerunAll {
 		what = "re-run"
 	}
-	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Checks: rerun, Describe: what + " " + count(len(runs), "workflow run", "workflow runs")}), true, nil
+	return s.server(ServerRequest{Kind: kind, RunIDs: runs, Checks: rerun, Describe: what + " " + text.Count(len(runs), "workflow run", "workflow runs")}), true, nil
 }
 
 // rerunnable are the failing or cancelled Actions checks of f and their workflow runs, sorted.
@@ -265,18 +266,18 @@ func (s *step) checkList(cs []prstatus.CheckFact) string {
 	var ext []string
 	for i, c := range cs {
 		if i < maxListed {
-			lines = append(lines, fmt.Sprintf("%d. %s", i+1, clip(c.Name, maxName)))
+			lines = append(lines, fmt.Sprintf("%d. %s", i+1, text.ClipBytes(c.Name, maxName)))
 		}
 		if !c.IsActions() {
 			ext = append(ext, strconv.Itoa(i+1))
 		}
 	}
-	text := quote(lines...) + s.more(len(cs)-maxListed, "checks")
+	question := quote(lines...) + s.more(len(cs)-maxListed, "checks")
 	if len(ext) > 0 {
 		if len(ext) > maxListed {
 			ext = append(ext[:maxListed:maxListed], fmt.Sprintf("%d more", len(ext)-maxListed))
 		}
-		text += "\nNot re-runnable from here (external CI): " + strings.Join(ext, ", ") + "."
+		question += "\nNot re-runnable from here (external CI): " + strings.Join(ext, ", ") + "."
 	}
-	return text
+	return question
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // enterComments starts the comment flow for threads that need action or that a reviewer answered.
@@ -142,12 +143,12 @@ func (s *step) afterExplain(rec string) (Action, error) {
 func (s *step) askExplained() (Action, error) {
 	cs, t := s.pos.Comments, s.current()
 	ctx := &TaskContext{Thread: &t, Progress: s.progress(), Recommendation: cs.Recommendation}
-	text := "The review comment:\n" + quote(quotedThread(t, t.Comment, maxExcerpt))
+	question := "The review comment:\n" + quote(quotedThread(t, t.Comment, maxExcerpt))
 	if t.ReviewerReplied && len(t.Replies) > 0 {
-		text = "The reviewer's reply:\n" + quote(quotedThread(t, t.Replies[len(t.Replies)-1].Body, maxExcerpt))
+		question = "The reviewer's reply:\n" + quote(quotedThread(t, t.Replies[len(t.Replies)-1].Body, maxExcerpt))
 	}
 	if cs.Recommendation != "" {
-		text += "\nRecommendation: " + clip(cs.Recommendation, maxAnalysis)
+		question += "\nRecommendation: " + text.ClipBytes(cs.Recommendation, maxAnalysis)
 	}
 	var values []elicitation.Value
 	if cs.Recommendation != "" {
@@ -155,13 +156,13 @@ func (s *step) askExplained() (Action, error) {
 	}
 	values = append(values, elicitation.Address)
 	if cs.Mode == ModeExplainAll {
-		text = fmt.Sprintf("Comment %s. %s", s.progress(), text)
-		return s.ask(elicitation.QCommentExplained, text, append(values, elicitation.Skip, elicitation.Done, elicitation.Stop), ctx)
+		question = fmt.Sprintf("Comment %s. %s", s.progress(), question)
+		return s.ask(elicitation.QCommentExplained, question, append(values, elicitation.Skip, elicitation.Done, elicitation.Stop), ctx)
 	}
 	if t.ReviewerReplied {
 		values = append(values, elicitation.ResolveThread)
 	}
-	return s.ask(elicitation.QCommentSingle, text, append(values, elicitation.Skip, elicitation.HandleMyself, elicitation.Stop), ctx)
+	return s.ask(elicitation.QCommentSingle, question, append(values, elicitation.Skip, elicitation.HandleMyself, elicitation.Stop), ctx)
 }
 
 func (s *step) askMulti() (Action, error) {
@@ -170,15 +171,15 @@ func (s *step) askMulti() (Action, error) {
 	for i := range all {
 		all[i] = i
 	}
-	text := fmt.Sprintf("%d review comments need action:\n", len(cs.Threads)) + s.threadList(all)
-	return s.ask(elicitation.QCommentsMulti, text, []elicitation.Value{elicitation.AddressAll, elicitation.ExplainAll,
+	question := fmt.Sprintf("%d review comments need action:\n", len(cs.Threads)) + s.threadList(all)
+	return s.ask(elicitation.QCommentsMulti, question, []elicitation.Value{elicitation.AddressAll, elicitation.ExplainAll,
 		elicitation.AddressSpecific, elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Threads: cs.Threads})
 }
 
 func (s *step) askItem() (Action, error) {
 	t := s.current()
-	text := fmt.Sprintf("Comment %s:\n%s", s.progress(), quote(quotedThread(t, t.Comment, maxExcerpt)))
-	return s.ask(elicitation.QCommentItem, text, []elicitation.Value{elicitation.Address, elicitation.Skip, elicitation.Done, elicitation.Stop},
+	question := fmt.Sprintf("Comment %s:\n%s", s.progress(), quote(quotedThread(t, t.Comment, maxExcerpt)))
+	return s.ask(elicitation.QCommentItem, question, []elicitation.Value{elicitation.Address, elicitation.Skip, elicitation.Done, elicitation.Stop},
 		&TaskContext{Thread: &t, Progress: s.progress()})
 }
 
@@ -222,7 +223,7 @@ func (s *step) more(n int, what string) string {
 
 func (s *step) askRemaining(summary string) (Action, error) {
 	n := len(s.unhandled())
-	return s.ask(elicitation.QCommentsRemaining, fmt.Sprintf("%s %s remain.", summary, count(n, "more comment", "more comments")),
+	return s.ask(elicitation.QCommentsRemaining, fmt.Sprintf("%s %s remain.", summary, text.Count(n, "more comment", "more comments")),
 		[]elicitation.Value{elicitation.Continue, elicitation.Done, elicitation.Stop}, nil)
 }
 
@@ -325,7 +326,7 @@ func (s *step) composeReply(kind prstatus.ReplyKind, data EventData) (Action, er
 	return act, nil
 }
 
-func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
+func (s *step) postReply(kind prstatus.ReplyKind, question string) (Action, error) {
 	t := s.current()
 	round := s.pos.Comments.Round
 	if round == "" {
@@ -334,7 +335,7 @@ func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
 	if _, err := s.mustFireFirst(TCommentsPostReply, TCommentsRecoveredReply); err != nil {
 		return Action{}, err
 	}
-	return s.server(ServerRequest{Kind: ServerPostReply, ThreadID: t.ID, ReplyToID: t.ReplyToID, Body: text,
+	return s.server(ServerRequest{Kind: ServerPostReply, ThreadID: t.ID, ReplyToID: t.ReplyToID, Body: question,
 		Marker:   prstatus.Marker{Round: round, Thread: t.ID, Kind: kind, Category: string(s.pos.Comments.category(t))},
 		Describe: "reply to " + describeThread(t)}), nil
 }
@@ -343,7 +344,7 @@ func (s *step) postReply(kind prstatus.ReplyKind, text string) (Action, error) {
 func (s *step) commentsOutcome(req ServerRequest, o Outcome) (Action, error) {
 	cs := s.pos.Comments
 	if req.Kind == ServerRequestReview { // best effort: the flow is over either way
-		msg := "Asked " + count(len(req.Reviewers), "reviewer", "reviewers") + " to review again."
+		msg := "Asked " + text.Count(len(req.Reviewers), "reviewer", "reviewers") + " to review again."
 		if !o.OK {
 			msg = withCause("Could not "+req.Describe, o.Error)
 		}
@@ -497,7 +498,7 @@ func (s *step) finishComments(row Transition, summary string) (Action, error) {
 		s.pos.Memory.markTried("rereq:"+r, s.pos.Head)
 	}
 	return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
-		Describe: "ask " + count(len(reviewers), "reviewer", "reviewers") + " to review again (all their comments are answered)"}), nil
+		Describe: "ask " + text.Count(len(reviewers), "reviewer", "reviewers") + " to review again (all their comments are answered)"}), nil
 }
 
 // reReviewers are the reviewers of the flow's threads all of whose threads were answered, who

@@ -6,6 +6,7 @@ import (
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // conflictPushed are the rows that end the conflict flow once the rebase is pushed: the task's
@@ -27,8 +28,8 @@ func (s *step) enterConflict(f *prstatus.Facts, att prstatus.Attention) (Action,
 
 func (s *step) askConflict() (Action, error) {
 	c := s.pos.Conflict
-	text := fmt.Sprintf("%s conflicts with its base branch (head %s).", s.pos.Monitor.Ref, short(c.Head))
-	return s.ask(elicitation.QMergeConflict, text, []elicitation.Value{elicitation.Rebase, elicitation.HandleMyself, elicitation.Stop}, nil)
+	question := fmt.Sprintf("%s conflicts with its base branch (head %s).", s.pos.Monitor.Ref, text.ShortSHA(c.Head))
+	return s.ask(elicitation.QMergeConflict, question, []elicitation.Value{elicitation.Rebase, elicitation.HandleMyself, elicitation.Stop}, nil)
 }
 
 // rebaseNote is how to rebase, in commands that take no GitHub text: the pull request by its

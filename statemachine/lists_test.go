@@ -133,7 +133,7 @@ func TestAnExcerptIsWhatTheWholeCommentWouldShow(t *testing.T) {
 		{"two-byte letters", strings.Repeat("é", 600), 400},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			want := clip(text.OneLine(tt.body), tt.max)
+			want := text.ClipBytes(text.OneLine(tt.body), tt.max)
 			assert.Equal(t, want, excerpt(Untrusted(tt.body), tt.max))
 		})
 	}

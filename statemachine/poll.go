@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // onPoll turns a fresh poll result into at most one flow entry. Only a watching monitor (idle,
@@ -120,7 +121,7 @@ func (s *step) catchUp() (Action, bool, error) {
 			s.pos.Memory.markTried("rereq:"+r, s.facts.HeadSHA)
 		}
 		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: reviewers,
-			Describe: "ask " + count(len(reviewers), "reviewer", "reviewers") + " to review again (their requested changes were answered)"}), true, nil
+			Describe: "ask " + text.Count(len(reviewers), "reviewer", "reviewers") + " to review again (their requested changes were answered)"}), true, nil
 	case TCatchUpResolveBotThread:
 		t := s.answeredBotThread()
 		s.pos.Memory.markTried("resolve:"+t.ID, t.Last().ID)
@@ -183,11 +184,11 @@ func (s *step) catchUpDone(req ServerRequest, o Outcome) (Action, error) {
 // request by itself when it will (auto-merge, the merge queue). Like Reason, it names nothing
 // GitHub wrote: counts and the server's own words.
 func waitingFor(f *prstatus.Facts) string {
-	text := waitingOn(f)
-	if note := prstatus.MergingNote(f); note != "" && !strings.Contains(text, note) {
-		text = strings.TrimSuffix(text, ".") + "; " + note + "."
+	question := waitingOn(f)
+	if note := prstatus.MergingNote(f); note != "" && !strings.Contains(question, note) {
+		question = strings.TrimSuffix(question, ".") + "; " + note + "."
 	}
-	return text
+	return question
 }
 
 func waitingOn(f *prstatus.Facts) string {
@@ -195,11 +196,11 @@ func waitingOn(f *prstatus.Facts) string {
 	switch {
 	case f.CI.Pending > 0 && missing > 0:
 		return fmt.Sprintf("Waiting for CI: %d of %d checks still running; %s not reported yet.", f.CI.Pending, f.CI.Total,
-			count(missing, "required check has", "required checks have"))
+			text.Count(missing, "required check has", "required checks have"))
 	case f.CI.Pending > 0:
 		return fmt.Sprintf("Waiting for CI: %d of %d checks still running.", f.CI.Pending, f.CI.Total)
 	case f.Attention.Kind == prstatus.AttentionCIPending && missing > 0:
-		return "Waiting for checks to start: " + count(missing, "required check has", "required checks have") + " not reported on the head."
+		return "Waiting for checks to start: " + text.Count(missing, "required check has", "required checks have") + " not reported on the head."
 	case f.Attention.Kind == prstatus.AttentionCIPending && !f.CI.GraceUntil.IsZero():
 		return "Waiting for checks to register: the head was pushed moments ago and no check has reported yet."
 	case f.Attention.Kind == prstatus.AttentionCIPending:
@@ -220,22 +221,22 @@ func WaitingFor(f *prstatus.Facts) string { return waitingFor(f) }
 func Reason(att prstatus.Attention) string {
 	switch att.Kind {
 	case prstatus.AttentionChangesRequested:
-		return count(len(att.Reviewers), "reviewer requested", "reviewers requested") + " changes that are not answered yet"
+		return text.Count(len(att.Reviewers), "reviewer requested", "reviewers requested") + " changes that are not answered yet"
 	case prstatus.AttentionMergeConflict:
 		return "the branch conflicts with its base branch and must be rebased or merged"
 	case prstatus.AttentionNewComments:
-		return fmt.Sprintf("%s need action (from %s)", count(len(att.ThreadIDs), "unresolved thread", "unresolved threads"),
-			count(len(att.Reviewers), "reviewer", "reviewers"))
+		return fmt.Sprintf("%s need action (from %s)", text.Count(len(att.ThreadIDs), "unresolved thread", "unresolved threads"),
+			text.Count(len(att.Reviewers), "reviewer", "reviewers"))
 	case prstatus.AttentionReviewerReplied:
-		return "a reviewer wrote again after our answer in " + count(len(att.ThreadIDs), "thread", "threads")
+		return "a reviewer wrote again after our answer in " + text.Count(len(att.ThreadIDs), "thread", "threads")
 	case prstatus.AttentionCIFailed:
-		return count(len(att.Checks), "check", "checks") + " failed"
+		return text.Count(len(att.Checks), "check", "checks") + " failed"
 	case prstatus.AttentionCICancelled:
-		return count(len(att.Checks), "check was", "checks were") + " cancelled"
+		return text.Count(len(att.Checks), "check was", "checks were") + " cancelled"
 	case prstatus.AttentionReadyToMerge:
-		return "approved by " + count(len(att.Reviewers), "reviewer", "reviewers") + " and CI is green"
+		return "approved by " + text.Count(len(att.Reviewers), "reviewer", "reviewers") + " and CI is green"
 	case prstatus.AttentionMergeWhenReady:
-		return "approved by " + count(len(att.Reviewers), "reviewer", "reviewers") + " with checks still to pass; the repository allows auto-merge"
+		return "approved by " + text.Count(len(att.Reviewers), "reviewer", "reviewers") + " with checks still to pass; the repository allows auto-merge"
 	case prstatus.AttentionStaleApproval:
 		return "CI is green, but the approval is on an older commit"
 	case prstatus.AttentionMerged, prstatus.AttentionClosed:
@@ -258,10 +259,10 @@ func quietReason(f *prstatus.Facts) string {
 	}
 	switch r := f.Reviews; {
 	case len(r.ChangesRequestedBy) > 0:
-		why = append(why, "waiting for "+count(len(r.ChangesRequestedBy), "reviewer", "reviewers")+" who requested changes to review again")
+		why = append(why, "waiting for "+text.Count(len(r.ChangesRequestedBy), "reviewer", "reviewers")+" who requested changes to review again")
 	case len(r.Approvals) > 0 || len(r.StaleApprovals) > 0:
 	case len(r.PendingRequests) > 0:
-		why = append(why, "waiting for review from "+count(len(r.PendingRequests), "requested reviewer", "requested reviewers"))
+		why = append(why, "waiting for review from "+text.Count(len(r.PendingRequests), "requested reviewer", "requested reviewers"))
 	default:
 		why = append(why, "waiting for review")
 	}
@@ -269,7 +270,7 @@ func quietReason(f *prstatus.Facts) string {
 		why = append(why, "the base branch requires an approving review from a reviewer with write access")
 	}
 	if n := len(f.Threads.Waiting); n > 0 {
-		why = append(why, count(n, "thread waits", "threads wait")+" for a reviewer's reply")
+		why = append(why, text.Count(n, "thread waits", "threads wait")+" for a reviewer's reply")
 	}
 	if len(f.Blocked) > 0 {
 		// prstatus words each rule in counts (prstatus/blocked.go), never a name.

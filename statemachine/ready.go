@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // NeedsUser reports whether choosing v for the open question (or the question a free-text answer
@@ -58,60 +59,60 @@ func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, erro
 	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: behind,
 		Queue: f.MergeQueueRequired}
 	s.pos.FlowKey = att.Key
-	text := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, readyWords(f))
+	question := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, readyWords(f))
 	var quoted []string
 	if len(f.Reviews.Approvals) > 0 {
 		quoted = append(quoted, "approved by: "+prstatus.JoinNames(f.Reviews.Approvals))
 	}
 	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
-		text += ". " + count(len(settled), "thread counts", "threads count") + " as resolved, as the reviewer approved after our reply"
+		question += ". " + text.Count(len(settled), "thread counts", "threads count") + " as resolved, as the reviewer approved after our reply"
 		quoted = append(quoted, "resolved by approval: "+describeSettled(settled))
 	}
 	values := []elicitation.Value{elicitation.Merge}
 	if f.MergeQueueRequired {
-		text += ". The base branch merges through a merge queue: merging adds it to the queue, and GitHub merges it once the queue's checks pass"
+		question += ". The base branch merges through a merge queue: merging adds it to the queue, and GitHub merges it once the queue's checks pass"
 	}
 	if f.AutoMergeOfferedOnReady() {
-		text += ". GitHub holds the merge for now; with auto-merge it merges it by itself, at this head, once it lets it"
+		question += ". GitHub holds the merge for now; with auto-merge it merges it by itself, at this head, once it lets it"
 		values = append(values, elicitation.AutoMerge)
 	}
 	if behind {
-		text += ". The branch is behind its base branch, and the repository requires it to be up to date before merging."
+		question += ". The branch is behind its base branch, and the repository requires it to be up to date before merging."
 		values = append(values, elicitation.UpdateBranch)
 	}
 	values = append(values, elicitation.WaitForApprover, elicitation.Resume, elicitation.HandleMyself, elicitation.Stop)
 	if len(quoted) > 0 {
-		text += ".\n" + quote(quoted...)
+		question += ".\n" + quote(quoted...)
 	}
-	return s.ask(elicitation.QReadyToMerge, text, values, nil)
+	return s.ask(elicitation.QReadyToMerge, question, values, nil)
 }
 
 // readyWords is why the pull request is ready, in the server's own words: the reviewers, checks
 // and threads that GitHub names are quoted after the question, not spliced into it.
 func readyWords(f *prstatus.Facts) string {
-	text := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
-		count(len(f.Reviews.Approvals), "reviewer", "reviewers"), short(f.HeadSHA), f.CI.Passed, f.CI.Total)
+	question := fmt.Sprintf("approved by %s on %s and CI is green (%d/%d checks passed)",
+		text.Count(len(f.Reviews.Approvals), "reviewer", "reviewers"), text.ShortSHA(f.HeadSHA), f.CI.Passed, f.CI.Total)
 	var warn []string
 	if n := len(f.Threads.Waiting); n > 0 {
-		warn = append(warn, count(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
+		warn = append(warn, text.Count(n, "thread waits", "threads wait")+" for a reviewer's reply (the repository may require resolved conversations)")
 	}
 	if n := len(f.Reviews.PendingRequests); n > 0 {
-		warn = append(warn, "a review is still requested from "+count(n, "reviewer", "reviewers"))
+		warn = append(warn, "a review is still requested from "+text.Count(n, "reviewer", "reviewers"))
 	}
 	var others []string
 	if n := len(f.Reviews.FromOthers); n > 0 {
-		others = append(others, count(n, "review", "reviews"))
+		others = append(others, text.Count(n, "review", "reviews"))
 	}
 	if n := len(f.Threads.FromOthers); n > 0 {
-		others = append(others, count(n, "thread", "threads"))
+		others = append(others, text.Count(n, "thread", "threads"))
 	}
 	if len(others) > 0 {
 		warn = append(warn, prstatus.JoinNames(others)+" from someone who cannot review (shown, not acted on)")
 	}
 	if len(warn) > 0 {
-		text += "; but " + strings.Join(warn, ", and ")
+		question += "; but " + strings.Join(warn, ", and ")
 	}
-	return text
+	return question
 }
 
 // branchBehind reports whether updating the branch can help: GitHub's merge state is BEHIND (which
@@ -161,9 +162,9 @@ func (s *step) mergeRequest(admin bool) (Action, error) {
 	}
 	if r.Queue && !admin {
 		return s.server(ServerRequest{Kind: ServerEnqueue, ExpectedHeadSHA: r.Head, Shown: s.shown(),
-			Describe: fmt.Sprintf("add %s at %s to the merge queue", s.pos.Monitor.Ref, short(r.Head))}), nil
+			Describe: fmt.Sprintf("add %s at %s to the merge queue", s.pos.Monitor.Ref, text.ShortSHA(r.Head))}), nil
 	}
-	what := fmt.Sprintf("%s-merge %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, short(r.Head))
+	what := fmt.Sprintf("%s-merge %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, text.ShortSHA(r.Head))
 	if admin {
 		what += " with administrator bypass"
 	}
@@ -179,7 +180,7 @@ func (s *step) autoMergeRequest() (Action, error) {
 		return Action{}, err
 	}
 	return s.server(ServerRequest{Kind: ServerEnableAutoMerge, MergeMethod: s.cfg.MergeMethod, ExpectedHeadSHA: r.Head, Shown: s.shown(),
-		Describe: fmt.Sprintf("turn on auto-merge (%s) for %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, short(r.Head))}), nil
+		Describe: fmt.Sprintf("turn on auto-merge (%s) for %s at %s", s.cfg.MergeMethod, s.pos.Monitor.Ref, text.ShortSHA(r.Head))}), nil
 }
 
 // shown is what the user was shown when asked; a position saved before views were kept shows the
@@ -206,7 +207,7 @@ func (s *step) updateBranchRequest() (Action, error) {
 		return Action{}, err
 	}
 	return s.server(ServerRequest{Kind: ServerUpdateBranch, ExpectedHeadSHA: r.Head,
-		Describe: fmt.Sprintf("update the branch of %s at %s with its base branch", s.pos.Monitor.Ref, short(r.Head))}), nil
+		Describe: fmt.Sprintf("update the branch of %s at %s with its base branch", s.pos.Monitor.Ref, text.ShortSHA(r.Head))}), nil
 }
 
 // retryReady tries a failed ready-flow action again: a branch update or turning auto-merge off is
@@ -268,7 +269,7 @@ func (s *step) readyOutcome(req ServerRequest, o Outcome) (Action, error) {
 		s.clearFlow()
 		msg := fmt.Sprintf("%s merged.", s.pos.Monitor.Ref)
 		if o.SHA != "" {
-			msg = fmt.Sprintf("%s merged as %s.", s.pos.Monitor.Ref, short(o.SHA))
+			msg = fmt.Sprintf("%s merged as %s.", s.pos.Monitor.Ref, text.ShortSHA(o.SHA))
 		}
 		return Action{Kind: ActionMerged, Message: msg}, nil
 	case TReadyChangedAskAgain:
@@ -343,9 +344,9 @@ func (s *step) askAgain(o Outcome) (Action, error) {
 	r := s.pos.Ready
 	r.Head, r.Approvers, r.Refusal, r.Shown, r.Behind = o.Shown.Head, slices.Clone(o.Shown.Approvers), "", o.Shown, false
 	s.pos.Head = o.Shown.Head
-	text := fmt.Sprintf("Not merged: the pull request changed since you were asked (below, as GitHub reports it). Merge %s at %s anyway?\n%s",
-		s.pos.Monitor.Ref, short(r.Head), quote(o.Changed...))
-	return s.ask(elicitation.QReadyToMerge, text, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
+	question := fmt.Sprintf("Not merged: the pull request changed since you were asked (below, as GitHub reports it). Merge %s at %s anyway?\n%s",
+		s.pos.Monitor.Ref, text.ShortSHA(r.Head), quote(o.Changed...))
+	return s.ask(elicitation.QReadyToMerge, question, []elicitation.Value{elicitation.Merge, elicitation.WaitForApprover,
 		elicitation.Resume, elicitation.HandleMyself, elicitation.Stop}, nil)
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // beginRecovery handles an event the current task does not expect (a post-push hook's ready, a
@@ -63,7 +64,7 @@ func (s *step) onHead() (Action, error) {
 			s.pos.Task, s.pos.Freeform, s.pos.Recovery = &task, rec.Freeform, nil
 			return s.complete(ev, rec.Data)
 		}
-		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered.", short(h.SHA))
+		reason = fmt.Sprintf("%s was pushed, but the task did not say whether the comment was addressed or answered.", text.ShortSHA(h.SHA))
 	case task.Name.pushCapable():
 		reason = fmt.Sprintf("The agent said %s, but no new commit was pushed.", rec.Event.Words())
 	default:
@@ -91,9 +92,9 @@ func (s *step) askRecovery() (Action, error) {
 		values = append(values, elicitation.TreatAsPushed)
 	}
 	values = append(values, elicitation.BackToTask, elicitation.Resume, elicitation.Stop)
-	text := fmt.Sprintf("While working on %s: %s\nIf the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Task.Name.Words(), rec.Reason)
+	question := fmt.Sprintf("While working on %s: %s\nIf the work is done, say how to count it; otherwise go back to the task, resume monitoring, or stop.", rec.Task.Name.Words(), rec.Reason)
 	ctx := rec.Task.Emitted.Context
-	return s.ask(elicitation.QRecovery, text, values, ctx)
+	return s.ask(elicitation.QRecovery, question, values, ctx)
 }
 
 // recoveryAnswer handles the recovery question's choices.

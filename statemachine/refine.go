@@ -7,6 +7,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // refinePushed are the rows that end the refine flow once the agent's work is in: the task's
@@ -96,9 +97,9 @@ func (s *step) refineDone() (Action, error) {
 }
 
 func (s *step) askRefineStalled(reason string) (Action, error) {
-	text := fmt.Sprintf("The changes %s requested still look unanswered, and a refine of this round already ran without a new substantive commit. Why, as GitHub shows it:\n%s",
-		count(len(s.pos.Refine.Reviewers), "reviewer", "reviewers"), quote(reason))
-	return s.ask(elicitation.QRefineStalled, text, []elicitation.Value{elicitation.RefineAgain, elicitation.TreatAsAnswered,
+	question := fmt.Sprintf("The changes %s requested still look unanswered, and a refine of this round already ran without a new substantive commit. Why, as GitHub shows it:\n%s",
+		text.Count(len(s.pos.Refine.Reviewers), "reviewer", "reviewers"), quote(reason))
+	return s.ask(elicitation.QRefineStalled, question, []elicitation.Value{elicitation.RefineAgain, elicitation.TreatAsAnswered,
 		elicitation.HandleMyself, elicitation.Stop}, &TaskContext{Round: s.pos.Refine.Round, Reviews: s.pos.Refine.Reviews})
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // enterStale offers to ask approvers whose approval is on an older commit to review again;
@@ -18,9 +19,9 @@ func (s *step) enterStale(f *prstatus.Facts, att prstatus.Attention) (Action, bo
 	s.pos.Stale = &StaleState{Head: f.HeadSHA, Reviewers: slices.Clone(f.Reviews.StaleApprovals)}
 	s.pos.FlowKey = att.Key
 	r := s.pos.Stale.Reviewers
-	text := fmt.Sprintf("CI is green on %s, but the %s on an older commit.", short(f.HeadSHA), count(len(r), "approval is", "approvals are")) +
+	question := fmt.Sprintf("CI is green on %s, but the %s on an older commit.", text.ShortSHA(f.HeadSHA), text.Count(len(r), "approval is", "approvals are")) +
 		"\n" + quote("approved before: "+prstatus.JoinNames(r))
-	act, err := s.ask(elicitation.QStaleApproval, text, []elicitation.Value{elicitation.RequestReReview, elicitation.SkipReminder,
+	act, err := s.ask(elicitation.QStaleApproval, question, []elicitation.Value{elicitation.RequestReReview, elicitation.SkipReminder,
 		elicitation.HandleMyself, elicitation.Stop}, nil)
 	return act, true, err
 }
@@ -33,7 +34,7 @@ func (s *step) staleAnswer(v elicitation.Value) (Action, error) {
 			return Action{}, err
 		}
 		return s.server(ServerRequest{Kind: ServerRequestReview, Reviewers: slices.Clone(r),
-			Describe: "ask " + count(len(r), "reviewer", "reviewers") + " to review the new commits"}), nil
+			Describe: "ask " + text.Count(len(r), "reviewer", "reviewers") + " to review the new commits"}), nil
 	case elicitation.SkipReminder, elicitation.HandleMyself:
 		return s.acknowledge("No reminder for this head.")
 	}
@@ -48,5 +49,5 @@ func (s *step) staleOutcome(req ServerRequest, o Outcome) (Action, error) {
 		return s.askFailed(req, o, false)
 	}
 	s.pos.Memory.ack(s.pos.FlowKey)
-	return s.finish("Asked "+count(len(req.Reviewers), "reviewer", "reviewers")+" to review again.", TStaleReviewRequested)
+	return s.finish("Asked "+text.Count(len(req.Reviewers), "reviewer", "reviewers")+" to review again.", TStaleReviewRequested)
 }

@@ -76,14 +76,14 @@ func excerpt(u Untrusted, max int) string {
 	if limit := 2*max + 64; len(s) > limit {
 		s = s[:limit]
 	}
-	return clip(text.OneLine(strings.ToValidUTF8(s, "")), max)
+	return text.ClipBytes(text.OneLine(strings.ToValidUTF8(s, "")), max)
 }
 
 // quotedThread is one line of a fenced quote: who wrote what where. Everything on it is GitHub's.
 func quotedThread(t ThreadContext, body Untrusted, max int) string {
 	at := "the PR"
 	if t.Path != "" {
-		at = clip(t.Path, maxName)
+		at = text.ClipBytes(t.Path, maxName)
 		if t.Line > 0 {
 			at = fmt.Sprintf("%s:%d", at, t.Line)
 		}

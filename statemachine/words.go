@@ -1,7 +1,5 @@
 package statemachine
 
-import "github.com/prmonitor/prmonitor/prstatus/text"
-
 // Words renders a task for a person to read: "applying the recommendation", not
 // "apply_recommendation". The name itself stays the protocol's value.
 func (t TaskName) Words() string {
@@ -49,9 +47,3 @@ func (e Event) Words() string {
 	}
 	return "an event"
 }
-
-// The machine's sentences use three words from package text under short names: a count with the
-// words that agree with it ("1 check", "3 checks"), a commit's short id, a text clipped to n bytes.
-func count(n int, one, many string) string { return text.Count(n, one, many) }
-func short(sha string) string              { return text.ShortSHA(sha) }
-func clip(s string, n int) string          { return text.ClipBytes(s, n) }

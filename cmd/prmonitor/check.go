@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 var checkCommand = command{
@@ -35,7 +36,7 @@ func runCheck(ctx context.Context, args []string, e env) int {
 	}
 	sec := &secrets{}
 	fail := func(code int, err error) int {
-		fmt.Fprintf(e.Stderr, "prmonitor check: %s\n", sec.scrub(oneLine(err.Error())))
+		fmt.Fprintf(e.Stderr, "prmonitor check: %s\n", sec.scrub(sanitize.Line(err.Error())))
 		return code
 	}
 	if len(rest) != 1 {

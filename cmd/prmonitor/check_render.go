@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -31,10 +32,10 @@ func renderCheckJSON(w io.Writer, r checkReport) error {
 func renderCheckText(w io.Writer, r checkReport) error {
 	t := &textTable{}
 
-	t.row(0, "pull request", r.PR+"  "+oneLine(r.Title))
-	t.row(0, "url", oneLine(r.URL))
-	t.row(0, "author", oneLine(r.Author)+viewerNote(r))
-	t.row(0, "head", fmt.Sprintf("%s @ %s → %s", oneLine(r.HeadRef), text.ShortSHA(r.HeadSHA), oneLine(r.BaseRef)))
+	t.row(0, "pull request", r.PR+"  "+sanitize.Line(r.Title))
+	t.row(0, "url", sanitize.Line(r.URL))
+	t.row(0, "author", sanitize.Line(r.Author)+viewerNote(r))
+	t.row(0, "head", fmt.Sprintf("%s @ %s → %s", sanitize.Line(r.HeadRef), text.ShortSHA(r.HeadSHA), sanitize.Line(r.BaseRef)))
 	state := r.State
 	if r.IsDraft {
 		state += " (draft)"
@@ -45,15 +46,15 @@ func renderCheckText(w io.Writer, r checkReport) error {
 
 	t.blank()
 	t.row(0, "attention", attentionWords(r.Attention.Kind))
-	t.row(1, "reason", oneLine(r.Attention.Reason))
+	t.row(1, "reason", sanitize.Line(r.Attention.Reason))
 
 	t.blank()
 	t.row(0, "needs_refine", fmt.Sprint(r.NeedsRefine))
-	t.row(1, "reason", orNone(oneLine(r.NeedsRefineReason), "-"))
+	t.row(1, "reason", orNone(sanitize.Line(r.NeedsRefineReason), "-"))
 	t.row(1, "last changes requested", timeOrNone(r.LastChangesRequestedAt))
 	t.row(1, "last substantive commit", timeOrNone(r.LastSubstantiveCommitAt)+" (author date)")
 	if r.RefineRound != "" {
-		t.row(1, "round", oneLine(r.RefineRound))
+		t.row(1, "round", sanitize.Line(r.RefineRound))
 	}
 	if r.RewrittenSinceReview {
 		t.row(1, "rewritten since review", "yes: a rebase or amend after the request keeps old author dates")
@@ -67,7 +68,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 		if !v.OnHead {
 			on = "on " + orNone(text.ShortSHA(v.CommitOID), "an older head")
 		}
-		verdicts = append(verdicts, []string{oneLine(v.Reviewer), string(v.State), stamp(v.SubmittedAt), on})
+		verdicts = append(verdicts, []string{sanitize.Line(v.Reviewer), string(v.State), stamp(v.SubmittedAt), on})
 	}
 	t.list(1, "latest verdicts", verdicts)
 	t.row(1, "changes requested by", names(r.ChangesRequestedBy))
@@ -84,7 +85,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	commits := make([][]string, 0, len(shown))
 	for i := len(shown) - 1; i >= 0; i-- {
 		c := shown[i]
-		commits = append(commits, []string{text.ShortSHA(c.OID), string(c.Kind), "authored " + stamp(c.AuthoredDate), text.ClipRunes(oneLine(c.Headline), 60)})
+		commits = append(commits, []string{text.ShortSHA(c.OID), string(c.Kind), "authored " + stamp(c.AuthoredDate), text.ClipRunes(sanitize.Line(c.Headline), 60)})
 	}
 	t.list(1, "", commits)
 
@@ -100,14 +101,14 @@ func renderCheckText(w io.Writer, r checkReport) error {
 		r.Threads.NeedsAction, verbS(r.Threads.NeedsAction), r.Threads.ReviewerReplied, r.Threads.WaitingForReply, r.Threads.Resolved))
 	byStatus := map[string][][]string{}
 	for _, th := range r.Threads.Unresolved {
-		where := oneLine(th.Path)
+		where := sanitize.Line(th.Path)
 		if th.Line > 0 {
 			where += fmt.Sprintf(":%d", th.Line)
 		}
 		if th.IsOutdated {
 			where += " (outdated)"
 		}
-		byStatus[th.Status] = append(byStatus[th.Status], []string{orNone(where, "(pull request)"), oneLine(th.Reviewer), fmt.Sprintf("%q", th.Excerpt)})
+		byStatus[th.Status] = append(byStatus[th.Status], []string{orNone(where, "(pull request)"), sanitize.Line(th.Reviewer), fmt.Sprintf("%q", th.Excerpt)})
 	}
 	t.list(1, "needs action", byStatus["needs_action"])
 	t.list(1, "reviewer replied", byStatus["reviewer_replied"])
@@ -116,7 +117,7 @@ func renderCheckText(w io.Writer, r checkReport) error {
 	var also [][]string
 	for _, a := range r.Attentions {
 		if a.Kind != r.Attention.Kind {
-			also = append(also, []string{attentionWords(a.Kind), oneLine(a.Reason)})
+			also = append(also, []string{attentionWords(a.Kind), sanitize.Line(a.Reason)})
 		}
 	}
 	if len(also) > 0 {
@@ -168,15 +169,15 @@ func (t *textTable) list(indent int, label string, rows [][]string) {
 func checkRows(cs []prstatus.CheckFact) [][]string {
 	rows := make([][]string, 0, len(cs))
 	for _, c := range cs {
-		name := oneLine(c.Name)
+		name := sanitize.Line(c.Name)
 		if c.Workflow != "" {
-			name = oneLine(c.Workflow) + " / " + name
+			name = sanitize.Line(c.Workflow) + " / " + name
 		}
 		result := c.Result
 		if c.Required {
 			result += " (required)"
 		}
-		rows = append(rows, []string{name, result, orNone(oneLine(c.URL), "no link")})
+		rows = append(rows, []string{name, result, orNone(sanitize.Line(c.URL), "no link")})
 	}
 	return rows
 }
@@ -185,7 +186,7 @@ func viewerNote(r checkReport) string {
 	if r.Viewer == "" || r.Viewer == r.Author {
 		return ""
 	}
-	return " (you are " + oneLine(r.Viewer) + ")"
+	return " (you are " + sanitize.Line(r.Viewer) + ")"
 }
 
 func parenthesised(label, v string) string {
@@ -201,7 +202,7 @@ func names(s []string) string {
 	}
 	out := make([]string, len(s))
 	for i, n := range s {
-		out[i] = oneLine(n)
+		out[i] = sanitize.Line(n)
 	}
 	return strings.Join(out, ", ")
 }

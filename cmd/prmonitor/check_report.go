@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -145,7 +146,7 @@ func newCheckReport(f prstatus.Facts) checkReport {
 				LastAuthor: t.Last().Author.Login,
 				Comments:   t.TotalComments,
 				URL:        t.First().URL,
-				Excerpt:    text.ClipRunes(oneLine(t.First().Body), excerptRunes),
+				Excerpt:    text.ClipRunes(sanitize.Line(t.First().Body), excerptRunes),
 			})
 		}
 	}

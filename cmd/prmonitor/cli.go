@@ -10,6 +10,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -68,7 +69,7 @@ func run(ctx context.Context, args []string, e env) int {
 			return c.run(ctx, args[1:], e)
 		}
 	}
-	fmt.Fprintf(e.Stderr, "prmonitor: unknown command %q\n", oneLine(args[0]))
+	fmt.Fprintf(e.Stderr, "prmonitor: unknown command %q\n", sanitize.Line(args[0]))
 	usage(e.Stderr)
 	return exitUsage
 }

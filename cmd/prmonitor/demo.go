@@ -11,6 +11,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -36,7 +37,7 @@ func runDemo(ctx context.Context, args []string, e env) int {
 		err = ferr
 	}
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor demo: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor demo: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
 	return exitOK
@@ -128,7 +129,7 @@ func (t *transcript) printf(format string, args ...any) {
 }
 
 func (t *transcript) line(who, format string, args ...any) {
-	t.printf("%-7s %s\n", who, oneLine(fmt.Sprintf(format, args...)))
+	t.printf("%-7s %s\n", who, sanitize.Line(fmt.Sprintf(format, args...)))
 }
 
 func (t *transcript) intro(d *demoSession) {
@@ -174,7 +175,7 @@ func (t *transcript) question(text string, choices []string) {
 	}
 	t.line("user", "is asked: %s", lines[0])
 	for _, l := range lines[1:] {
-		t.printf("%-7s   %s\n", "", oneLine(l))
+		t.printf("%-7s   %s\n", "", sanitize.Line(l))
 	}
 	t.printf("%-7s   choices: %s\n", "", strings.Join(choices, " · "))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus/dispatch"
 	"github.com/prmonitor/prmonitor/prstatus/dispatch/runner"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 var dispatchCommand = command{
@@ -47,7 +48,7 @@ func runDispatch(ctx context.Context, args []string, e env) int {
 	}
 	sec := &secrets{}
 	fail := func(code int, err error) int {
-		fmt.Fprintf(e.Stderr, "prmonitor dispatch: %s\n", sec.scrub(oneLine(err.Error())))
+		fmt.Fprintf(e.Stderr, "prmonitor dispatch: %s\n", sec.scrub(sanitize.Line(err.Error())))
 		return code
 	}
 	if len(rest) != 1 {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // command describes one subcommand for its flag parsing and help.
@@ -33,7 +35,7 @@ func parseFlags(fs *flag.FlagSet, cmd command, args []string, e env) (positional
 			return nil, exitOK, false
 		}
 		if err != nil {
-			fmt.Fprintf(e.Stderr, "prmonitor %s: %s (see 'prmonitor %s --help')\n", cmd.name, oneLine(flagError(err)), cmd.name)
+			fmt.Fprintf(e.Stderr, "prmonitor %s: %s (see 'prmonitor %s --help')\n", cmd.name, sanitize.Line(flagError(err)), cmd.name)
 			return nil, exitUsage, false
 		}
 		rest := fs.Args()
@@ -77,7 +79,7 @@ func parseNoArguments(fs *flag.FlagSet, cmd command, args []string, e env) (code
 	if !ok || len(rest) == 0 {
 		return code, ok
 	}
-	fmt.Fprintf(e.Stderr, "prmonitor %s: takes no arguments, got %q (see 'prmonitor %s --help')\n", cmd.name, oneLine(rest[0]), cmd.name)
+	fmt.Fprintf(e.Stderr, "prmonitor %s: takes no arguments, got %q (see 'prmonitor %s --help')\n", cmd.name, sanitize.Line(rest[0]), cmd.name)
 	return exitUsage, false
 }
 

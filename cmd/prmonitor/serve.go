@@ -12,6 +12,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -73,12 +74,12 @@ func runServe(ctx context.Context, args []string, e env) int {
 	}
 	pushMode, err := mcpserver.ParsePushMode(*push)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: --push: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: --push: %s\n", sanitize.Line(err.Error()))
 		return exitUsage
 	}
 	hours, err := qf.hours()
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return exitUsage
 	}
 	level := slog.LevelInfo
@@ -94,12 +95,12 @@ func runServe(ctx context.Context, args []string, e env) int {
 
 	ep, err := ghclient.ResolveEndpoints(e.Getenv, g.url)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return exitUsage
 	}
 	state, key, gate, st, err := openState(*stateDir, ep.REST, e, logger)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
 	sec := &secrets{}
@@ -126,13 +127,13 @@ func runServe(ctx context.Context, args []string, e env) int {
 		Notify:        notifier(*notify),
 	})
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
 	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String(), "push", pushMode.String(), "notify", *notify)
 	defer markServer(st, ep.REST, logger)()
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(oneLine(err.Error())))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sec.scrub(sanitize.Line(err.Error())))
 		return exitFailure
 	}
 	return exitOK

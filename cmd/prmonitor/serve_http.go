@@ -17,6 +17,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -73,7 +74,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 // runServeHTTP serves the front end until ctx ends.
 func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config, bots []string, e env, logger *slog.Logger) int {
 	fail := func(code int, err error) int {
-		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return code
 	}
 	users, err := front.LoadUsers(t.tokens)

@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 var setupCommand = command{
@@ -55,7 +57,7 @@ type setupOptions struct {
 
 func setupMain(args []string, e env, sys setupSystem) int {
 	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(e.Stderr, "prmonitor setup: %s\n", oneLine(fmt.Sprintf(format, a...)))
+		fmt.Fprintf(e.Stderr, "prmonitor setup: %s\n", sanitize.Line(fmt.Sprintf(format, a...)))
 		return code
 	}
 	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
@@ -173,7 +175,7 @@ func runSetupPlan(o setupOptions, e env) int {
 	if len(problems) > 0 {
 		problems[len(problems)-1] += "; nothing was changed"
 		for _, p := range problems {
-			fmt.Fprintf(e.Stderr, "prmonitor setup: %s\n", oneLine(p))
+			fmt.Fprintf(e.Stderr, "prmonitor setup: %s\n", sanitize.Line(p))
 		}
 		return exitFailure
 	}
@@ -408,7 +410,7 @@ func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
 		for _, c := range p.changes {
 			d, err := c.diff()
 			if err != nil {
-				fmt.Fprintf(errw, "prmonitor setup: %s: %s\n", c.path, oneLine(err.Error()))
+				fmt.Fprintf(errw, "prmonitor setup: %s: %s\n", c.path, sanitize.Line(err.Error()))
 				return exitFailure
 			}
 			fmt.Fprintf(w, "# %s: %s\n%s", p.host.name, c.would(), d)
@@ -470,7 +472,7 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 	for _, c := range p.changes {
 		done, err := c.apply()
 		if err != nil {
-			fmt.Fprintf(e.Stderr, "prmonitor setup: %s: %s\n", p.host.name, oneLine(err.Error()))
+			fmt.Fprintf(e.Stderr, "prmonitor setup: %s: %s\n", p.host.name, sanitize.Line(err.Error()))
 			return false
 		}
 		fmt.Fprintf(w, "  %s: %s\n", c.done(), c.path)

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 var statusCommand = command{
@@ -42,7 +43,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 	}
 	switch {
 	case len(rest) > 0:
-		fmt.Fprintf(e.Stderr, "prmonitor status: unexpected argument %q (see 'prmonitor status --help')\n", oneLine(rest[0]))
+		fmt.Fprintf(e.Stderr, "prmonitor status: unexpected argument %q (see 'prmonitor status --help')\n", sanitize.Line(rest[0]))
 		return exitUsage
 	case *asJSON && *watch:
 		fmt.Fprintln(e.Stderr, "prmonitor status: choose one of --json or --watch")
@@ -53,7 +54,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 	}
 	dir, err := statusDir(*stateDir, e)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
 	if *watch {
@@ -62,7 +63,7 @@ func runStatus(ctx context.Context, args []string, e env) int {
 
 	snap, err := readStatus(store.NewReader(dir, statusEvents), e.Now())
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
 	if *asJSON {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // statusColumn is one column of the monitors table: its heading, its width (at most max; a column
@@ -71,7 +73,7 @@ type statusLayout struct {
 func statusCells(m statusMonitor, now time.Time) []string {
 	out := make([]string, len(statusColumns))
 	for j, c := range statusColumns {
-		out[j] = oneLine(c.cell(m, now))
+		out[j] = sanitize.Line(c.cell(m, now))
 	}
 	return out
 }
@@ -312,5 +314,5 @@ func budgetLine(b statusBudget, now time.Time) string {
 	default:
 		s += " (as of " + since(b.UpdatedAt, now) + " ago)"
 	}
-	return oneLine(s)
+	return sanitize.Line(s)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -144,7 +145,7 @@ func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, 
 	held := map[int]int{}
 	for _, s := range saved {
 		if s.Problem != "" {
-			r.Unreadable = append(r.Unreadable, statusUnreadable{File: s.Name + ".json", Problem: oneLine(s.Problem)})
+			r.Unreadable = append(r.Unreadable, statusUnreadable{File: s.Name + ".json", Problem: sanitize.Line(s.Problem)})
 			continue
 		}
 		m := describeMonitor(s)
@@ -174,7 +175,7 @@ func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, 
 		)
 	})
 	if spendErr != nil {
-		r.Unreadable = append(r.Unreadable, statusUnreadable{File: "spend.json", Problem: oneLine(spendErr.Error())})
+		r.Unreadable = append(r.Unreadable, statusUnreadable{File: "spend.json", Problem: sanitize.Line(spendErr.Error())})
 	}
 	for api, sp := range spend {
 		b := statusBudget{
@@ -197,20 +198,20 @@ func buildStatus(dir string, saved []store.Saved, spend map[string]store.Spend, 
 func describeMonitor(s store.Saved) statusMonitor {
 	rec, pos, events := s.Record, s.Record.Position, typedEvents(s.Events)
 	m := statusMonitor{
-		MonitorID: rec.MonitorID, PR: rec.Ref.String(), Title: oneLine(pos.Monitor.Title), URL: oneLine(pos.Monitor.URL),
+		MonitorID: rec.MonitorID, PR: rec.Ref.String(), Title: sanitize.Line(pos.Monitor.Title), URL: sanitize.Line(pos.Monitor.URL),
 		API: rec.API, Node: string(pos.Node), State: describeNode(pos.Node),
-		Ended: rec.Stopped || pos.Node == statemachine.NodeStopped, EndedReason: oneLine(rec.StoppedReason),
+		Ended: rec.Stopped || pos.Node == statemachine.NodeStopped, EndedReason: sanitize.Line(rec.StoppedReason),
 		CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
 	}
 	if pos.Question != nil {
-		m.Question = &statusQuestion{ID: string(pos.Question.ID), Text: oneLine(pos.Question.Text)}
+		m.Question = &statusQuestion{ID: string(pos.Question.ID), Text: sanitize.Line(pos.Question.Text)}
 		for l := range strings.Lines(pos.Question.Text) {
-			if l = oneLine(l); l != "" {
+			if l = sanitize.Line(l); l != "" {
 				m.Question.lines = append(m.Question.lines, l)
 			}
 		}
 		for _, c := range pos.Question.Choices {
-			m.Question.choices = append(m.Question.choices, oneLine(c.Label))
+			m.Question.choices = append(m.Question.choices, sanitize.Line(c.Label))
 		}
 	}
 	if pos.Task != nil {

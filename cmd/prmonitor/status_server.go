@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -42,7 +43,7 @@ func statusServers(marked []store.Server, held map[int]int) []statusServer {
 	out := []statusServer{}
 	for _, sv := range marked {
 		out = append(out, statusServer{PID: sv.PID, Monitors: held[sv.PID], StartedAt: sv.StartedAt,
-			Version: oneLine(sv.Version), API: oneLine(sv.API)})
+			Version: sanitize.Line(sv.Version), API: sanitize.Line(sv.API)})
 	}
 	for pid, n := range held {
 		if !slices.ContainsFunc(marked, func(sv store.Server) bool { return sv.PID == pid }) {

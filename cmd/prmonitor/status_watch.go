@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/prmonitor/prmonitor/mcpserver/store"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // watchInterval is how often the live view re-reads the state directory.
@@ -52,11 +53,11 @@ func watch(ctx context.Context, dir string, e env, extra ...tea.ProgramOption) i
 	}
 	final, err := tea.NewProgram(m, append(opts, extra...)...).Run()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
 	if wm, ok := final.(watchModel); ok && wm.err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", oneLine(wm.err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor status: %s\n", sanitize.Line(wm.err.Error()))
 		return exitFailure
 	}
 	return exitOK

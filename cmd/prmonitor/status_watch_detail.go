@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 // The detail screen shows the selected monitor whole (its question with every line, its task,
@@ -90,7 +92,7 @@ func (m watchModel) detailLines(x statusMonitor, width int) []string {
 		out = append(out, m.styles.faint.Render("none"))
 	}
 	for _, e := range evs {
-		add(clock(e.At, now) + "  " + oneLine(e.Summary))
+		add(clock(e.At, now) + "  " + sanitize.Line(e.Summary))
 	}
 	return out
 }

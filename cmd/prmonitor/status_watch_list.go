@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -71,7 +72,7 @@ func (m watchModel) topLines(width, height int) []string {
 	top := []string{m.styles.title.Render(clipWidth(title, width))}
 	switch {
 	case m.err != nil:
-		top = append(top, m.styles.failure.Render(clipWidth("cannot read: "+oneLine(m.err.Error()), width)))
+		top = append(top, m.styles.failure.Render(clipWidth("cannot read: "+sanitize.Line(m.err.Error()), width)))
 	case !m.loaded:
 		top = append(top, m.styles.faint.Render(clipWidth("reading…", width)))
 	default:
@@ -184,7 +185,7 @@ func (m watchModel) eventLines(width, n int) []string {
 		return append(out, m.styles.faint.Render(clipWidth("none yet", width)))
 	}
 	for _, e := range evs {
-		out = append(out, clipWidth(fmt.Sprintf("%s  %s  %s", clock(e.At, m.snap.report.At), oneLine(e.PR), oneLine(e.Summary)), width))
+		out = append(out, clipWidth(fmt.Sprintf("%s  %s  %s", clock(e.At, m.snap.report.At), sanitize.Line(e.PR), sanitize.Line(e.Summary)), width))
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -117,7 +118,7 @@ func describeEvent(e store.Event) string {
 	case e.Input == "" && e.Outcome != nil:
 		return describeWork(*e.Outcome)
 	}
-	return oneLine(e.Summary)
+	return sanitize.Line(e.Summary)
 }
 
 // describeInput tells what moved the machine in a step.
@@ -142,14 +143,14 @@ func describeInput(e store.Event) string {
 	if w, ok := inputWords[statemachine.InputKind(e.Input)]; ok {
 		return w
 	}
-	return oneLine(cmp.Or(e.AgentEvent, e.Input))
+	return sanitize.Line(cmp.Or(e.AgentEvent, e.Input))
 }
 
 // describeWork tells how a piece of the server's GitHub work went.
 func describeWork(o store.WorkOutcome) string {
 	w := describeServer(statemachine.ServerActionKind(o.Work))
 	if !o.OK {
-		return "on GitHub, could not " + w + ": " + oneLine(o.Error)
+		return "on GitHub, could not " + w + ": " + sanitize.Line(o.Error)
 	}
 	return "on GitHub: " + w + ", done"
 }

@@ -4,14 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
-
-// oneLine makes text fit one terminal line (sanitize.Line): invisible and control characters
-// (escape sequences included) are dropped and runs of whitespace become one space. Text from
-// GitHub is untrusted and goes through it before it reaches a terminal.
-func oneLine(s string) string { return sanitize.Line(s) }
 
 // displayWidth is how many terminal cells s takes: East Asian wide characters and emoji take two.
 func displayWidth(s string) int { return ansi.StringWidth(s) }

@@ -13,6 +13,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/worker"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -53,7 +54,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	}
 	switch {
 	case len(pos) > 0:
-		return usageErr(fmt.Sprintf("unexpected argument %q", oneLine(pos[0])))
+		return usageErr(fmt.Sprintf("unexpected argument %q", sanitize.Line(pos[0])))
 	case tf.check() != "":
 		return usageErr(tf.check())
 	case (*listen == "") != (*secretFile == ""):
@@ -75,21 +76,21 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	if *secretFile != "" {
 		b, err := os.ReadFile(*secretFile)
 		if err != nil {
-			fmt.Fprintf(e.Stderr, "prmonitor worker: the webhook secret: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(e.Stderr, "prmonitor worker: the webhook secret: %s\n", sanitize.Line(err.Error()))
 			return exitUsage
 		}
 		secret = bytes.TrimSpace(b) // a file written by echo ends in a newline; GitHub's secret does not
 	}
 	temporalTLS, apiKey, err := tf.auth()
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sanitize.Line(err.Error()))
 		return exitUsage
 	}
 	sec := &secrets{}
 	sec.add(apiKey)
 	gh, err := workerGitHub(ctx, g, e, sec, logger, *appID, *appInst, *appKey)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(oneLine(err.Error())))
+		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(sanitize.Line(err.Error())))
 		return exitCode(err)
 	}
 	machine := statemachine.DefaultConfig()
@@ -100,7 +101,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 		ActivitiesPerSecond: *perSecond, Budget: budget.share(), WebhookListen: *listen, WebhookSecret: secret, Logger: logger,
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(oneLine(err.Error())))
+		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(sanitize.Line(err.Error())))
 		return exitFailure
 	}
 	return exitOK

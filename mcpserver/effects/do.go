@@ -42,7 +42,7 @@ func (o Outcome) Why() string {
 	case !o.Postponed:
 		return ""
 	case o.RateLimit != nil:
-		return "GitHub asked to wait: " + oneLine(o.RateLimit)
+		return "GitHub asked to wait: " + text.Error(o.RateLimit)
 	}
 	return "the call's time ran out"
 }
@@ -68,6 +68,3 @@ func failed(in statemachine.Input) bool {
 	}
 	return false
 }
-
-// oneLine renders an error as a single line for users and agents (text.Error).
-func oneLine(err error) string { return text.Error(err) }

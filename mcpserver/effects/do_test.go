@@ -12,6 +12,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -37,17 +38,17 @@ func TestWorkThatOnlyMetAWaitIsPostponedNotFailed(t *testing.T) {
 		{name: "done", req: reply, gh: &workGitHub{}, wantOK: true},
 		{name: "refused by GitHub: the machine hears it", req: reply,
 			gh: &workGitHub{fail: map[string]error{`reply T1/41 "Done." `: fmt.Errorf("reply: %w", ghclient.ErrForbidden)}}},
-		{name: "rate limited: postponed", req: reply, wantPostponed: true, wantLimit: true, wantWhy: "GitHub asked to wait: " + oneLine(limit),
+		{name: "rate limited: postponed", req: reply, wantPostponed: true, wantLimit: true, wantWhy: "GitHub asked to wait: " + text.Error(limit),
 			gh: &workGitHub{fail: map[string]error{`reply T1/41 "Done." `: fmt.Errorf("reply: %w", limit)}}},
-		{name: "a branch update rate limited: postponed", req: update, wantPostponed: true, wantLimit: true, wantWhy: "GitHub asked to wait: " + oneLine(limit),
+		{name: "a branch update rate limited: postponed", req: update, wantPostponed: true, wantLimit: true, wantWhy: "GitHub asked to wait: " + text.Error(limit),
 			gh: &workGitHub{fail: map[string]error{"update c1": limit}}},
 		{name: "one re-run of two rate limited: postponed", req: statemachine.ServerRequest{Kind: statemachine.ServerRerunFailed, RunIDs: []int64{1, 2}},
-			gh: &workGitHub{fail: map[string]error{"rerun-failed 2": limit}}, wantPostponed: true, wantLimit: true, wantWhy: "GitHub asked to wait: " + oneLine(limit)},
+			gh: &workGitHub{fail: map[string]error{"rerun-failed 2": limit}}, wantPostponed: true, wantLimit: true, wantWhy: "GitHub asked to wait: " + text.Error(limit)},
 		{name: "failed as the deadline passed: postponed", req: reply, expired: true, wantPostponed: true, wantWhy: "the call's time ran out",
 			gh: &workGitHub{fail: map[string]error{`reply T1/41 "Done." `: context.DeadlineExceeded}}},
 		{name: "done as the deadline passed: the machine hears it", req: reply, expired: true, gh: &workGitHub{}, wantOK: true},
 		{name: "the merge's re-read rate limited: postponed", req: mergeRequestFor(readyPR()), wantPostponed: true, wantLimit: true,
-			wantWhy: "GitHub asked to wait: " + oneLine(limit), gh: &mergeGitHub{snapErr: limit}},
+			wantWhy: "GitHub asked to wait: " + text.Error(limit), gh: &mergeGitHub{snapErr: limit}},
 		{name: "the merge itself rate limited: the user decides again", req: mergeRequestFor(readyPR()),
 			gh: &mergeGitHub{snap: readyPR(), mergeErr: limit}},
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -43,7 +44,7 @@ func performMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statem
 	}
 	snap, err := gh.Snapshot(ctx, ref)
 	if err != nil {
-		out.Error = "could not re-read the pull request before merging: " + oneLine(err)
+		out.Error = "could not re-read the pull request before merging: " + text.Error(err)
 		return out
 	}
 	f := prstatus.DeriveFor(snap, now, policy)
@@ -58,11 +59,11 @@ func performMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statem
 	case err == nil:
 		out.OK = true
 	case errors.Is(err, ghclient.ErrHeadMoved):
-		out.HeadMoved, out.Error = true, oneLine(err)
+		out.HeadMoved, out.Error = true, text.Error(err)
 	case errors.As(err, &refused):
 		out.Refused, out.Error = true, refused.Reason
 	default:
-		out.Error = oneLine(err)
+		out.Error = text.Error(err)
 	}
 	return out
 }
@@ -92,7 +93,7 @@ func disableAutoMerge(ctx context.Context, gh GitHub, ref prstatus.PRRef) statem
 	out := statemachine.Outcome{Kind: statemachine.ServerDisableAutoMerge}
 	_, err := gh.DisableAutoMerge(ctx, ref)
 	if err = recordRateLimit(gh, err); err != nil {
-		out.Error = oneLine(err)
+		out.Error = text.Error(err)
 		return out
 	}
 	out.OK = true

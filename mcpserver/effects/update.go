@@ -6,6 +6,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -24,9 +25,9 @@ func updateBranch(ctx context.Context, gh GitHub, ref prstatus.PRRef, req statem
 	case err == nil:
 		out.OK = true
 	case errors.Is(err, ghclient.ErrBranchHeadMoved):
-		out.HeadMoved, out.Error = true, oneLine(err)
+		out.HeadMoved, out.Error = true, text.Error(err)
 	default:
-		out.Error = oneLine(err)
+		out.Error = text.Error(err)
 	}
 	return out
 }

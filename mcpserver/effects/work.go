@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -21,7 +22,7 @@ func execute(ctx context.Context, gh GitHub, w Work) statemachine.Input {
 	if req.Kind == statemachine.ServerFetchHead {
 		sha, err := gh.HeadSHA(ctx, ref)
 		if err != nil {
-			return statemachine.HeadInput(statemachine.HeadRefresh{Error: oneLine(err)})
+			return statemachine.HeadInput(statemachine.HeadRefresh{Error: text.Error(err)})
 		}
 		return statemachine.HeadInput(statemachine.HeadRefresh{OK: true, SHA: sha})
 	}
@@ -48,7 +49,7 @@ func execute(ctx context.Context, gh GitHub, w Work) statemachine.Input {
 	}
 	out.OK = err == nil
 	if err != nil {
-		out.Error = oneLine(err)
+		out.Error = text.Error(err)
 	}
 	return statemachine.OutcomeInput(out)
 }
@@ -83,7 +84,7 @@ func fetchLogs(ctx context.Context, gh GitHub, ref prstatus.PRRef, checks []prst
 		l := statemachine.CheckLog{Check: c.Name, JobID: c.JobID}
 		tail, err := gh.JobLogTail(ctx, ref, c.JobID, MaxLogBytes)
 		if err != nil {
-			l.Error = oneLine(err)
+			l.Error = text.Error(err)
 			failed++
 		} else {
 			l.Tail, l.Truncated = statemachine.Untrusted(tail.Text), tail.Truncated

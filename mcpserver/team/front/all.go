@@ -9,7 +9,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
-	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -47,7 +47,7 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 	for {
 		ids, _, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: c.user, Waiting: true, Max: allBatch})
 		if err != nil && ctx.Err() == nil {
-			return mcpserver.ToolError(oneLine(err))
+			return mcpserver.ToolError(text.Error(err))
 		}
 		again = ""
 		for _, id := range ids {
@@ -151,7 +151,7 @@ func (f *Front) allWatching(ctx context.Context, c *call) *mcp.CallToolResult {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	ids, more, _ := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: c.user})
-	n := prstatus.Plural(len(ids), "pull request", "pull requests")
+	n := text.Count(len(ids), "pull request", "pull requests")
 	if more {
 		n = "over " + n
 	}

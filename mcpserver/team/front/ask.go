@@ -10,6 +10,7 @@ import (
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -61,7 +62,7 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 	if mcp.IsModernProtocol(version) {
 		token, err := f.signer.sign(purposeQuestion, c.user, questionTTL, formState{Monitor: c.id, Seq: q.Seq, Rounds: c.rounds})
 		if err != nil {
-			return mcpserver.ToolError(oneLine(err))
+			return mcpserver.ToolError(text.Error(err))
 		}
 		return server.NewInputRequestBuilder(token).Elicit(inputAnswer, params).ToolResult()
 	}

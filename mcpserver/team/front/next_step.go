@@ -12,6 +12,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -72,7 +73,7 @@ func (f *Front) ownedError(id string, err error) *mcp.CallToolResult {
 	if errors.Is(err, monitorwf.ErrUnknownMonitor) {
 		return mcpserver.ToolError(fmt.Sprintf("unknown monitor %q", id))
 	}
-	return mcpserver.ToolError(oneLine(err))
+	return mcpserver.ToolError(text.Error(err))
 }
 
 // drive sends the agent's event and renders what comes back: a question goes to the user through
@@ -130,7 +131,7 @@ func (f *Front) updateError(ctx context.Context, c *call, err error) *mcp.CallTo
 	case errors.As(err, &app):
 		return mcpserver.ToolError(app.Message()) // the machine's refusal: nothing changed
 	}
-	return mcpserver.ToolError("the monitor could not be reached: " + oneLine(err))
+	return mcpserver.ToolError("the monitor could not be reached: " + text.Error(err))
 }
 
 // render is an action as the agent reads it.

@@ -35,7 +35,7 @@ func (f *Front) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	user := userOf(ctx)
 	st, resumed, err := f.start(ctx, ref, user, "start")
 	if err != nil {
-		return mcpserver.ToolError(fmt.Sprintf("%s: %s", ref, oneLine(err))), nil
+		return mcpserver.ToolError(fmt.Sprintf("%s: %s", ref, text.Error(err))), nil
 	}
 	if err := prstatus.CheckHost(in.PR, st.URL); err != nil {
 		if !resumed {
@@ -120,6 +120,3 @@ func (f *Front) firstRead(ctx context.Context, id string) (monitorwf.Status, err
 		}
 	}
 }
-
-// oneLine renders an error as one line for an agent (text.Error).
-func oneLine(err error) string { return text.Error(err) }

@@ -10,6 +10,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // maxStartAll bounds how many monitors one pr_monitor_start_all starts, as the embedded server's.
@@ -27,7 +28,7 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 	user := userOf(ctx)
 	found, err := f.starter.FindOpenPRs(ctx, ghclient.OpenPRsQuery{For: user, Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
 	if err != nil {
-		return mcpserver.ToolError(oneLine(err)), nil
+		return mcpserver.ToolError(text.Error(err)), nil
 	}
 	out := mcpserver.StartAllOutput{Started: []mcpserver.StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
 	for _, pr := range found.PRs {
@@ -49,12 +50,12 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 		}
 		resumed, err := f.startQuietly(ctx, pr.Ref, user)
 		if err != nil {
-			skip(oneLine(err))
+			skip(text.Error(err))
 			continue
 		}
 		out.Started = append(out.Started, mcpserver.StartedPR{MonitorID: monitorwf.WorkflowID(pr.Ref), PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
-	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", prstatus.Plural(len(out.Started), "open pull request", "open pull requests"),
+	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", text.Count(len(out.Started), "open pull request", "open pull requests"),
 		user, len(out.Skipped))
 	if found.Truncated {
 		out.Message += fmt.Sprintf(" A search matched more than %d: only the first %d of it were read.", ghclient.SearchPage, ghclient.SearchPage)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -34,7 +35,7 @@ func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		}
 		st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, in.MonitorID)
 		if err != nil {
-			return mcpserver.ToolError("monitor " + in.MonitorID + ": " + oneLine(err)), nil
+			return mcpserver.ToolError("monitor " + in.MonitorID + ": " + text.Error(err)), nil
 		}
 		item := lineItem(st, true)
 		if act, err := monitorwf.Pending(ctx, f.cfg.Client, in.MonitorID); err == nil {
@@ -44,7 +45,7 @@ func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	sts, omitted, err := f.statuses(ctx, user, maxStatus)
 	if err != nil {
-		return mcpserver.ToolError(oneLine(err)), nil
+		return mcpserver.ToolError(text.Error(err)), nil
 	}
 	items := make([]mcpserver.MonitorStatus, 0, len(sts))
 	for _, st := range sts {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // pr_monitor_stop: the Stop signal to one of the user's monitors, or to each (monitor_id=all).
@@ -26,7 +27,7 @@ func (f *Front) handleStop(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if in.MonitorID == "all" {
 		ids, _, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: user})
 		if err != nil {
-			return mcpserver.ToolError(oneLine(err)), nil
+			return mcpserver.ToolError(text.Error(err)), nil
 		}
 		targets = ids
 	} else {
@@ -41,7 +42,7 @@ func (f *Front) handleStop(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	out := mcpserver.StopOutput{Action: "stop", Stopped: []string{}}
 	for _, id := range targets {
 		if err := monitorwf.Stop(ctx, f.cfg.Client, id); err != nil {
-			return mcpserver.ToolError(fmt.Sprintf("stop %s: %s", id, oneLine(err))), nil
+			return mcpserver.ToolError(fmt.Sprintf("stop %s: %s", id, text.Error(err))), nil
 		}
 		out.Stopped = append(out.Stopped, id)
 	}
