@@ -172,6 +172,7 @@ func TestNextStepAllWithNothingMonitoredSaysSo(t *testing.T) {
 	act := h.nextAll("ready", "", nil)
 	assert.Equal(t, "stop", act.Action)
 	assert.Contains(t, act.Message, "pr_monitor_start_all")
+	assert.NotContains(t, act.Message, "Not watched here", "no saved monitor was left out")
 }
 
 func TestAnAnswerWithAllBeforeAnyActionIsRefused(t *testing.T) {
