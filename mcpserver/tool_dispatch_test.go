@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -104,6 +106,11 @@ type onePROnly struct{ GitHub }
 // pr_dispatch reads its configuration from the repository's default branch, as the command does
 // without --config, never from the server's working directory (docs/security.md).
 func TestDispatchToolReadsTheConfigurationFromTheRepository(t *testing.T) {
+	// A file in the directory the server runs in, where anyone who can write there plants one.
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".prmonitor"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".prmonitor", "dispatch.yaml"), []byte("user: planted\n"), 0o600))
+	t.Chdir(dir)
 	h := newHarness(t, harnessOpts{cfg: withDispatch})
 	h.apply(githubfake.OpenPR{Title: "t"})
 	h.fake.PutFile("acme", "widgets", ".prmonitor/dispatch.yaml", "user: dispatch-bot\n")
@@ -112,4 +119,11 @@ func TestDispatchToolReadsTheConfigurationFromTheRepository(t *testing.T) {
 	var out DispatchOutput
 	require.NoError(t, json.Unmarshal(raw, &out))
 	assert.Equal(t, "dispatch-bot", out.User, "the user named by the repository's file")
+
+	// A repository without the file runs on the defaults, never on the planted file.
+	require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "gadgets", Number: 1}, githubfake.OpenPR{Title: "t"}))
+	raw, errText = h.call("pr_dispatch", map[string]any{"repo": "acme/gadgets", "dry_run": true})
+	require.Empty(t, errText)
+	require.NoError(t, json.Unmarshal(raw, &out))
+	assert.NotEqual(t, "planted", out.User, "the file in the server's directory is not read")
 }

@@ -52,7 +52,11 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 	out := StartAllOutput{Started: []StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
 	for _, pr := range found.PRs {
 		title := title(pr.Title, false)
-		if why := skipReason(pr, in); why != "" {
+		why := skipReason(pr, in)
+		if why == "" {
+			why = othersSkipReason(pr, found.Viewer)
+		}
+		if why != "" {
 			out.Skipped = append(out.Skipped, SkippedPR{PR: pr.Ref.String(), Title: title, Reason: why})
 			continue
 		}
@@ -90,6 +94,24 @@ func skipReason(pr ghclient.FoundPR, in StartAllInput) string {
 		return "dependency update by " + text.ClipBytes(pr.Author.Login, 40) + " (include_dependency_bots to monitor it)"
 	}
 	return ""
+}
+
+// othersSkipReason says why a pull request someone else wrote is left to an explicit
+// pr_monitor_start ("" to monitor it): a monitor's tasks have the agent run, change and push the
+// pull request's code with the user's credentials, so start_all takes, besides the viewer's own,
+// only those of people with write access and of GitHub Apps, and no one else's fork
+// (docs/security.md, "Whose pull requests are monitored").
+func othersSkipReason(pr ghclient.FoundPR, viewer string) string {
+	const byName = "; pr_monitor_start with it as pr monitors it if you mean to work on it"
+	switch {
+	case prstatus.IsUs(pr.Author.Login, viewer, viewer):
+		return ""
+	case pr.IsCrossRepository:
+		return "from someone else's fork: its code is not the repository's" + byName
+	case pr.Author.IsBot || (prstatus.ReviewerPolicy{}).CanReview(pr.Author, pr.AuthorAssociation):
+		return ""
+	}
+	return "by someone without write access (" + pr.AuthorAssociation.Words() + ")" + byName
 }
 
 // boundStartAll keeps the result within budget bytes: skipped pull requests go first, then

@@ -148,3 +148,38 @@ func TestStartAllResultStaysBounded(t *testing.T) {
 	assert.Equal(t, 600, len(got.Started)+len(got.Skipped)+got.Omitted)
 	assert.Empty(t, got.Skipped, "skipped pull requests go first")
 }
+
+// A monitor's tasks have the agent run, change and push the pull request's code with the user's
+// credentials: start_all takes someone else's pull request only when its author has write access
+// or is a GitHub App, and never from their fork. The viewer's own, fork or not, are always taken.
+func TestStartAllLeavesOutsidersAndOthersForksToAnExplicitStart(t *testing.T) {
+	h := newHarness(t, harnessOpts{protocol: "2025-11-25"})
+	dev, alice, outsider, contrib := githubfake.User("dev"), githubfake.User("alice"), githubfake.User("outsider"), githubfake.User("contrib")
+	h.fake.SetAssociation("dev", "CONTRIBUTOR")
+	h.fake.SetAssociation("outsider", "NONE")
+	h.fake.SetAssociation("contrib", "FIRST_TIME_CONTRIBUTOR")
+	review := githubfake.ReviewRequested{Reviewers: []githubfake.Actor{dev}}
+	for n, events := range map[int][]githubfake.Event{
+		1: {githubfake.OpenPR{Title: "mine, from my fork"}, githubfake.FromFork{}},
+		2: {githubfake.OpenPR{Author: alice, Title: "a member's"}, review},
+		3: {githubfake.OpenPR{Author: outsider, Title: "an outsider's"}, review},
+		4: {githubfake.OpenPR{Author: contrib, Title: "a contributor's"}, githubfake.Assign{Assignees: []githubfake.Actor{dev}}},
+		5: {githubfake.OpenPR{Author: alice, Title: "a member's fork"}, githubfake.FromFork{}, review},
+		6: {githubfake.OpenPR{Author: githubfake.Bot("release-bot"), Title: "an app's"}, review},
+	} {
+		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, events...))
+	}
+
+	out := h.startAll(map[string]any{"include_assigned": true, "include_review_requested": true})
+	assert.ElementsMatch(t, []string{"acme/widgets#1", "acme/widgets#2", "acme/widgets#6"}, startedPRs(out))
+	skipped := map[string]string{}
+	for _, s := range out.Skipped {
+		skipped[s.PR] = s.Reason
+	}
+	assert.Equal(t, map[string]string{
+		"acme/widgets#3": "by someone without write access (no association with the repository); pr_monitor_start with it as pr monitors it if you mean to work on it",
+		"acme/widgets#4": "by someone without write access (a first-time contributor); pr_monitor_start with it as pr monitors it if you mean to work on it",
+		"acme/widgets#5": "from someone else's fork: its code is not the repository's; pr_monitor_start with it as pr monitors it if you mean to work on it",
+	}, skipped)
+	assert.Equal(t, 3, h.srv.runningWatcher().Stats().PRs, "nothing watched for the skipped ones")
+}

@@ -64,7 +64,7 @@ type ReviewerPolicy struct {
 func DefaultReviewerPolicy() ReviewerPolicy { return ReviewerPolicy{Bots: DefaultReviewBots()} }
 
 // CanReview reports whether feedback by this author is acted on: an owner's, a member's, a
-// collaborator's, or a listed review bot's. A missing association is none: GitHub always reports
+// collaborator's, or a listed review bot's (its app's account: isBotAccount). A missing association is none: GitHub always reports
 // one, so its absence proves nothing about the author, and nothing unproven is acted on
 // (docs/security.md, "Whose feedback counts").
 func (p ReviewerPolicy) CanReview(a Actor, assoc Association) bool {
@@ -73,5 +73,12 @@ func (p ReviewerPolicy) CanReview(a Actor, assoc Association) bool {
 		return true
 	}
 	k := accountKey(a.Login)
-	return k != "" && slices.ContainsFunc(p.Bots, func(b string) bool { return accountKey(strings.TrimSpace(b)) == k })
+	return k != "" && isBotAccount(a) && slices.ContainsFunc(p.Bots, func(b string) bool { return accountKey(strings.TrimSpace(b)) == k })
+}
+
+// isBotAccount reports whether a is a GitHub App's account: GraphQL says Bot, REST writes
+// "name[bot]", a suffix no person's login can have. A listed bot's name counts only on its app:
+// a person may register the same name as a user login ("sonnet-reviewer"), a different account.
+func isBotAccount(a Actor) bool {
+	return a.IsBot || strings.HasSuffix(strings.ToLower(a.Login), "[bot]")
 }

@@ -47,6 +47,8 @@ func TestOnlyPeopleWhoCanReviewAndListedBotsAreActedOn(t *testing.T) {
 		{"a listed bot, listed with [bot] in another case", actor("coderabbitai[bot]"), AssocNone, true},
 		{"an unlisted bot", actor("lint-bot[bot]"), AssocNone, false},
 		{"a person named like a listed bot is not that bot's login", actor("copilot"), AssocNone, false},
+		{"a person who registered a listed bot's name is not that bot", actor("copilot-pull-request-reviewer"), AssocNone, false},
+		{"a listed bot as GraphQL names it", Actor{Login: "coderabbitai", IsBot: true}, AssocNone, true},
 		{"none reported: proves nothing, not trusted", actor("old"), "", false},
 		{"none reported, a listed bot: trusted by its login", actor("coderabbitai[bot]"), "", true},
 		{"a future association GitHub may add is not trusted", actor("x"), "MAINTAINER_OF_SOMETHING", false},

@@ -240,3 +240,40 @@ func TestDispatchSaysWhatItDecided(t *testing.T) {
 	quiet := runCLI(t, withToken(), "dispatch", "--dry-run", "--github-url", g.url, "octo/widgets")
 	assert.Empty(t, quiet.stderr, "without --verbose and off a terminal: the lines only")
 }
+
+// GitHub keeps a run a re-run superseded in the rollup, where a superseded failure still votes
+// FAILURE and a queued duplicate can linger as PENDING (docs/watcher.md, "GitHub as it behaves"):
+// the dispatcher counts each check's latest run, so a green pull request is handed off, never
+// given a ci-fix worker nor kept waiting.
+func TestDispatchCountsEachChecksLatestRunNotTheRollupsVote(t *testing.T) {
+	g := newFakeGitHub(t)
+	selfReview := func(n int) {
+		head := g.PR(githubfake.Ref{Owner: "octo", Repo: "widgets", Number: n}).HeadOID()
+		g.on(t, n, githubfake.Comment{Author: githubfake.User("dev"), Body: "Self-review against " + head + "\nAssessment: ✅ Clean"})
+	}
+	g.on(t, 1, githubfake.OpenPR{Title: "a failure, re-run green"}, githubfake.ChecksQueued{Jobs: []string{"build"}},
+		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionFailure},
+		githubfake.CheckSuperseded{Name: "build"},
+		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess})
+	selfReview(1)
+	g.on(t, 2, githubfake.OpenPR{Title: "a queued duplicate lingers"}, githubfake.ChecksQueued{Jobs: []string{"build"}},
+		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess},
+		githubfake.CheckSuperseded{Name: "build"},
+		githubfake.CheckCompleted{Name: "build", Conclusion: githubfake.ConclusionSuccess})
+	require.NoError(t, g.Do(githubfake.Ref{Owner: "octo", Repo: "widgets", Number: 2}, func(tx *githubfake.Tx) error {
+		pr, err := tx.PR()
+		if err != nil {
+			return err
+		}
+		pr.Head().Superseded[0].Status = githubfake.StatusQueued
+		return nil
+	}))
+	selfReview(2)
+
+	out := dispatchJSON(t, g, "--dry-run")
+	assert.Empty(t, out.Spawns, "no ci-fix worker for a failure a re-run replaced")
+	for _, n := range []int{1, 2} {
+		decision, reason := out.decision(t, n)
+		assert.Equal(t, "handoff", decision, "#%d: %s", n, reason)
+	}
+}

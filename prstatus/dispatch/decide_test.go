@@ -83,3 +83,31 @@ func TestDecideAsksForWhatItNeeds(t *testing.T) {
 	assert.Equal(t, 7, plan.Spawns[0].Number, "the bug first, whatever its number")
 	assert.Equal(t, []Mutation{{Action: ActionAssign, Number: 7, Value: "worker"}}, plan.Mutations)
 }
+
+// The rollup's state counts superseded runs, so it stands in for the checks only where they were
+// not all read (ChecksCut), and for a required status GitHub still expects (EXPECTED).
+func TestTheRollupsStateDecidesOnlyWhatTheChecksReadCannotTell(t *testing.T) {
+	tests := []struct {
+		name    string
+		rollup  string
+		cut     bool
+		want    Decision
+		wantWhy string
+	}{
+		{"a superseded failure in a page read whole", "FAILURE", false, DecisionSpawn, "no self-review"},
+		{"a failure past the page read", "FAILURE", true, DecisionSpawn, "1 check failed on the head"},
+		{"an error past the page read", "ERROR", true, DecisionSpawn, "1 check failed on the head"},
+		{"a lingering queued duplicate in a page read whole", "PENDING", false, DecisionSpawn, "no self-review"},
+		{"a run pending past the page read", "PENDING", true, DecisionWait, "checks still running"},
+		{"a required status not reported yet", "EXPECTED", false, DecisionWait, "checks still running"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := pr(1, func(p *PR) { p.RollupState, p.ChecksCut = tt.rollup, tt.cut })
+			plan := Decide(&Snapshot{Viewer: "worker", PRs: []PR{p}}, DefaultConfig(), now)
+			require.Len(t, plan.PRs, 1)
+			assert.Equal(t, tt.want, plan.PRs[0].Decision)
+			assert.Contains(t, plan.PRs[0].Reason, tt.wantWhy)
+		})
+	}
+}

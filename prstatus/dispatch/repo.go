@@ -62,9 +62,13 @@ type PR struct {
 	// IsCrossRepository is true for a pull request from a fork.
 	IsCrossRepository bool `json:"is_cross_repository,omitempty"`
 	// RollupState is the head's statusCheckRollup state (SUCCESS, FAILURE, ERROR, PENDING,
-	// EXPECTED), empty when no check was reported on it. It stays right when Checks holds only the
-	// first page of a long list.
+	// EXPECTED), empty when no check was reported on it. It counts every run GitHub keeps, a
+	// failure a re-run superseded and a queued duplicate included (docs/watcher.md, "GitHub as it
+	// behaves"), so the rules read it only for what Checks cannot tell: a required status not
+	// reported yet (EXPECTED), and the runs past the page when ChecksCut.
 	RollupState string `json:"rollup_state,omitempty"`
+	// ChecksCut is true when Checks holds only the first page of the head's checks.
+	ChecksCut bool `json:"checks_cut,omitempty"`
 	// Labels are the names of the pull request's labels.
 	Labels []string `json:"labels"`
 	// Assignees are the logins of its assignees.

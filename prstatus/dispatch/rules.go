@@ -216,7 +216,7 @@ func selfReview(p *PR, user string) (prstatus.Comment, bool) {
 // the failure is past the first page of checks.
 func failedChecks(p *PR, ci prstatus.CIFacts) int {
 	n := ci.Failed + ci.Cancelled
-	if n == 0 && (p.RollupState == "FAILURE" || p.RollupState == "ERROR") {
+	if n == 0 && p.ChecksCut && (p.RollupState == "FAILURE" || p.RollupState == "ERROR") {
 		n = 1
 	}
 	return n
@@ -227,7 +227,7 @@ func pendingChecks(p *PR, ci prstatus.CIFacts) string {
 	switch {
 	case ci.Pending > 0:
 		return fmt.Sprintf("%d check%s still running on the head", ci.Pending, text.Plural(ci.Pending, "", "s"))
-	case p.RollupState == "PENDING" || p.RollupState == "EXPECTED":
+	case p.RollupState == "EXPECTED" || (p.ChecksCut && p.RollupState == "PENDING"):
 		return "checks still running on the head"
 	case p.RollupState == "" && len(p.Checks) == 0:
 		return "no check reported on the head yet"

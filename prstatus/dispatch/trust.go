@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus"
 )
@@ -58,10 +59,11 @@ func TakesIssue(cfg Config, viewer string) func(Issue) bool {
 }
 
 // signs reports whether review r may carry b's sentinel: posted by b's login when one is
-// configured, else by someone with write access or by a GitHub App.
+// configured (a login written "name[bot]" is a GitHub App's, never a person's who registered the
+// same name), else by someone with write access or by a GitHub App.
 func (b ReviewBot) signs(r prstatus.Review) bool {
 	if b.Login != "" {
-		return sameLogin(r.Author.Login, b.Login)
+		return b.is(r.Author)
 	}
 	return r.Author.IsBot || canWrite(r.AuthorAssociation)
 }
@@ -78,9 +80,18 @@ func (c Config) countsThread(t prstatus.Thread) bool {
 		return true
 	}
 	for _, b := range c.ReviewBots {
-		if (b.Login != "" && sameLogin(first.Author.Login, b.Login)) || (b.Login == "" && first.Author.IsBot) {
+		if (b.Login != "" && b.is(first.Author)) || (b.Login == "" && first.Author.IsBot) {
 			return true
 		}
 	}
 	return false
 }
+
+// is reports whether a is the account of b's configured login.
+func (b ReviewBot) is(a prstatus.Actor) bool {
+	return sameLogin(a.Login, b.Login) && (!isAppLogin(b.Login) || a.IsBot || isAppLogin(a.Login))
+}
+
+// isAppLogin reports whether a login is a GitHub App's bot account in REST's form ("name[bot]"),
+// which no person's login can be.
+func isAppLogin(l string) bool { return strings.HasSuffix(strings.ToLower(l), "[bot]") }

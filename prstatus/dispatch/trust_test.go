@@ -21,6 +21,7 @@ func TestWhoMaySignAsAReviewBot(t *testing.T) {
 	}{
 		{"the configured login, in GraphQL's form", review("sonnet-reviewer", true, prstatus.AssocNone), true, true},
 		{"another GitHub App", review("other-app[bot]", true, prstatus.AssocNone), false, true},
+		{"a person who registered the app's name as a user login", review("sonnet-reviewer", false, prstatus.AssocNone), false, false},
 		{"a member", review("maintainer", false, prstatus.AssocMember), false, true},
 		{"a collaborator", review("helper", false, prstatus.AssocCollaborator), false, true},
 		{"a drive-by commenter", review("drive-by", false, prstatus.AssocNone), false, false},
@@ -70,4 +71,15 @@ func TestReviewBotsAreConfiguredByNameAndLogin(t *testing.T) {
 		require.ErrorIs(t, err, ErrConfig, yaml)
 		assert.Contains(t, err.Error(), want, yaml)
 	}
+}
+
+func TestRuleNineCountsAConfiguredBotsThreadOnlyFromItsApp(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.User, cfg.ReviewBots = "worker", []ReviewBot{{Name: "sonnet", Login: "sonnet-reviewer[bot]"}}
+	thread := func(a prstatus.Actor) prstatus.Thread {
+		return prstatus.Thread{Comments: []prstatus.Comment{{Author: a, AuthorAssociation: prstatus.AssocNone}}}
+	}
+	assert.True(t, cfg.countsThread(thread(prstatus.Actor{Login: "sonnet-reviewer[bot]", IsBot: true})), "the app")
+	assert.False(t, cfg.countsThread(thread(prstatus.Actor{Login: "sonnet-reviewer"})), "a person who took the app's name")
+	assert.False(t, cfg.countsThread(thread(prstatus.Actor{Login: "other-app[bot]", IsBot: true})), "another app")
 }

@@ -253,6 +253,7 @@ func (in ingest) toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR 
 	if r := n.StatusCheckRollup; r != nil {
 		pr.RollupState = r.State
 		pr.Checks = in.repoChecks(r.Contexts.Nodes)
+		pr.ChecksCut = r.Contexts.TotalCount > len(r.Contexts.Nodes)
 	}
 	return pr
 }

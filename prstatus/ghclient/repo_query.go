@@ -76,7 +76,8 @@ type repoPRNode struct {
 	StatusCheckRollup *struct {
 		State    string `graphql:"state"`
 		Contexts struct {
-			Nodes []*repoContextNode `graphql:"nodes"`
+			TotalCount int                `graphql:"totalCount"`
+			Nodes      []*repoContextNode `graphql:"nodes"`
 		} `graphql:"contexts(first: 100)"`
 	} `graphql:"statusCheckRollup"`
 }

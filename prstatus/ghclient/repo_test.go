@@ -1,6 +1,7 @@
 package ghclient_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,6 +48,7 @@ func TestRepoReadsAreValidAndComplete(t *testing.T) {
 	assert.Equal(t, "FAILURE", pr.RollupState)
 	require.Len(t, pr.Checks, 1)
 	assert.Equal(t, "FAILURE", pr.Checks[0].Conclusion)
+	assert.False(t, pr.ChecksCut, "every check was read")
 	assert.Len(t, pr.Threads, 101, "threads past the first 100 are read")
 	require.Len(t, pr.LatestOpinionatedReviews, 1)
 	assert.Equal(t, prstatus.ReviewChangesRequested, pr.LatestOpinionatedReviews[0].State)
@@ -80,4 +82,22 @@ func TestRepoSnapshotOfAMissingRepository(t *testing.T) {
 	var cost ghclient.RepoCost
 	_, err := e.c.RepoSnapshot(t.Context(), dispatch.RepoRef{Owner: "nobody", Name: "nothing"}, &cost)
 	assert.ErrorIs(t, err, ghclient.ErrNotFound)
+}
+
+// Past the first page of checks the repository read says so: the rollup's state then stands in
+// for the runs it did not read.
+func TestRepoSnapshotSaysWhenTheChecksWereCut(t *testing.T) {
+	e := newFakeEnv(t)
+	jobs := make([]string, 101)
+	for i := range jobs {
+		jobs[i] = fmt.Sprintf("job-%03d", i)
+	}
+	e.apply(t, githubfake.OpenPR{Title: "t"}, githubfake.ChecksQueued{Jobs: jobs})
+	var cost ghclient.RepoCost
+	s, err := e.c.RepoSnapshot(t.Context(), widgets, &cost)
+	require.NoError(t, err)
+	require.Len(t, s.PRs, 1)
+	assert.Len(t, s.PRs[0].Checks, 100)
+	assert.True(t, s.PRs[0].ChecksCut)
+	assert.Equal(t, "PENDING", s.PRs[0].RollupState)
 }

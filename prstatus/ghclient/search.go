@@ -58,6 +58,10 @@ type searchNode struct {
 				Login string `graphql:"login"`
 			} `graphql:"owner"`
 		} `graphql:"repository"`
+		// AuthorAssociation and IsCrossRepository say whether pr_monitor_start_all takes a pull
+		// request someone else wrote (docs/security.md, "Whose pull requests are monitored").
+		AuthorAssociation string `graphql:"authorAssociation"`
+		IsCrossRepository bool   `graphql:"isCrossRepository"`
 	} `graphql:"... on PullRequest"`
 }
 
@@ -93,6 +97,10 @@ type FoundPR struct {
 	URL     string
 	Author  prstatus.Actor
 	IsDraft bool
+	// AuthorAssociation is the author's relation to the repository; IsCrossRepository, whether the
+	// head branch is in a fork.
+	AuthorAssociation prstatus.Association
+	IsCrossRepository bool
 	// Found is why: FoundAuthored, FoundAssigned or FoundReviewRequested (the first that found it).
 	Found string
 }
@@ -156,7 +164,8 @@ func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
 			}
 			seen[key] = true
 			out.PRs = append(out.PRs, FoundPR{Ref: ref, Title: c.in.text(p.Title), URL: c.in.text(p.URL),
-				Author: c.in.toActor(p.Author), IsDraft: p.IsDraft, Found: s.found})
+				Author: c.in.toActor(p.Author), IsDraft: p.IsDraft, Found: s.found,
+				AuthorAssociation: prstatus.Association(p.AuthorAssociation), IsCrossRepository: p.IsCrossRepository})
 		}
 	}
 	return out, nil

@@ -213,7 +213,9 @@ func escapeLen(s string) int {
 }
 
 // IsInvisible reports whether r is always removed by Text: a tag character, a bidirectional
-// control, a zero-width or other invisible format character, or a C1 control code. Variation
+// control, a zero-width or other invisible format character (every default-ignorable code point,
+// Hangul fillers included: they render as nothing, or as a blank, and can split a word a reader
+// would match), or a C1 control code. Variation
 // selectors are removed only when orphaned, and C0 controls are handled on their own, so neither
 // is reported here.
 func IsInvisible(r rune) bool {
@@ -223,9 +225,13 @@ func IsInvisible(r rune) bool {
 	case r <= 0x9f:
 		return r != 0x85 // C1 controls; NEL is a line break (Text turns it into a newline)
 	case r == 0x00ad, // soft hyphen
-		r == 0x061c, // Arabic letter mark
-		r == 0x180e, // Mongolian vowel separator
+		r == 0x034f,                                        // combining grapheme joiner
+		r == 0x061c,                                        // Arabic letter mark
+		r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0, // Hangul fillers: blank, yet letters
+		r == 0x17b4, r == 0x17b5, // Khmer inherent vowels
 		r == 0xfeff: // zero-width no-break space (BOM)
+		return true
+	case r >= 0x180b && r <= 0x180f: // Mongolian free variation selectors, vowel separator
 		return true
 	case r >= 0x200b && r <= 0x200f: // zero-width space, non-joiner, joiner; LRM, RLM
 		return true
@@ -235,8 +241,10 @@ func IsInvisible(r rune) bool {
 		return true
 	case r >= 0xfff9 && r <= 0xfffb: // interlinear annotation controls
 		return true
-	case r >= 0xe0000 && r <= 0xe007f: // tags
+	case r >= 0x1bca0 && r <= 0x1bca3: // shorthand format controls
 		return true
+	case r >= 0xe0000 && r <= 0xe0fff: // tags, and the rest of the plane's default-ignorable block
+		return !isVariationSelector(r)
 	}
 	return false
 }

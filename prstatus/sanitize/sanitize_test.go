@@ -42,6 +42,7 @@ func TestText(t *testing.T) {
 		{"marks removed", "\u200Eleft\u200Fright\u061Carabic", "leftrightarabic"},
 		{"zero widths removed", "a\u200Bb\u200Cc\u200Dd\u2060e\u2061f\u2062g\u2063h\u2064i", "abcdefghi"},
 		{"bom soft hyphen mongolian removed", "\uFEFFde\u00ADfault\u180E", "default"},
+		{"every other default-ignorable removed, Hangul fillers too", "un\u034Ftrus\u115F\u1160ted\u3164\uFFA0 G\u17B4\u17B5it\u180BHub\u180F\U0001BCA0 te\U000E0080xt\U000E0FFF", "untrusted GitHub text"},
 		{"c1 controls removed, NEL a newline", "a\u0080b\u0090c\u0085d", "abc\nd"},
 		{"line and paragraph separators become newlines", "one\u2028two\u2029three", "one\ntwo\nthree"},
 		{"interlinear annotations removed", "a\uFFF9b\uFFFAc\uFFFBd", "abcd"},
@@ -110,10 +111,11 @@ func TestTextDoesNotAllocateForCleanInput(t *testing.T) {
 }
 
 func TestIsInvisible(t *testing.T) {
-	for _, r := range []rune{0x200B, 0x202E, 0x2066, 0xFEFF, 0xE0001, 0x00AD, 0x0090} {
+	for _, r := range []rune{0x200B, 0x202E, 0x2066, 0xFEFF, 0xE0001, 0x00AD, 0x0090,
+		0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x17B4, 0x180B, 0x180F, 0x1BCA0, 0xE0080, 0xE0FFF} {
 		assert.True(t, IsInvisible(r), "%U", r)
 	}
-	for _, r := range []rune{'a', '\n', '\t', 0x0085, 0xFE0F, 0x00E9, 0x2028} {
+	for _, r := range []rune{'a', '\n', '\t', 0x0085, 0xFE0F, 0x00E9, 0x2028, 0xE0100, 0xE01EF, 0x1161, 0xAC00} {
 		assert.False(t, IsInvisible(r), "%U", r)
 	}
 }
