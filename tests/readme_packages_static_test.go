@@ -12,20 +12,35 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readmePackages are the packages the README's package table names (its first table whose
-// heading is "| package | what it is |"), relative to the module; "x/..." is x and below it.
-func readmePackages(t *testing.T, readme string) []string {
-	t.Helper()
-	_, table, ok := strings.Cut(readme, "\n| package | what it is |\n")
-	require.True(t, ok, "the README has a package table")
-	code := regexp.MustCompile("`([^`]+)`")
-	var pkgs []string
+// firstCells are the first cells of the Markdown table in doc whose heading row is heading, one a
+// row (the separator row left out); ok is false when doc has no such table.
+func firstCells(doc, heading string) (cells []string, ok bool) {
+	_, table, ok := strings.Cut(doc, "\n"+heading+"\n")
+	if !ok {
+		return nil, false
+	}
 	for line := range strings.Lines(table) {
 		if !strings.HasPrefix(line, "|") {
 			break
 		}
 		first, _, _ := strings.Cut(strings.TrimPrefix(line, "|"), "|")
-		for _, m := range code.FindAllStringSubmatch(first, -1) {
+		if first = strings.TrimSpace(first); !strings.HasPrefix(first, "---") {
+			cells = append(cells, first)
+		}
+	}
+	return cells, true
+}
+
+// readmePackages are the packages the README's package table names (its first table whose
+// heading is "| package | what it is |"), relative to the module; "x/..." is x and below it.
+func readmePackages(t *testing.T, readme string) []string {
+	t.Helper()
+	cells, ok := firstCells(readme, "| package | what it is |")
+	require.True(t, ok, "the README has a package table")
+	code := regexp.MustCompile("`([^`]+)`")
+	var pkgs []string
+	for _, cell := range cells {
+		for _, m := range code.FindAllStringSubmatch(cell, -1) {
 			pkgs = append(pkgs, m[1])
 		}
 	}
