@@ -99,10 +99,6 @@ func TestNothingIsPushedWhileACallWaitsInQuietHoursOrToAnotherClient(t *testing.
 	failCI := func(h *harness) {
 		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 		h.start()
-		// The watcher takes its first look before CI fails: a change between pr_monitor_start's
-		// snapshot and that look is seen only when something pokes the watcher (the next call's
-		// ready does; nothing does on a channel), a gap of the watcher's, reported.
-		time.Sleep(150 * time.Millisecond)
 		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
 	}
 	for _, tc := range []struct {
