@@ -93,4 +93,8 @@ func TestNoDesktopNotificationInQuietHours(t *testing.T) {
 	h.start()
 	require.Equal(t, "polling", h.next("ready", "", nil).Action)
 	assert.Empty(t, d.all())
+
+	clock.set(thursdayNight.Add(10*time.Hour + time.Minute)) // 08:01 on Friday
+	require.Equal(t, "ask_user", h.next("ready", "", nil).Action)
+	assert.Len(t, d.all(), 1, "the question and its notification come when the hours end")
 }

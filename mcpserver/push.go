@@ -93,9 +93,6 @@ func (p *pusher) session() (context.Context, *mcp.ClientCapabilities, bool) {
 	if v, ok := sess.(server.SessionWithProtocolVersion); ok && mcp.IsModernProtocol(v.ProtocolVersion()) {
 		return nil, nil, false // 2026-07-28 has no session to push on: no initialize, no unsolicited notification
 	}
-	if v, ok := sess.(server.SessionWithProtocolVersion); ok && mcp.IsModernProtocol(v.ProtocolVersion()) {
-		return nil, nil, false // 2026-07-28 has no session to push on: no initialize, no unsolicited notification
-	}
 	caps := sess.GetClientCapabilities()
 	if !p.s.cfg.Push.pushesTo(sess.GetClientInfo(), &caps) {
 		return nil, nil, false

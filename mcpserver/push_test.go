@@ -99,10 +99,6 @@ func TestNothingIsPushedWhileACallWaitsInQuietHoursOrToAnotherClient(t *testing.
 	failCI := func(h *harness) {
 		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 		h.start()
-		// The watcher takes its first look before CI fails: a change between pr_monitor_start's
-		// snapshot and that look is seen only when something pokes the watcher (the next call's
-		// ready does; nothing does on a channel), a gap of the watcher's, reported.
-		time.Sleep(150 * time.Millisecond)
 		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
 	}
 	for _, tc := range []struct {
@@ -143,6 +139,27 @@ func TestNothingIsPushedWhileACallWaitsInQuietHoursOrToAnotherClient(t *testing.
 		time.Sleep(300 * time.Millisecond)
 		assert.Empty(t, h.pushed())
 	})
+}
+
+// TestAPushHeldByQuietHoursGoesOutWhenTheyEnd: the action that came at night is pushed once, in
+// the morning.
+func TestAPushHeldByQuietHoursGoesOutWhenTheyEnd(t *testing.T) {
+	clock := newShiftedClock(thursdayNight)
+	h := newHarness(t, harnessOpts{protocol: "2025-11-25", client: "claude-code", wire: true, cfg: func(c *Config) {
+		fastPush(c)
+		c.Quiet, c.Now = nightly(t), clock.now
+	}})
+	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	h.start()
+	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
+	time.Sleep(400 * time.Millisecond)
+	require.Empty(t, h.pushed(), "nothing at night")
+
+	clock.set(thursdayNight.Add(10*time.Hour + time.Minute)) // 08:01 on Friday
+	require.Eventually(t, func() bool { return len(h.pushed()) > 0 }, 10*time.Second, 5*time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
+	require.Len(t, h.pushed(), 1, "one event when the hours end")
+	assert.Equal(t, pushTask, h.pushed()[0].Meta["action"])
 }
 
 // TestThePushRateIsCappedAcrossMonitors: a burst, then one push every pushRefill.

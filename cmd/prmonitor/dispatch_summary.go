@@ -39,18 +39,11 @@ func dispatchSummary(res runner.Result, configFrom string) string {
 	if res.DryRun {
 		dry = " (dry run: nothing written)"
 	}
-	fmt.Fprintf(&b, "%s: %d spawn%s, %d hand-off%s, %d of %d write%s made%s; GitHub: %d GraphQL request%s, %d point%s\n",
-		res.Repo, len(res.Spawns), pluralS(len(res.Spawns)), len(res.Handoffs), pluralS(len(res.Handoffs)), applied,
-		len(res.Mutations), pluralS(len(res.Mutations)), dry, res.GitHub.Requests, pluralS(res.GitHub.Requests),
-		res.GitHub.Points, pluralS(res.GitHub.Points))
+	fmt.Fprintf(&b, "%s: %s, %s, %d of %s made%s; GitHub: %s, %s\n",
+		res.Repo, text.Count(len(res.Spawns), "spawn", "spawns"), text.Count(len(res.Handoffs), "hand-off", "hand-offs"), applied,
+		text.Count(len(res.Mutations), "write", "writes"), dry, text.Count(res.GitHub.Requests, "GraphQL request", "GraphQL requests"),
+		text.Count(res.GitHub.Points, "point", "points"))
 	return b.String()
-}
-
-func pluralS(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // isTerminal reports whether w is a terminal.

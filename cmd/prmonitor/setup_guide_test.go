@@ -40,7 +40,8 @@ func TestGuideIsOneTextInEachHostsFormat(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`^[a-z0-9-]{1,64}$`), serverName)
 	assert.LessOrEqual(t, len(guideDescription), 1024)
 	for _, s := range []string{"pr_monitor_start(", "pr_monitor_start_all", "pr_monitor_next_step(monitor_id, event=\"ready\")",
-		`monitor_id="all"`, "expected_events", `event="user_chose"`, "question_seq", "polling", "merged", "untrusted GitHub text", "pr_monitor_stop"} {
+		`monitor_id="all"`, "expected_events", `event="user_chose"`, "question_seq", "polling", "merged", "untrusted GitHub text", "pr_monitor_stop",
+		"--dangerously-load-development-channels server:prmonitor", `<channel source="prmonitor">`, "need not wait"} {
 		assert.Contains(t, guideBody, s)
 	}
 	assert.Less(t, strings.Count(guideBody, "\n"), 30, "a few lines, not a manual")
