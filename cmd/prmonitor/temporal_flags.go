@@ -6,9 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-
-	"go.temporal.io/sdk/client"
 )
+
+// teamTaskQueue is the monitors' task queue when --task-queue is not given: monitorwf's
+// DefaultTaskQueue, written here so that a build without the team deployment links no Temporal
+// (TestTheTeamTaskQueueIsTheWorkflowsDefault, in a team build, holds them equal).
+const teamTaskQueue = "prmonitor"
 
 // temporalFlags are how a team command reaches Temporal (prmonitor worker, prmonitor serve --http).
 type temporalFlags struct {
@@ -58,13 +61,4 @@ func (t *temporalFlags) auth() (*tls.Config, string, error) {
 		return nil, "", fmt.Errorf("the Temporal API key file %s is empty", t.apiKeyFile)
 	}
 	return cfg, key, nil
-}
-
-// clientOptions are the Temporal client's options with the connection's security.
-func clientOptions(hostPort, namespace string, tlsCfg *tls.Config, apiKey string) client.Options {
-	opts := client.Options{HostPort: hostPort, Namespace: namespace, ConnectionOptions: client.ConnectionOptions{TLS: tlsCfg}}
-	if apiKey != "" {
-		opts.Credentials = client.NewAPIKeyStaticCredentials(apiKey)
-	}
-	return opts
 }

@@ -3,16 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 
-	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
-	"github.com/prmonitor/prmonitor/mcpserver/team/worker"
-	"github.com/prmonitor/prmonitor/prstatus"
-	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -32,7 +28,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	var g githubFlags
 	g.register(fs)
 	var tf temporalFlags
-	tf.register(fs, monitorwf.DefaultTaskQueue)
+	tf.register(fs, teamTaskQueue)
 	listen := fs.String("webhook-listen", "", "serve POST /webhook (and GET /healthz) on this `ADDR`, e.g. :8080")
 	secretFile := fs.String("webhook-secret-file", "", "the webhook's shared secret, in this `FILE` (surrounding whitespace is not part of it)")
 	appID := fs.Int64("app-id", 0, "act as this GitHub App (`ID`) instead of GITHUB_TOKEN")
@@ -86,50 +82,31 @@ func runWorker(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sanitize.Line(err.Error()))
 		return exitUsage
 	}
-	sec := &secrets{}
-	sec.add(apiKey)
-	gh, err := workerGitHub(ctx, g, e, sec, logger, *appID, *appInst, *appKey)
-	if err != nil {
-		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(sanitize.Line(err.Error())))
-		return exitCode(err)
-	}
-	machine := statemachine.DefaultConfig()
-	machine.MergeMethod, machine.AllowAdminMerge = *mergeMethod, *adminMerge
-	err = worker.Run(ctx, worker.Config{
-		Temporal: tf.hostPort, Namespace: tf.namespace, TaskQueue: tf.queue, TemporalTLS: temporalTLS, TemporalAPIKey: apiKey, GitHub: gh,
-		Machine: machine, Policy: prstatus.ReviewerPolicy{Bots: parseReviewBots(*reviewBots)},
-		ActivitiesPerSecond: *perSecond, Budget: budget.share(), WebhookListen: *listen, WebhookSecret: secret, Logger: logger,
-	})
-	if err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sec.scrub(sanitize.Line(err.Error())))
-		return exitFailure
-	}
-	return exitOK
+	return runTeamWorker(ctx, workerParams{github: g, temporal: tf, temporalTLS: temporalTLS, apiKey: apiKey, secret: secret,
+		listen: *listen, appID: *appID, appInstallation: *appInst, appKey: *appKey, perSecond: *perSecond, budget: budget.share(),
+		machine: workerMachine(*mergeMethod, *adminMerge), bots: parseReviewBots(*reviewBots)}, e, logger)
 }
 
-// workerGitHub is the worker's GitHub: the token from the environment, resolved now so a missing
-// one fails at start, or a GitHub App installation whose tokens are renewed as they expire. Both
-// share one rate-limit gate.
-func workerGitHub(ctx context.Context, g githubFlags, e env, sec *secrets, logger *slog.Logger, appID, inst int64, keyFile string) (worker.GitHub, error) {
-	gate := ghclient.NewGate(nil, e.Now, logger)
-	if appID == 0 {
-		c, err := g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
-		if err != nil {
-			return nil, err
-		}
-		return worker.Static(c), nil
-	}
-	ep, err := ghclient.ResolveEndpoints(e.Getenv, g.url)
-	if err != nil {
-		return nil, err
-	}
-	key, err := os.ReadFile(keyFile)
-	if err != nil {
-		return nil, fmt.Errorf("the GitHub App's private key: %w", err)
-	}
-	return worker.App{AppID: appID, InstallationID: inst, PrivateKey: key, RESTURL: ep.REST, Transport: e.Transport,
-		NewClient: func(tok ghclient.Token) (*ghclient.Client, error) {
-			return ghclient.New(ghclient.Config{RESTURL: ep.REST, GraphQLURL: ep.GraphQL, Token: tok, Transport: e.Transport,
-				Version: version, Retry: ghclient.DefaultRetryPolicy(), Now: e.Now, Sleep: e.Sleep, Logger: logger, Gate: gate})
-		}}.GitHub()
+// workerParams are a worker's settings once its flags are checked.
+type workerParams struct {
+	github          githubFlags
+	temporal        temporalFlags
+	temporalTLS     *tls.Config
+	apiKey          string
+	secret          []byte
+	listen          string
+	appID           int64
+	appInstallation int64
+	appKey          string
+	perSecond       float64
+	budget          float64
+	machine         statemachine.Config
+	bots            []string
+}
+
+// workerMachine is the state machine's configuration with the user's merge settings.
+func workerMachine(method string, admin bool) statemachine.Config {
+	machine := statemachine.DefaultConfig()
+	machine.MergeMethod, machine.AllowAdminMerge = method, admin
+	return machine
 }

@@ -41,9 +41,3 @@ func TestWorkerRefusesAnIncompleteCommandLineBeforeConnectingAnywhere(t *testing
 		})
 	}
 }
-
-func TestWorkerWithoutATokenSaysSoAndExitsWithItsCode(t *testing.T) {
-	res := runCLI(t, &testEnv{}, "worker", "--temporal", "127.0.0.1:1")
-	assert.Equal(t, exitNoToken, res.code)
-	assert.Contains(t, res.stderr, "no GitHub token")
-}

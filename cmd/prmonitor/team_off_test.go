@@ -1,0 +1,50 @@
+//go:build !team
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestABuildWithoutTheTeamDeploymentSaysHowToGetOne: the default build checks a team command's
+// flags as the team build does, then says how to build the team's binary, with a usage error.
+func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
+	tokens := filepath.Join(t.TempDir(), "tokens")
+	require.NoError(t, os.WriteFile(tokens, []byte("alice "+strings.Repeat("a", 64)+"\n"), 0o600))
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"a worker", []string{"worker", "--temporal", "127.0.0.1:1"}, "prmonitor worker: this prmonitor is built without the team deployment"},
+		{"serve --http", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens},
+			"prmonitor serve: --http: this prmonitor is built without the team deployment"},
+		{"a bad flag still reads as one", []string{"worker"}, "--temporal HOST:PORT is required"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runCLI(t, withToken(), tc.args...)
+			assert.Equal(t, exitUsage, res.code, res.stderr)
+			assert.Contains(t, res.stderr, tc.says)
+			assert.Empty(t, res.stdout, "stdout is the protocol's")
+		})
+	}
+}
+
+// TestTheDefaultBuildLinksNoTemporal: the binary every agent host starts carries no Temporal,
+// gRPC or protobuf (docs/benchmarks.md, cold start).
+func TestTheDefaultBuildLinksNoTemporal(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	for _, dep := range strings.Fields(string(out)) {
+		for _, heavy := range []string{"go.temporal.io/", "google.golang.org/grpc", "google.golang.org/protobuf", "/mcpserver/team/"} {
+			assert.NotContains(t, dep, heavy, "the default build links %s", dep)
+		}
+	}
+}
