@@ -153,3 +153,43 @@ func TestTheEventStreamSendsTheViewAndThenOnlyItsChanges(t *testing.T) {
 	assert.Contains(t, second, "checks failed", "the change is pushed")
 	assert.NotEqual(t, first, second)
 }
+
+func TestAnOpenEventStreamEndsWhenItsSessionDoesAndReadsNothingMore(t *testing.T) {
+	r := &views{v: sampleView()}
+	var mu sync.Mutex
+	signedIn := true
+	h, err := New(Config{Reader: r, Every: 20 * time.Millisecond, User: func(*http.Request) (string, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		return "alice", signedIn
+	}})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	lines := bufio.NewScanner(resp.Body)
+	lines.Buffer(make([]byte, 1<<20), 1<<20)
+	for lines.Scan() && !strings.HasPrefix(lines.Text(), "data: ") {
+	}
+	require.Contains(t, lines.Text(), `"acme/widgets#7"`, "the first view came")
+
+	mu.Lock()
+	signedIn = false // the session expired, or its user left the tokens file
+	mu.Unlock()
+	r.mu.Lock()
+	asked := len(r.seen)
+	r.mu.Unlock()
+	for lines.Scan() {
+		assert.NotContains(t, lines.Text(), "data: ", "nothing more is sent once the session ended")
+	}
+	assert.NoError(t, lines.Err(), "the server ended the stream (the page then asks the person to sign in)")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	assert.LessOrEqual(t, len(r.seen), asked+1, "at most the read under way when the session ended")
+	assert.NotContains(t, r.seen, "", "no read for nobody")
+}

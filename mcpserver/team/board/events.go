@@ -11,7 +11,9 @@ import (
 // keepAlive is how often an idle event stream gets a comment line (proxies close silent ones).
 const keepAlive = 15 * time.Second
 
-// events streams the view: one "view" event at once, then one whenever it changes.
+// events streams the view: one "view" event at once, then one whenever it changes. The stream
+// ends when its session does (expired, or its user left the tokens file): the page then finds
+// itself signed out and asks the person to sign in again.
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -29,6 +31,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	var last []byte
 	var idle time.Duration
 	for {
+		if _, ok := h.cfg.User(r); !ok {
+			return
+		}
 		msg := ""
 		if v, err := h.view(r.Context(), r); err != nil {
 			h.cfg.Logger.Warn("board: read the monitors", "err", err)

@@ -16,6 +16,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
@@ -145,6 +147,32 @@ func (d *deployment) status(r prstatus.PRRef) (monitorwf.Status, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return monitorwf.QueryMonitor(ctx, d.c, monitorwf.WorkflowID(r))
+}
+
+// history is every run of workflow id's history as text (the payloads' JSON in it as it is),
+// for what must never be in it.
+func (d *deployment) history(id string) string {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	runs := []string{""} // the latest, which visibility may not list yet
+	resp, err := d.c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: d.srv.Namespace,
+		Query: fmt.Sprintf("WorkflowId = '%s'", id)})
+	require.NoError(d.t, err)
+	for _, e := range resp.Executions {
+		runs = append(runs, e.GetExecution().GetRunId())
+	}
+	var b strings.Builder
+	for _, run := range runs {
+		it := d.c.GetWorkflowHistory(ctx, id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			ev, err := it.Next()
+			require.NoError(d.t, err)
+			b.WriteString(ev.String())
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // eventually waits (up to within) until ok; explain, when given, says what was seen last.

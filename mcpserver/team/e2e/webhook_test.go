@@ -63,6 +63,13 @@ func TestASignedReviewWebhookReachesAWaitingHTTPNextStepAsARefineTaskWithinTenSe
 	t.Logf("webhook → next_step refine task: %s (the monitor's debounce is %s of it)", latency.Round(time.Millisecond), monitorwf.DefaultDebounce)
 	assert.NotContains(t, w.Stderr()+front.Stderr(), ghToken, "the GitHub token is in no log line")
 	assert.NotContains(t, front.Stderr(), tokens["alice"], "nor the user's bearer token")
+	assert.NotContains(t, w.Stderr()+front.Stderr(), secret, "nor the webhook's secret")
+
+	history := d.history(monitorwf.WorkflowID(ref))
+	require.Contains(t, history, "pull_request_review.submitted", "the history's payloads are read as text here")
+	for what, s := range map[string]string{"the GitHub token": ghToken, "the webhook's secret": secret, "alice's bearer token": tokens["alice"]} {
+		assert.NotContains(t, history, s, "%s is in no workflow history, argument or result", what)
+	}
 }
 
 func TestACommitStatusReachesThePullRequestsOfItsCommitThroughGitHubsPullsForACommit(t *testing.T) {

@@ -81,6 +81,9 @@ func (c *Config) defaults() error {
 	return nil
 }
 
+// sessionIdle is how long an MCP session may idle before mcp-go forgets it.
+const sessionIdle = time.Hour
+
 // Front is the HTTP front end.
 type Front struct {
 	cfg     Config
@@ -91,6 +94,8 @@ type Front struct {
 	stream  *server.StreamableHTTPServer
 	board   *board.Handler
 	views   *viewCache
+	// sessions binds each MCP session to the user who opened it (mcpsessions.go).
+	sessions *mcpSessions
 
 	mu sync.Mutex
 	// handed is, per user, the monitor whose action monitor_id=all handed out last: an answer
@@ -142,11 +147,13 @@ func New(cfg Config) (*Front, error) {
 	// Served behind the bearer check (Handler), which is also what keeps a web page elsewhere from
 	// driving it through a browser: mcp-go's loopback Host check would refuse a deployment's own
 	// name when the process listens on loopback behind a proxy.
+	f.sessions = newMCPSessions(cfg.Now, 2*sessionIdle)
 	f.stream = server.NewStreamableHTTPServer(f.mcp,
 		server.WithEndpointPath("/mcp"),
 		server.WithHeartbeatInterval(15*time.Second),
 		server.WithDisableLocalhostProtection(true),
-		server.WithSessionIdleTTL(time.Hour),
+		server.WithSessionIdleTTL(sessionIdle),
+		server.WithSessionIdManagerResolver(f.sessions),
 		server.WithStreamableHTTPLogger(cfg.Logger),
 	)
 	f.views = newViewCache(f, cfg.BoardEvery)
@@ -161,7 +168,7 @@ func New(cfg Config) (*Front, error) {
 // Handler serves /mcp (bearer token required), /healthz and the board at /.
 func (f *Front) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.users.requireBearer(f.stream))
+	mux.Handle("/mcp", f.users.requireBearer(f.sessions.guard(f.stream)))
 	mux.HandleFunc("GET /healthz", f.healthz)
 	mux.Handle("/", f.board)
 	return mux

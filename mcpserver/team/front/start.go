@@ -75,7 +75,7 @@ func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string
 	}
 	var why error
 	switch {
-	case st.Title == "" && st.LastError != "":
+	case st.Title == "" && st.LastError != "" && st.Author == "": // the read failed
 		why = errors.New(strings.TrimPrefix(st.LastError, "reading the pull request: "))
 	case !strings.EqualFold(st.Author, user):
 		why = fmt.Errorf("this pull request is not yours (it was opened by someone else); a monitor works only on its owner's pull requests")

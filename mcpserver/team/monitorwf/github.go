@@ -2,6 +2,7 @@ package monitorwf
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -106,7 +107,28 @@ func (w *monitor) read(ctx workflow.Context) {
 	w.reconcileAt = now.Add(w.reconcilePeriod())
 	f := prstatus.DeriveFor(&snap, now, w.p.Policy)
 	w.facts = &f
+	if w.foreign(ctx, f) {
+		w.stopping = true
+		w.lastError = "not its owner's pull request (opened by someone else): the monitor ended without doing anything"
+		return
+	}
 	_ = w.step(ctx, statemachine.PollInput(f), "read: "+f.Attention.Kind.Words())
+}
+
+// changeStopForeign is the workflow.GetVersion change that ends a monitor whose owner did not open
+// the pull request before the machine sees it.
+const changeStopForeign = "stop-foreign-pull-request"
+
+// foreign: the monitor has an owner and the pull request is someone else's. Such a monitor (one a
+// user started on another's pull request, which the front end stops once it has read it) does
+// no GitHub work: the machine never sees the facts, so owed work (a review asked again, a thread
+// resolved) is left to the author's own monitor. Histories from before the change replay as they
+// ran (the version marker is written only on this path).
+func (w *monitor) foreign(ctx workflow.Context, f prstatus.Facts) bool {
+	if w.p.Owner == "" || strings.EqualFold(f.Author, w.p.Owner) {
+		return false
+	}
+	return workflow.GetVersion(ctx, changeStopForeign, workflow.DefaultVersion, 1) != workflow.DefaultVersion
 }
 
 // perform runs the server action the machine asked for and feeds its outcome back. A stop
