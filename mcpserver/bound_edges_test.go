@@ -74,3 +74,83 @@ func TestProseAtExactlyItsLimitKeepsItsFence(t *testing.T) {
 	assert.Equal(t, s, clipProse(s, len(s)))
 	assert.Equal(t, "Before. ", clipProse(s, len(s)-1))
 }
+
+// TestACutTakesWhatIsOverItsLimitAndNothingAtIt: each cut of cutContext at its exact edge. A
+// list, a body, a log tail or replies exactly at the level's limit pass whole and unnoted; one
+// more is cut and noted; a reply gets half a comment's room; a free-text reply's thread and
+// analysis are cut like the task's own.
+func TestACutTakesWhatIsOverItsLimitAndNothingAtIt(t *testing.T) {
+	l := limits{body: 100, tail: 50, text: 40, list: 3, replies: 2}
+	threads := func(n int) []statemachine.ThreadContext {
+		out := make([]statemachine.ThreadContext, n)
+		for i := range out {
+			out[i] = statemachine.ThreadContext{ID: "T" + strings.Repeat("i", i+1)}
+		}
+		return out
+	}
+	replies := func(n, size int) []statemachine.CommentContext {
+		out := make([]statemachine.CommentContext, n)
+		for i := range out {
+			out[i] = statemachine.CommentContext{Author: "bob", Body: statemachine.Untrusted(strings.Repeat("r", size))}
+		}
+		return out
+	}
+	body := func(n int) statemachine.Untrusted { return statemachine.Untrusted(strings.Repeat("b", n)) }
+
+	t.Run("at every limit nothing is cut", func(t *testing.T) {
+		c := &statemachine.TaskContext{PR: statemachine.PRContext{URL: prURL}, Threads: threads(3),
+			Thread: &statemachine.ThreadContext{ID: "T", Comment: body(100), Replies: replies(2, 50)},
+			Logs:   []statemachine.CheckLog{{Check: "test", Tail: statemachine.Untrusted(strings.Repeat("l", 50))}},
+			Reviews: []statemachine.ReviewContext{{ID: "R", Body: body(100)}}, Recommendation: strings.Repeat("x", 40)}
+		out := cutContext(c, l)
+		assert.Empty(t, out.Omitted)
+		assert.Len(t, out.Threads, 3)
+		assert.Len(t, out.Thread.Replies, 2)
+		assert.Equal(t, c.Thread.Comment, out.Thread.Comment)
+		assert.Equal(t, c.Thread.Replies[0].Body, out.Thread.Replies[0].Body, "a reply of half the body's room is whole")
+		assert.False(t, out.Logs[0].Truncated)
+		assert.Equal(t, c.Logs[0].Tail, out.Logs[0].Tail)
+		assert.Equal(t, c.Reviews[0].Body, out.Reviews[0].Body)
+		assert.Equal(t, c.Recommendation, out.Recommendation)
+	})
+	t.Run("one over every limit is cut and noted", func(t *testing.T) {
+		c := &statemachine.TaskContext{PR: statemachine.PRContext{URL: prURL}, Threads: threads(4),
+			Thread: &statemachine.ThreadContext{ID: "T", Comment: body(101), Replies: replies(3, 51)},
+			Logs:   []statemachine.CheckLog{{Check: "test", Tail: statemachine.Untrusted(strings.Repeat("l", 51))}},
+			Reviews: []statemachine.ReviewContext{{ID: "R", Body: body(101)}}, Recommendation: strings.Repeat("x", 41)}
+		out := cutContext(c, l)
+		assert.Len(t, out.Threads, 3)
+		assert.Len(t, out.Thread.Replies, 2, "the newest replies")
+		assert.LessOrEqual(t, len(out.Thread.Comment), 100)
+		assert.LessOrEqual(t, len(out.Thread.Replies[0].Body), 50, "a reply gets half the body's room")
+		assert.True(t, out.Logs[0].Truncated)
+		assert.Len(t, out.Logs[0].Tail, 50)
+		assert.LessOrEqual(t, len(out.Reviews[0].Body), 100)
+		assert.LessOrEqual(t, len(out.Recommendation), 40)
+		joined := strings.Join(out.Omitted, "\n")
+		for _, says := range []string{"threads: the first 3 of 4", "thread T: the newest 2 of its 3 replies", "thread T comment: the first 100 of 101 bytes",
+			"a reply in thread T: the first 50 of 51 bytes", "log_tails \"test\": the last 50 bytes", "review R: the first 100 of 101 bytes",
+			"recommendation: the first 40 of 41 bytes"} {
+			assert.Contains(t, joined, says)
+		}
+	})
+	t.Run("a free-text reply's thread and analysis are cut too", func(t *testing.T) {
+		long := strings.Repeat("a", 41)
+		c := &statemachine.TaskContext{PR: statemachine.PRContext{URL: prURL}, Freeform: &statemachine.FreeformContext{
+			Thread:   &statemachine.ThreadContext{ID: "F", Comment: body(101)},
+			Analysis: &statemachine.Analysis{Recommendation: long, Findings: long, SuggestedFix: long}}}
+		out := cutContext(c, l)
+		require.NotNil(t, out.Freeform.Thread)
+		assert.LessOrEqual(t, len(out.Freeform.Thread.Comment), 100)
+		require.NotNil(t, out.Freeform.Analysis)
+		for _, s := range []string{out.Freeform.Analysis.Recommendation, out.Freeform.Analysis.Findings, out.Freeform.Analysis.SuggestedFix} {
+			assert.LessOrEqual(t, len(s), 40)
+		}
+		assert.Equal(t, long, c.Freeform.Analysis.Recommendation, "the machine's copy is never changed")
+		assert.Equal(t, body(101), c.Freeform.Thread.Comment)
+
+		none := cutContext(&statemachine.TaskContext{Freeform: &statemachine.FreeformContext{}}, l)
+		assert.Nil(t, none.Freeform.Thread, "no thread is made up")
+		assert.Nil(t, none.Freeform.Analysis, "no analysis is made up")
+	})
+}
