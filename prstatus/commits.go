@@ -2,12 +2,13 @@ package prstatus
 
 import (
 	"regexp"
+	"sync"
 	"time"
 )
 
 // mergeHeadline matches the headlines git and GitHub write for merge commits. A squashed or
 // rebased merge loses its second parent but keeps this headline, so it is checked as well.
-var mergeHeadline = regexp.MustCompile(`^Merge (branch|remote-tracking|pull request)\b`)
+var mergeHeadline = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Merge (branch|remote-tracking|pull request)\b`) })
 
 // rewriteSlack is how far a commit's committer date may trail its author date before the commit
 // counts as rewritten. A plain `git commit` stamps both within the same second; a rebase, an amend
@@ -17,7 +18,7 @@ const rewriteSlack = time.Minute
 // classifyCommit tells merges (which never answer a review) from rewritten commits (which count by
 // their author date) and ordinary ones.
 func classifyCommit(c Commit) CommitKind {
-	if c.ParentCount > 1 || mergeHeadline.MatchString(c.Headline) {
+	if c.ParentCount > 1 || mergeHeadline().MatchString(c.Headline) {
 		return CommitMerge
 	}
 	if c.CommittedDate.Sub(c.AuthoredDate) > rewriteSlack {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ReplyKind says how prmonitor answered a thread.
@@ -33,7 +34,7 @@ type Marker struct {
 }
 
 var (
-	markerField = regexp.MustCompile(`^[A-Za-z0-9_.:=+/-]*$`)
+	markerField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.:=+/-]*$`) })
 )
 
 // String renders the marker as the hidden HTML comment appended to a reply.
@@ -47,12 +48,12 @@ func (m Marker) String() string {
 
 // clean keeps a marker value inside its comment: anything outside a small safe alphabet is dropped.
 func clean(s string) string {
-	if markerField.MatchString(s) {
+	if markerField().MatchString(s) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if markerField.MatchString(string(r)) {
+		if markerField().MatchString(string(r)) {
 			b.WriteRune(r)
 		}
 	}

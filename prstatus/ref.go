@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // PRRef names one pull request.
@@ -27,9 +28,11 @@ var ErrBadRef = errors.New("malformed pull request reference")
 var ErrOtherHost = errors.New("the pull request is on another host")
 
 var (
-	shortRef = regexp.MustCompile(`^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})#([0-9]{1,9})$`)
-	ownerRe  = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`)
-	repoRe   = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
+	shortRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})#([0-9]{1,9})$`)
+	})
+	ownerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$`) })
+	repoRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`) })
 )
 
 // ParsePRRef accepts OWNER/REPO#N or a pull request URL (https://HOST/OWNER/REPO/pull/N, optionally
@@ -40,7 +43,7 @@ func ParsePRRef(s string) (PRRef, error) {
 	if s == "" {
 		return PRRef{}, fmt.Errorf("%w: empty; want OWNER/REPO#N or a pull request URL", ErrBadRef)
 	}
-	if m := shortRef.FindStringSubmatch(s); m != nil {
+	if m := shortRef().FindStringSubmatch(s); m != nil {
 		return newRef(m[1], m[2], m[3], s)
 	}
 	if !strings.Contains(s, "://") {
@@ -58,7 +61,7 @@ func ParsePRRef(s string) (PRRef, error) {
 }
 
 func newRef(owner, repo, number, input string) (PRRef, error) {
-	if !ownerRe.MatchString(owner) || !repoRe.MatchString(repo) || repo == "." || repo == ".." {
+	if !ownerRe().MatchString(owner) || !repoRe().MatchString(repo) || repo == "." || repo == ".." {
 		return PRRef{}, fmt.Errorf("%w: %q has an invalid owner or repository name", ErrBadRef, input)
 	}
 	n, err := strconv.Atoi(number)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -118,7 +119,7 @@ func (c Config) Validate() error {
 	}
 	for _, b := range c.ReviewBots {
 		switch {
-		case !botName.MatchString(b.Name):
+		case !botName().MatchString(b.Name):
 			return bad("review_bots holds %q, which is not a name (letters, digits, . _ -)", b.Name)
 		case b.Login != "" && !isLogin(b.Login):
 			return bad("review_bots: %s's login %q is not a GitHub login", b.Name, b.Login)
@@ -130,12 +131,14 @@ func (c Config) Validate() error {
 var (
 	// login is a GitHub login: letters, digits and single hyphens, at most 39, not starting with
 	// a hyphen; a GitHub App's bot account carries "[bot]" in REST's form.
-	login = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9]|-[A-Za-z0-9]){0,38}(\[bot\])?$`)
+	login = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9]|-[A-Za-z0-9]){0,38}(\[bot\])?$`)
+	})
 	// botName is a review bot's name as its sentinel carries it.
-	botName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	botName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
 )
 
-func isLogin(s string) bool { return login.MatchString(s) }
+func isLogin(s string) bool { return login().MatchString(s) }
 
 // ReviewBot is a review bot whose reviews gate a hand-off. Its reviews carry the sentinel
 // "<!-- review-bot:NAME -->"; a sentinel counts only on a review by Login when one is given, else

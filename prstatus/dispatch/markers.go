@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The texts workers and review bots leave on GitHub, which the rules read. The templates teach
@@ -23,14 +24,14 @@ const minSHA = 7
 
 var (
 	// botSentinel is a review bot's signature in a review body: <!-- review-bot:NAME -->.
-	botSentinel = regexp.MustCompile(`<!--\s*review-bot:\s*([A-Za-z0-9._-]+)\s*-->`)
+	botSentinel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<!--\s*review-bot:\s*([A-Za-z0-9._-]+)\s*-->`) })
 	// findingLine is one finding in a review bot's review: "Finding #3".
-	findingLine = regexp.MustCompile(`(?i)\bfinding\s+#(\d{1,6})\b`)
+	findingLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bfinding\s+#(\d{1,6})\b`) })
 	// findingRef is a finding named in a fix plan: "#3" (as in "Finding #3" or "#3, #4").
-	findingRef = regexp.MustCompile(`#(\d{1,6})\b`)
+	findingRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#(\d{1,6})\b`) })
 	// assessmentWarn and assessmentClean are a self-review's verdict.
-	assessmentWarn  = regexp.MustCompile(`(?i)assessment:\s*(\*\*)?\s*⚠`)
-	assessmentClean = regexp.MustCompile(`(?i)assessment:\s*(\*\*)?\s*✅\s*(\*\*)?\s*clean`)
+	assessmentWarn  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)assessment:\s*(\*\*)?\s*⚠`) })
+	assessmentClean = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)assessment:\s*(\*\*)?\s*✅\s*(\*\*)?\s*clean`) })
 )
 
 // namesHead reports whether text holds marker followed by a commit id of at least seven hex
@@ -62,7 +63,7 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 // botNames returns the review bots a review body signs for (lowercase).
 func botNames(body string) []string {
 	var out []string
-	for _, m := range botSentinel.FindAllStringSubmatch(body, -1) {
+	for _, m := range botSentinel().FindAllStringSubmatch(body, -1) {
 		out = append(out, strings.ToLower(m[1]))
 	}
 	return out
@@ -70,12 +71,12 @@ func botNames(body string) []string {
 
 // findings returns the finding numbers a review lists, ascending, without duplicates.
 func findings(body string) []int {
-	return numbers(findingLine, body)
+	return numbers(findingLine(), body)
 }
 
 // namedFindings returns the finding numbers a fix plan names.
 func namedFindings(body string) []int {
-	return numbers(findingRef, body)
+	return numbers(findingRef(), body)
 }
 
 func numbers(re *regexp.Regexp, text string) []int {
@@ -105,9 +106,9 @@ const (
 
 func assess(body string) assessment {
 	switch {
-	case assessmentWarn.MatchString(body): // findings win over a clean line in the same text
+	case assessmentWarn().MatchString(body): // findings win over a clean line in the same text
 		return assessmentFound
-	case assessmentClean.MatchString(body):
+	case assessmentClean().MatchString(body):
 		return assessmentOK
 	}
 	return assessmentNone

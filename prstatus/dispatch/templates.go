@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
@@ -207,14 +208,20 @@ func (p *Plan) RenderTasks(t *Templates) map[int]string {
 var (
 	// forbiddenAction is a word that tells of merging, closing or deleting: merge in all its forms
 	// (auto-merge, gh pr merge), close, delete, git's --delete and branch -D, and removing a branch.
-	forbiddenAction = regexp.MustCompile(`(?i)\b(auto-?merg\w*|merg(e|es|ed|ing)|clos(e|es|ed|ing)|delet(e|es|ed|ing))\b|--delete\b|\bbranch\s+-d\b|\b(remove|drop|destroy)\s+(the\s+|a\s+)?(remote\s+)?branch`)
+	forbiddenAction = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(auto-?merg\w*|merg(e|es|ed|ing)|clos(e|es|ed|ing)|delet(e|es|ed|ing))\b|--delete\b|\bbranch\s+-d\b|\b(remove|drop|destroy)\s+(the\s+|a\s+)?(remote\s+)?branch`)
+	})
 	// prohibited is what must come right before such a word: a prohibition ("NEVER", "never",
 	// "do not", "don't", "must not", "no"), then at most backquotes and "gh pr".
-	prohibited = regexp.MustCompile("(?i)\\b(never|do not|don't|must not|no)\\s+`?(gh\\s+pr\\s+)?$")
+	prohibited = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)\\b(never|do not|don't|must not|no)\\s+`?(gh\\s+pr\\s+)?$")
+	})
 	// exception is a word that would turn a prohibition into a rule with a way out.
-	exception = regexp.MustCompile(`(?i)\b(unless|except|but|until|if|when|otherwise|only|then|instead)\b`)
+	exception = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(unless|except|but|until|if|when|otherwise|only|then|instead)\b`)
+	})
 	// clauseEnd ends the words a prohibition governs.
-	clauseEnd = regexp.MustCompile(`[.;!?\n]`)
+	clauseEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.;!?\n]`) })
 )
 
 // CheckTemplate refuses a text that tells a worker to merge, to close or to delete, whatever words
@@ -225,12 +232,12 @@ var (
 func CheckTemplate(text string) error {
 	var bad []string
 	for i, line := range strings.Split(text, "\n") {
-		for _, m := range forbiddenAction.FindAllStringIndex(line, -1) {
+		for _, m := range forbiddenAction().FindAllStringIndex(line, -1) {
 			rest := line[m[1]:]
-			if end := clauseEnd.FindStringIndex(rest); end != nil {
+			if end := clauseEnd().FindStringIndex(rest); end != nil {
 				rest = rest[:end[0]]
 			}
-			if !prohibited.MatchString(line[:m[0]]) || exception.MatchString(rest) {
+			if !prohibited().MatchString(line[:m[0]]) || exception().MatchString(rest) {
 				bad = append(bad, fmt.Sprintf("line %d %q", i+1, strings.TrimSpace(line)))
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The fence: how GitHub text is shown to whoever reads it (an agent, a person, the host's model).
@@ -105,7 +106,9 @@ func isFenceID(s string) bool {
 func isHexDigit(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 
 // fenceOpen is an opening line: its id is the first group.
-var fenceOpen = regexp.MustCompile(regexp.QuoteMeta(fenceStart) + `([0-9a-f]{12})` + regexp.QuoteMeta(fenceLabel))
+var fenceOpen = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(fenceStart) + `([0-9a-f]{12})` + regexp.QuoteMeta(fenceLabel))
+})
 
 // Outside is what a reader who honours the fences takes as not GitHub's: text with every fence
 // removed, each running from its opening line to the first end line with the same id. ok is false
@@ -113,7 +116,7 @@ var fenceOpen = regexp.MustCompile(regexp.QuoteMeta(fenceStart) + `([0-9a-f]{12}
 func Outside(text string) (outside string, ok bool) {
 	var out strings.Builder
 	for {
-		loc := fenceOpen.FindStringSubmatchIndex(text)
+		loc := fenceOpen().FindStringSubmatchIndex(text)
 		if loc == nil {
 			return out.String() + text, true
 		}

@@ -3,6 +3,7 @@ package sanitize
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Names from GitHub (branches, paths, check and workflow names, labels, logins) are GitHub text
@@ -31,12 +32,12 @@ func PlainName(name string) bool {
 // commandRef is a branch name that may be typed into a shell command as it is: letters, digits
 // and . _ - / only, not starting with - or . (no option, no hidden name), and none of git's
 // forbidden forms (.., //, a trailing / or . or .lock).
-var commandRef = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]{0,99}$`)
+var commandRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._/-]{0,99}$`) })
 
 // CommandRef reports whether a branch name may stand in a command a task gives
 // ("git rebase origin/BASE"). Every other name is left out of commands.
 func CommandRef(name string) bool {
-	return commandRef.MatchString(name) && !strings.Contains(name, "..") && !strings.Contains(name, "//") &&
+	return commandRef().MatchString(name) && !strings.Contains(name, "..") && !strings.Contains(name, "//") &&
 		!strings.Contains(name, "/.") && !strings.HasSuffix(name, "/") && !strings.HasSuffix(name, ".") &&
 		!strings.HasSuffix(name, ".lock")
 }

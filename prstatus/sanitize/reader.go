@@ -3,6 +3,7 @@ package sanitize
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -34,7 +35,7 @@ const maxRounds = 8
 
 // htmlComment is an HTML comment as GitHub's Markdown hides it: from "<!--" to the first "-->",
 // or to the end of the text when none follows (an unclosed comment hides everything after it).
-var htmlComment = regexp.MustCompile(`(?s)<!--.*?(?:-->|\z)`)
+var htmlComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<!--.*?(?:-->|\z)`) })
 
 // StripHTMLComments removes HTML comments, which GitHub renders as nothing: a review that reads
 // "LGTM" on GitHub can carry a paragraph of instructions in one. Comments inside code blocks,
@@ -44,7 +45,7 @@ func StripHTMLComments(s string) string {
 	if !strings.Contains(s, "<!--") {
 		return s
 	}
-	return htmlComment.ReplaceAllString(s, "")
+	return htmlComment().ReplaceAllString(s, "")
 }
 
 // Normalize folds text to the form a reader takes it in, so that what looks alike is alike before
@@ -82,10 +83,12 @@ var (
 	// bracketed is anything between three or more angle brackets on one line, "<<<…>>>": the
 	// shape of a fence marker whatever its letters (a Cyrillic "е" survives normalisation).
 	// Merge-conflict lines ("<<<<<<< HEAD") have no closing run and are left alone.
-	bracketed = regexp.MustCompile(`<{3,}([^<>\n]{0,200}?)>{3,}`)
+	bracketed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<{3,}([^<>\n]{0,200}?)>{3,}`) })
 	// markerWords are a marker's words, however spaced, with whatever brackets, slash or guillemet
 	// before them: "end untrusted GitHub text".
-	markerWords = regexp.MustCompile(`(?i)(?:«|<+\s*)?(?:/\s*)?((?:end\s+)?untrusted\s+github\s+text)`)
+	markerWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(?:«|<+\s*)?(?:/\s*)?((?:end\s+)?untrusted\s+github\s+text)`)
+	})
 )
 
 // Defang makes anything shaped like a fence marker visibly different, so that a forged end line
@@ -94,10 +97,10 @@ var (
 // text (Normalize).
 func Defang(s string) string {
 	if strings.Contains(strings.ToLower(s), "untrusted") {
-		s = markerWords.ReplaceAllString(s, "«$1")
+		s = markerWords().ReplaceAllString(s, "«$1")
 	}
 	if strings.Contains(s, "<<<") {
-		s = bracketed.ReplaceAllString(s, "«$1»")
+		s = bracketed().ReplaceAllString(s, "«$1»")
 	}
 	return s
 }
