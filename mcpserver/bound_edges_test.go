@@ -154,3 +154,30 @@ func TestACutTakesWhatIsOverItsLimitAndNothingAtIt(t *testing.T) {
 		assert.Nil(t, none.Freeform.Analysis, "no analysis is made up")
 	})
 }
+
+// TestALogTailKeepsItsLastBytesFromALineStartNearby: keepEnd leaves a tail of exactly n bytes
+// whole; a longer one keeps its last bytes, marked as cut, n in all, starting at a line when one
+// begins within the first quarter of them, and never inside a character.
+func TestALogTailKeepsItsLastBytesFromALineStartNearby(t *testing.T) {
+	exact := strings.Repeat("x", 40)
+	assert.Equal(t, exact, keepEnd(exact, 40))
+
+	long := strings.Repeat("x", 100)
+	got := keepEnd(long, 40)
+	assert.Len(t, got, 40)
+	assert.True(t, strings.HasPrefix(got, "…\n"+"xxx"), got)
+
+	lines := strings.Repeat("y", 60) + "\n" + strings.Repeat("z", 39) + "\nlast line"
+	got = keepEnd(lines, 60)
+	assert.Equal(t, "…\n"+"last line", got[:len("…\n")]+got[len(got)-len("last line"):])
+	assert.NotContains(t, got, "y", "the cut starts at the line that begins near its start")
+	assert.True(t, strings.HasPrefix(got, "…\n"+"z"), got)
+
+	far := strings.Repeat("y", 60) + "\n" + strings.Repeat("z", 50)
+	got = keepEnd(far, 40)
+	assert.Equal(t, "…\n"+strings.Repeat("z", 36), got, "no line starts within a quarter of the room: the last bytes as they are")
+
+	wide := strings.Repeat("é", 40)
+	got = keepEnd(wide, 21)
+	assert.True(t, strings.HasPrefix(got, "…\né"), "the cut moves to a character's start: %q", got)
+}
