@@ -99,8 +99,8 @@ func TestACutTakesWhatIsOverItsLimitAndNothingAtIt(t *testing.T) {
 
 	t.Run("at every limit nothing is cut", func(t *testing.T) {
 		c := &statemachine.TaskContext{PR: statemachine.PRContext{URL: prURL}, Threads: threads(3),
-			Thread: &statemachine.ThreadContext{ID: "T", Comment: body(100), Replies: replies(2, 50)},
-			Logs:   []statemachine.CheckLog{{Check: "test", Tail: statemachine.Untrusted(strings.Repeat("l", 50))}},
+			Thread:  &statemachine.ThreadContext{ID: "T", Comment: body(100), Replies: replies(2, 50)},
+			Logs:    []statemachine.CheckLog{{Check: "test", Tail: statemachine.Untrusted(strings.Repeat("l", 50))}},
 			Reviews: []statemachine.ReviewContext{{ID: "R", Body: body(100)}}, Recommendation: strings.Repeat("x", 40)}
 		out := cutContext(c, l)
 		assert.Empty(t, out.Omitted)
@@ -115,8 +115,8 @@ func TestACutTakesWhatIsOverItsLimitAndNothingAtIt(t *testing.T) {
 	})
 	t.Run("one over every limit is cut and noted", func(t *testing.T) {
 		c := &statemachine.TaskContext{PR: statemachine.PRContext{URL: prURL}, Threads: threads(4),
-			Thread: &statemachine.ThreadContext{ID: "T", Comment: body(101), Replies: replies(3, 51)},
-			Logs:   []statemachine.CheckLog{{Check: "test", Tail: statemachine.Untrusted(strings.Repeat("l", 51))}},
+			Thread:  &statemachine.ThreadContext{ID: "T", Comment: body(101), Replies: replies(3, 51)},
+			Logs:    []statemachine.CheckLog{{Check: "test", Tail: statemachine.Untrusted(strings.Repeat("l", 51))}},
 			Reviews: []statemachine.ReviewContext{{ID: "R", Body: body(101)}}, Recommendation: strings.Repeat("x", 41)}
 		out := cutContext(c, l)
 		assert.Len(t, out.Threads, 3)
