@@ -50,20 +50,22 @@ type Attention struct {
 // Facts is what Derive concludes from one Snapshot. Everything in it follows from the snapshot
 // and the time passed in; nothing is remembered between polls.
 type Facts struct {
-	Ref              PRRef     `json:"ref"`
-	ID               string    `json:"id"`
-	Title            string    `json:"title"`
-	URL              string    `json:"url"`
-	Author           string    `json:"author"`
-	Viewer           string    `json:"viewer"`
-	State            PRState   `json:"state"`
-	IsDraft          bool      `json:"is_draft"`
-	HeadRef          string    `json:"head_ref"`
-	HeadSHA          string    `json:"head_sha"`
-	BaseRef          string    `json:"base_ref"`
-	Mergeable        Mergeable `json:"mergeable"`
-	MergeStateStatus string    `json:"merge_state_status"`
-	ReviewDecision   string    `json:"review_decision,omitempty"`
+	Ref    PRRef  `json:"ref"`
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	URL    string `json:"url"`
+	Author string `json:"author"`
+	// AuthorAssociation is the snapshot's: the author's relation to the repository.
+	AuthorAssociation Association `json:"author_association,omitempty"`
+	Viewer            string      `json:"viewer"`
+	State             PRState     `json:"state"`
+	IsDraft           bool        `json:"is_draft"`
+	HeadRef           string      `json:"head_ref"`
+	HeadSHA           string      `json:"head_sha"`
+	BaseRef           string      `json:"base_ref"`
+	Mergeable         Mergeable   `json:"mergeable"`
+	MergeStateStatus  string      `json:"merge_state_status"`
+	ReviewDecision    string      `json:"review_decision,omitempty"`
 	// BaseSHA is the base branch's tip (Snapshot.BaseOID).
 	BaseSHA string `json:"base_sha,omitempty"`
 	// Rules is what the base branch requires, as far as the token can read it.

@@ -62,6 +62,10 @@ type Snapshot struct {
 	URL    string `json:"url"`
 	Body   string `json:"body,omitempty"`
 	Author Actor  `json:"author"`
+	// AuthorAssociation is the author's relation to the repository (GitHub's authorAssociation of
+	// the pull request): OWNER, MEMBER and COLLABORATOR have write access. Empty when it was not
+	// read, which proves nothing and counts as none.
+	AuthorAssociation Association `json:"author_association,omitempty"`
 
 	State   PRState `json:"state"`
 	Merged  bool    `json:"merged"`

@@ -45,6 +45,17 @@ func (a Association) Words() string {
 	return "an unknown association"
 }
 
+// CanWrite reports whether the association means write access to the repository: an owner, a
+// member or a collaborator. A missing association (not read) is none: its absence proves nothing,
+// and nothing unproven is worked on (docs/security.md).
+func (a Association) CanWrite() bool {
+	switch a {
+	case AssocOwner, AssocMember, AssocCollaborator:
+		return true
+	}
+	return false
+}
+
 // DefaultReviewBots are the review bots whose feedback is acted on unless configured otherwise:
 // GitHub Copilot's code review and CodeRabbit. A GitHub App has no association with a repository
 // (GitHub reports NONE), so a bot is trusted only by name.
@@ -68,8 +79,7 @@ func DefaultReviewerPolicy() ReviewerPolicy { return ReviewerPolicy{Bots: Defaul
 // one, so its absence proves nothing about the author, and nothing unproven is acted on
 // (docs/security.md, "Whose feedback counts").
 func (p ReviewerPolicy) CanReview(a Actor, assoc Association) bool {
-	switch assoc {
-	case AssocOwner, AssocMember, AssocCollaborator:
+	if assoc.CanWrite() {
 		return true
 	}
 	k := accountKey(a.Login)

@@ -148,3 +148,13 @@ func TestTheDefaultPolicyTrustsCopilotAndCodeRabbit(t *testing.T) {
 	assert.True(t, p.CanReview(actor("coderabbitai[bot]"), AssocNone))
 	assert.False(t, p.CanReview(actor("dependabot[bot]"), AssocNone))
 }
+
+func TestOnlyOwnersMembersAndCollaboratorsHaveWriteAccessAndAMissingAssociationIsNone(t *testing.T) {
+	for _, a := range []Association{AssocOwner, AssocMember, AssocCollaborator} {
+		assert.True(t, a.CanWrite(), a)
+	}
+	for _, a := range []Association{AssocContributor, AssocFirstTimeContributor, AssocFirstTimer,
+		AssocMannequin, AssocNone, "", "member", "ADMIN"} {
+		assert.False(t, a.CanWrite(), a)
+	}
+}

@@ -72,3 +72,50 @@ func TestAnApprovalFromSomeoneWithoutWriteAccessDoesNotSatisfyRequiredReviews(t 
 	require.NoError(t, err)
 	assert.Equal(t, "APPROVED", s.ReviewDecision)
 }
+
+// The pull request's own author association comes back from GitHub as the fake models it (a
+// person is a MEMBER unless set otherwise, a bot NONE) and reaches the facts: a team deployment's
+// worker works only for authors with write access.
+func TestTheSnapshotCarriesThePullRequestAuthorsOwnAssociation(t *testing.T) {
+	tests := []struct {
+		name   string
+		author githubfake.Actor
+		assoc  string // WithAssociation for the author; "" leaves the fake's default
+		fork   bool
+		want   prstatus.Association
+		write  bool
+	}{
+		{"a member by default", githubfake.User("dev"), "", false, prstatus.AssocMember, true},
+		{"a collaborator", githubfake.User("carol"), "COLLABORATOR", false, prstatus.AssocCollaborator, true},
+		{"the owner", githubfake.User("acme"), "OWNER", false, prstatus.AssocOwner, true},
+		{"a contributor from a fork", githubfake.User("forker"), "CONTRIBUTOR", true, prstatus.AssocContributor, false},
+		{"a first-time contributor from a fork", githubfake.User("newbie"), "FIRST_TIME_CONTRIBUTOR", true, prstatus.AssocFirstTimeContributor, false},
+		{"someone with none", githubfake.User("outsider"), "NONE", true, prstatus.AssocNone, false},
+		{"a GitHub App", githubfake.Bot("renovate"), "", false, prstatus.AssocNone, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := []githubfake.Option{githubfake.WithViewer("dev"), githubfake.WithToken(fakeToken)}
+			if tt.assoc != "" {
+				opts = append(opts, githubfake.WithAssociation(tt.author.Login, tt.assoc))
+			}
+			f := githubfake.MustNew(opts...)
+			base := f.Start()
+			t.Cleanup(f.Close)
+			c, err := ghclient.New(ghclient.Config{RESTURL: base, Token: ghclient.NewToken(fakeToken), Version: "test", Now: f.Now})
+			require.NoError(t, err)
+			events := []githubfake.Event{githubfake.OpenPR{Title: "t", Author: tt.author}}
+			if tt.fork {
+				events = append(events, githubfake.FromFork{})
+			}
+			require.NoError(t, f.Apply(githubfake.Ref(ref), events...))
+
+			s, err := c.Snapshot(t.Context(), ref)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, s.AuthorAssociation)
+			facts := prstatus.Derive(s, f.Now())
+			assert.Equal(t, tt.want, facts.AuthorAssociation)
+			assert.Equal(t, tt.write, facts.AuthorAssociation.CanWrite())
+		})
+	}
+}

@@ -26,24 +26,27 @@ type snapshotQuery struct {
 }
 
 type pullRequestNode struct {
-	ID               string     `graphql:"id"`
-	Number           int        `graphql:"number"`
-	Title            string     `graphql:"title"`
-	URL              string     `graphql:"url"`
-	Body             string     `graphql:"body"`
-	Author           *actorNode `graphql:"author"`
-	State            string     `graphql:"state"`
-	Merged           bool       `graphql:"merged"`
-	Closed           bool       `graphql:"closed"`
-	IsDraft          bool       `graphql:"isDraft"`
-	HeadRefName      string     `graphql:"headRefName"`
-	HeadRefOid       string     `graphql:"headRefOid"`
-	BaseRefName      string     `graphql:"baseRefName"`
-	Mergeable        string     `graphql:"mergeable"`
-	MergeStateStatus string     `graphql:"mergeStateStatus"`
-	ReviewDecision   *string    `graphql:"reviewDecision"`
-	UpdatedAt        time.Time  `graphql:"updatedAt"`
-	CreatedAt        time.Time  `graphql:"createdAt"`
+	ID     string     `graphql:"id"`
+	Number int        `graphql:"number"`
+	Title  string     `graphql:"title"`
+	URL    string     `graphql:"url"`
+	Body   string     `graphql:"body"`
+	Author *actorNode `graphql:"author"`
+	// AuthorAssociation says whether the author has write access (a team deployment's worker
+	// works only for such authors): a scalar, free by GitHub's formula.
+	AuthorAssociation string    `graphql:"authorAssociation"`
+	State             string    `graphql:"state"`
+	Merged            bool      `graphql:"merged"`
+	Closed            bool      `graphql:"closed"`
+	IsDraft           bool      `graphql:"isDraft"`
+	HeadRefName       string    `graphql:"headRefName"`
+	HeadRefOid        string    `graphql:"headRefOid"`
+	BaseRefName       string    `graphql:"baseRefName"`
+	Mergeable         string    `graphql:"mergeable"`
+	MergeStateStatus  string    `graphql:"mergeStateStatus"`
+	ReviewDecision    *string   `graphql:"reviewDecision"`
+	UpdatedAt         time.Time `graphql:"updatedAt"`
+	CreatedAt         time.Time `graphql:"createdAt"`
 
 	// The base branch: its tip, and what it requires before a merge.
 	BaseRef             *baseRefNode `graphql:"baseRef"`

@@ -84,6 +84,7 @@ func (c *Client) snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sn
 		URL:               in.text(pr.URL),
 		Body:              in.text(pr.Body),
 		Author:            in.toActor(pr.Author),
+		AuthorAssociation: prstatus.Association(pr.AuthorAssociation),
 		State:             prstatus.PRState(pr.State),
 		Merged:            pr.Merged,
 		Closed:            pr.Closed,

@@ -169,20 +169,9 @@ func New(cfg Config) (*Front, error) {
 func (f *Front) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.users.requireBearer(f.sessions.guard(f.stream)))
-	mux.HandleFunc("GET /healthz", f.healthz)
+	mux.HandleFunc("GET /healthz", monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
 	mux.Handle("/", f.board)
 	return mux
-}
-
-// healthz answers 200 while Temporal answers.
-func (f *Front) healthz(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-	defer cancel()
-	if _, err := f.cfg.Client.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-		http.Error(w, "Temporal unreachable", http.StatusServiceUnavailable)
-		return
-	}
-	_, _ = w.Write([]byte("ok\n"))
 }
 
 // Close ends the MCP sessions.

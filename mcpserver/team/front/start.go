@@ -54,10 +54,20 @@ func (f *Front) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	return mcpserver.Result(out), nil
 }
 
+// errNoWriteAccess: the user opened the pull request but has no write access to its repository
+// (assoc is GitHub's author association, "" when not read).
+func errNoWriteAccess(assoc prstatus.Association) error {
+	return fmt.Errorf("you have no write access to this repository (your association with it: %s); "+
+		"this deployment's workers act with its GitHub App's access, so they work only on pull requests by people with write access. "+
+		"Monitor it with prmonitor on your own machine and your own token instead", assoc.Words())
+}
+
 // start starts (or finds running) ref's monitor for user and returns its status after its first
-// read. A monitor of someone else's is refused; so is a pull request the user did not open (the
-// deployment's GitHub App could otherwise be made to work on anyone's pull request), and one the
-// worker cannot read: a monitor this call started for either is stopped again.
+// read. A monitor of someone else's is refused; so is a pull request the user did not open, or
+// opened without write access to the repository (the deployment's GitHub App could otherwise be
+// made to work on anyone's pull request: the workflow itself ends such a monitor at that read,
+// before any GitHub work), and one the worker cannot read: a monitor this call started for any of
+// them is stopped again.
 func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string) (monitorwf.Status, bool, error) {
 	id := monitorwf.WorkflowID(ref)
 	if running, err := f.claim(ctx, id, user); err != nil {
@@ -79,6 +89,8 @@ func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string
 		why = errors.New(strings.TrimPrefix(st.LastError, "reading the pull request: "))
 	case !strings.EqualFold(st.Author, user):
 		why = fmt.Errorf("this pull request is not yours (it was opened by someone else); a monitor works only on its owner's pull requests")
+	case !st.AuthorAssociation.CanWrite():
+		why = errNoWriteAccess(st.AuthorAssociation)
 	}
 	if why != nil {
 		_ = monitorwf.Stop(ctx, f.cfg.Client, id)

@@ -19,7 +19,8 @@ const maxStartAll = 300
 // pr_monitor_start_all: one search for the user's open pull requests (a worker runs it), then a
 // SignalWithStart per pull request. Only the user's own pull requests are found (author:USER);
 // those assigned or awaiting their review are found when asked, and started only when the user
-// opened them: a monitor works on its owner's pull requests.
+// opened them: a monitor works on its owner's pull requests, and only when the owner has write
+// access to the repository (the workers act with the deployment's GitHub App's access).
 func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var in mcpserver.StartAllInput
 	if err := req.BindArguments(&in); err != nil {
@@ -42,6 +43,10 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 		}
 		if monitorwf.NormalizeOwner(pr.Author.Login) != user {
 			skip("opened by someone else: a monitor works on its owner's pull requests")
+			continue
+		}
+		if !pr.AuthorAssociation.CanWrite() {
+			skip("you have no write access to its repository: this deployment works only on pull requests by people with write access")
 			continue
 		}
 		if len(out.Started) == maxStartAll {

@@ -112,6 +112,11 @@ func (w *monitor) read(ctx workflow.Context) {
 		w.lastError = "not its owner's pull request (opened by someone else): the monitor ended without doing anything"
 		return
 	}
+	if w.withoutWriteAccess(ctx, f) {
+		w.stopping = true
+		w.lastError = NoWriteAccess(f.AuthorAssociation)
+		return
+	}
 	_ = w.step(ctx, statemachine.PollInput(f), "read: "+f.Attention.Kind.Words())
 }
 
@@ -129,6 +134,32 @@ func (w *monitor) foreign(ctx workflow.Context, f prstatus.Facts) bool {
 		return false
 	}
 	return workflow.GetVersion(ctx, changeStopForeign, workflow.DefaultVersion, 1) != workflow.DefaultVersion
+}
+
+// changeStopWithoutWriteAccess is the workflow.GetVersion change that ends a monitor whose pull
+// request's author has no write access to the repository before the machine sees it.
+const changeStopWithoutWriteAccess = "stop-author-without-write-access"
+
+// withoutWriteAccess: the monitor has an owner (a team deployment's, whose workers act with the
+// GitHub App's or the operator's access) and the pull request's author has no write access (an
+// association other than OWNER, MEMBER or COLLABORATOR; a missing one is none). Such a monitor
+// does no GitHub work at all: no reply, no resolve, no review request, no merge on anyone's choice
+// (docs/security.md, "The team deployment"). It is checked at every read, so a collaborator
+// removed from the repository loses the workers' help too. Histories from before the change replay
+// as they ran (the version marker is written only on this path; their snapshots carry no
+// association: testdata/histories/refine-round-owned-before-write-access.json replays through it).
+func (w *monitor) withoutWriteAccess(ctx workflow.Context, f prstatus.Facts) bool {
+	if w.p.Owner == "" || f.AuthorAssociation.CanWrite() {
+		return false
+	}
+	return workflow.GetVersion(ctx, changeStopWithoutWriteAccess, workflow.DefaultVersion, 1) != workflow.DefaultVersion
+}
+
+// NoWriteAccess is a monitor's last_error when it ended because its pull request's author has no
+// write access (assoc is GitHub's word for the author's relation to the repository).
+func NoWriteAccess(assoc prstatus.Association) string {
+	return "the pull request's author has no write access to the repository (the author's association: " + assoc.Words() +
+		"); this deployment works only on pull requests by people with write access, so the monitor ended without doing anything"
 }
 
 // perform runs the server action the machine asked for and feeds its outcome back. A stop

@@ -25,12 +25,12 @@ var ref = prstatus.PRRef{Owner: "Acme", Repo: "Widgets", Number: 7}
 
 func sha(name string) string { return name + strings.Repeat("0", 40-len(name)) }
 
-// openPR is an open, mergeable pull request by dev with one green check.
+// openPR is an open, mergeable pull request by dev, a member, with one green check.
 func openPR() prstatus.Snapshot {
 	at := t0.Add(-time.Hour)
 	return prstatus.Snapshot{
 		Ref: ref, ID: "PR_7", Title: "Add retries", URL: "https://github.com/acme/widgets/pull/7",
-		Author: prstatus.Actor{Login: "dev"}, Viewer: "dev", State: prstatus.StateOpen, HeadRef: "retries", BaseRef: "main",
+		Author: prstatus.Actor{Login: "dev"}, AuthorAssociation: prstatus.AssocMember, Viewer: "dev", State: prstatus.StateOpen, HeadRef: "retries", BaseRef: "main",
 		Mergeable: prstatus.MergeableYes, HeadOID: sha("c1"),
 		Commits: []prstatus.Commit{{OID: sha("c1"), AuthoredDate: at, CommittedDate: at, Headline: "change c1", ParentCount: 1}},
 		Checks: []prstatus.Check{{Kind: prstatus.KindCheckRun, Name: "test", Status: "COMPLETED", Conclusion: "SUCCESS",

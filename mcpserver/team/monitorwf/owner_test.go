@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -40,4 +41,95 @@ func TestAMonitorWhoseOwnerDidNotOpenThePullRequestEndsAtItsFirstReadWithoutGitH
 			}
 		})
 	}
+}
+
+// byAuthor is s opened by login, whose association with the repository GitHub reports as assoc.
+func byAuthor(s prstatus.Snapshot, login string, assoc prstatus.Association) prstatus.Snapshot {
+	s.Author, s.AuthorAssociation = prstatus.Actor{Login: login}, assoc
+	return s
+}
+
+// A team deployment's workers act with the GitHub App's (or the operator's) access, so a monitor
+// does GitHub work only for a pull request whose author has write access. A fork author without
+// it who starts a monitor on their own pull request gets no GitHub write at all: the monitor
+// reads once and ends before the machine sees the pull request (the review it owes bob is never
+// asked again, no question is put, so no merge can be chosen), and says why. A missing
+// association (not read) is none. A collaborator's, a member's and the owner's monitors do the work.
+func TestAForkAuthorWithoutWriteAccessGetsNoGitHubWriteAtAll(t *testing.T) {
+	answered := pushed(changesRequested(), "fix1", t0.Add(-10*time.Minute))
+	tests := []struct {
+		name  string
+		assoc prstatus.Association
+	}{
+		{"a past contributor", prstatus.AssocContributor},
+		{"a first-time contributor", prstatus.AssocFirstTimeContributor},
+		{"no association", prstatus.AssocNone},
+		{"an association not read", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStory(t, byAuthor(answered, "forker", tt.assoc), true)
+			s.at(10*time.Minute, func() { s.signal(SignalStop, nil) })
+			p := params()
+			p.Owner = "forker"
+			res := s.run(p)
+			assert.Empty(t, s.gh.performed, "no GitHub write")
+			assert.Equal(t, 1, s.gh.readCount(), "one read, then nothing")
+			assert.Equal(t, statemachine.ActionStop, res.Final.Kind)
+			st := s.status()
+			assert.Nil(t, st.Question, "no question, so no merge on anyone's choice")
+			assert.Empty(t, st.Task)
+			assert.Equal(t, tt.assoc, st.AuthorAssociation)
+			assert.Equal(t, NoWriteAccess(tt.assoc), st.LastError)
+			assert.Contains(t, st.LastError, "no write access")
+		})
+	}
+}
+
+func TestACollaboratorsMonitorDoesTheWork(t *testing.T) {
+	answered := pushed(changesRequested(), "fix1", t0.Add(-10*time.Minute))
+	tests := []struct {
+		name, owner string
+		assoc       prstatus.Association
+	}{
+		{"a collaborator from a fork", "carol", prstatus.AssocCollaborator},
+		{"a member", "dev", prstatus.AssocMember},
+		{"the repository's owner", "acme", prstatus.AssocOwner},
+		{"a monitor with no owner (started before owners) does it whatever the association", "", prstatus.AssocContributor},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			author := tt.owner
+			if author == "" {
+				author = "dev"
+			}
+			s := newStory(t, byAuthor(answered, author, tt.assoc), true)
+			s.at(10*time.Minute, func() { s.signal(SignalStop, nil) })
+			p := params()
+			p.Owner = tt.owner
+			s.run(p)
+			assert.Equal(t, []statemachine.ServerActionKind{statemachine.ServerRequestReview}, s.gh.performed)
+			st := s.status()
+			assert.Empty(t, st.LastError)
+			assert.Equal(t, tt.assoc, st.AuthorAssociation)
+		})
+	}
+}
+
+// Write access is read at every read: a collaborator removed from the repository while their
+// monitor watches loses the workers' help at the next read.
+func TestAMonitorEndsAtTheReadThatFindsItsAuthorLostWriteAccess(t *testing.T) {
+	s := newStory(t, byAuthor(openPR(), "carol", prstatus.AssocCollaborator), true)
+	s.at(5*time.Minute, func() {
+		s.gh.set(byAuthor(pushed(changesRequested(), "fix1", t0.Add(4*time.Minute)), "carol", prstatus.AssocContributor))
+		s.signal(SignalChanged, Change{Kind: "member.removed", Delivery: "d-1"})
+	})
+	s.at(time.Hour, func() { s.signal(SignalStop, nil) })
+	p := params()
+	p.Owner = "carol"
+	res := s.run(p)
+	assert.Empty(t, s.gh.performed, "the review bob is owed is not asked for on the App's access")
+	assert.Equal(t, 2, s.gh.readCount())
+	assert.Equal(t, statemachine.ActionStop, res.Final.Kind)
+	assert.Equal(t, NoWriteAccess(prstatus.AssocContributor), s.status().LastError)
 }

@@ -27,13 +27,16 @@ type Status struct {
 	PR        string `json:"pr"`
 	Owner     string `json:"owner,omitempty"`
 	// Author is the pull request's author's login, as the last read saw it.
-	Author    string                 `json:"author,omitempty"`
-	Title     statemachine.Untrusted `json:"title,omitempty"`
-	URL       string                 `json:"url,omitempty"`
-	State     statemachine.State     `json:"state"`
-	Node      statemachine.Node      `json:"node"`
-	Flow      statemachine.Flow      `json:"flow,omitempty"`
-	WaitingOn WaitingOn              `json:"waiting_on"`
+	Author string `json:"author,omitempty"`
+	// AuthorAssociation is the author's relation to the repository, as the last read saw it:
+	// OWNER, MEMBER and COLLABORATOR have write access.
+	AuthorAssociation prstatus.Association   `json:"author_association,omitempty"`
+	Title             statemachine.Untrusted `json:"title,omitempty"`
+	URL               string                 `json:"url,omitempty"`
+	State             statemachine.State     `json:"state"`
+	Node              statemachine.Node      `json:"node"`
+	Flow              statemachine.Flow      `json:"flow,omitempty"`
+	WaitingOn         WaitingOn              `json:"waiting_on"`
 	// Attention is what the last read found the pull request needs, in words; Summary the
 	// pull request in one line (prstatus.SummaryLine).
 	Attention string                `json:"attention,omitempty"`
@@ -67,7 +70,7 @@ func (w *monitor) status() Status {
 	}
 	if w.facts != nil {
 		st.Attention = w.facts.Attention.Kind.Words()
-		st.Author = w.facts.Author
+		st.Author, st.AuthorAssociation = w.facts.Author, w.facts.AuthorAssociation
 		if rl := w.facts.RateLimit; rl.Limit > 0 {
 			st.RateLimit = &rl
 		}

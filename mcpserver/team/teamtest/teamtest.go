@@ -59,7 +59,7 @@ var build = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "prmonitor")
-	out, err := exec.Command("go", "build", "-tags", "team", "-C", root, "-o", bin, "./cmd/prmonitor").CombinedOutput()
+	out, err := exec.Command("go", "build", "-C", root, "-tags", "team", "-o", bin, "./cmd/prmonitor").CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("build prmonitor: %w\n%s", err, out)
 	}

@@ -138,13 +138,7 @@ func refOf(repo *github.Repository, number int) (prstatus.PRRef, bool) {
 }
 
 // canWrite: GitHub's author association says the author can push to the repository.
-func canWrite(assoc string) bool {
-	switch prstatus.Association(assoc) {
-	case prstatus.AssocOwner, prstatus.AssocMember, prstatus.AssocCollaborator:
-		return true
-	}
-	return false
-}
+func canWrite(assoc string) bool { return prstatus.Association(assoc).CanWrite() }
 
 // kind is "event.action", kept to lower-case letters and underscores.
 func kind(event, action string) string {

@@ -130,13 +130,7 @@ func serveWebhook(ctx context.Context, cfg Config, c client.Client) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/webhook", hook)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		if _, err := c.CheckHealth(r.Context(), &client.CheckHealthRequest{}); err != nil {
-			http.Error(w, "Temporal unreachable", http.StatusServiceUnavailable)
-			return
-		}
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	mux.HandleFunc("GET /healthz", monitorwf.Health(c, monitorwf.HealthWithin))
 	ln, err := net.Listen("tcp", cfg.WebhookListen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.WebhookListen, err)
