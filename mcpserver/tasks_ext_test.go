@@ -103,3 +103,23 @@ func TestATasksCallRetriesWithItsAnswersAndNoProgressToken(t *testing.T) {
 	require.Contains(t, p.InputResponses, "answer")
 	assert.Equal(t, ToolNextStep, p.Name)
 }
+
+// TestAWorkingTaskSaysWhatItsCallSays: a call that runs in a 2026-07-28 task gives the task its
+// progress line, which tasks/get shows while the task works; a call without one leaves the
+// task's own message.
+func TestAWorkingTaskSaysWhatItsCallSays(t *testing.T) {
+	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, ProgressEvery: time.Hour})
+	require.NoError(t, err)
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolNextStep}}
+	begin := func(ctx context.Context) (context.Context, func()) { return ctx, func() {} }
+
+	task := &extTask{id: "t", status: extWorking, message: "Working."}
+	_, end := srv.beginCall(withExtTask(t.Context(), task, false), req, begin, func() string { return "watching acme/widgets#7" })
+	assert.Equal(t, "watching acme/widgets#7", task.snapshot()["statusMessage"])
+	end()
+
+	quiet := &extTask{id: "q", status: extWorking, message: "Working."}
+	_, end = srv.beginCall(withExtTask(t.Context(), quiet, false), req, begin, nil)
+	assert.Equal(t, "Working.", quiet.snapshot()["statusMessage"])
+	end()
+}
