@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/prstatus"
+	"github.com/prmonitor/prmonitor/statemachine"
 )
 
 // TestOneChecksGraceRulesTheFactsAndTheWatcher: --checks-grace sets the grace the facts derive
@@ -38,4 +39,54 @@ func TestOneChecksGraceRulesTheFactsAndTheWatcher(t *testing.T) {
 			assert.Equal(t, tt.waitUntil.IsZero(), f.CI.Green())
 		})
 	}
+}
+
+// TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot: New fills in every setting left zero with its
+// default and keeps every setting given.
+func TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot(t *testing.T) {
+	connect := func(context.Context) (GitHub, error) { return nil, nil }
+	_, err := New(Config{})
+	require.Error(t, err, "Connect is required")
+
+	srv, err := New(Config{Connect: connect})
+	require.NoError(t, err)
+	c := srv.cfg
+	assert.NotNil(t, c.State)
+	assert.Equal(t, statemachine.DefaultConfig(), c.Machine)
+	assert.NotEmpty(t, c.HostBounds)
+	assert.Equal(t, DefaultCallBound, c.DefaultBound)
+	assert.Equal(t, DefaultCallBound, c.MaxBlock)
+	assert.False(t, c.maxBlockSet, "a bound left zero goes by the host")
+	assert.Equal(t, 5*time.Second, c.ProgressEvery)
+	assert.Equal(t, time.Second, c.PushEvery)
+	assert.Equal(t, 5*time.Second, c.PushGrace)
+	assert.Equal(t, DefaultNotifyAfter, c.NotifyAfter)
+	assert.Equal(t, 8, c.RoundTrips)
+	assert.Equal(t, 64, c.Workers)
+	assert.NotNil(t, c.Now)
+	assert.NotNil(t, c.Logger)
+	assert.Equal(t, "dev", c.Version)
+
+	machine := statemachine.DefaultConfig()
+	machine.MergeMethod = "rebase"
+	state := NewMemoryState()
+	set := Config{Connect: connect, State: state, Machine: machine, HostBounds: []HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}},
+		DefaultBound: 7 * time.Second, MaxBlock: 3 * time.Second, ProgressEvery: 2 * time.Second, PushEvery: 3 * time.Second,
+		PushGrace: 4 * time.Second, NotifyAfter: 6 * time.Second, RoundTrips: 2, Workers: 9, Version: "v1"}
+	srv, err = New(set)
+	require.NoError(t, err)
+	c = srv.cfg
+	assert.Same(t, state, c.State.(*MemoryState))
+	assert.Equal(t, "rebase", c.Machine.MergeMethod, "a machine configured is kept")
+	assert.Equal(t, []HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}}, c.HostBounds)
+	assert.Equal(t, 7*time.Second, c.DefaultBound)
+	assert.Equal(t, 3*time.Second, c.MaxBlock)
+	assert.True(t, c.maxBlockSet)
+	assert.Equal(t, 2*time.Second, c.ProgressEvery)
+	assert.Equal(t, 3*time.Second, c.PushEvery)
+	assert.Equal(t, 4*time.Second, c.PushGrace)
+	assert.Equal(t, 6*time.Second, c.NotifyAfter)
+	assert.Equal(t, 2, c.RoundTrips)
+	assert.Equal(t, 9, c.Workers)
+	assert.Equal(t, "v1", c.Version)
 }
