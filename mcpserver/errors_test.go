@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -127,16 +126,23 @@ func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 5 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
-	var wg sync.WaitGroup
+	m, ok := h.srv.live(h.ref.String())
+	require.True(t, ok)
+	firstDone := make(chan ActionOutput, 1)
+	go func() { firstDone <- h.next("ready", "", nil) }()
+	require.Eventually(t, m.isDriven, 5*time.Second, time.Millisecond, "the first call waits")
+	secondDone := make(chan ActionOutput, 1)
+	go func() { secondDone <- h.next("ready", "", nil) }()
 	var first ActionOutput
-	wg.Add(1)
-	go func() { defer wg.Done(); first = h.next("ready", "", nil) }()
-	time.Sleep(200 * time.Millisecond)
-	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
-	second := h.next("ready", "", nil)
-	wg.Wait()
+	select {
+	case first = <-firstDone: // the second call took over: the first returns before anything changed
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first call was not superseded")
+	}
 	assert.Contains(t, first.Message, "superseded")
-	assert.Equal(t, "ask_user", second.Action)
+	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
+	second := <-secondDone
+	assert.Equal(t, "ask_user", second.Action, "the second call is the one that gets the news")
 }
 
 // TestAWaitingCallSendsNoRequestOfItsOwn: polls are the watcher's. While nothing changes, a
