@@ -92,3 +92,32 @@ func TestNextStepAllProgressCountsThePullRequestsAndTheQuestionsWaiting(t *testi
 	defer h.mu.Unlock()
 	assert.Contains(t, h.progress[len(h.progress)-1], "watching 2 pull requests · 1 waiting on you")
 }
+
+// TestAnAnswerWithAllThatFitsSeveralOrNoneNamesThem: routed by the saved positions, an event
+// two open tasks expect is refused naming both, and one no open action expects says none fits.
+func TestAnAnswerWithAllThatFitsSeveralOrNoneNamesThem(t *testing.T) {
+	t.Parallel() // see parallelSafe in harness_test.go
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	for n := 1; n <= 2; n++ {
+		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, githubfake.OpenPR{Title: "red"},
+			githubfake.ChecksQueued{Jobs: []string{"test"}}, githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "--- FAIL: TestX\nFAIL"}))
+	}
+	require.Len(t, h.startAll(nil).Started, 2)
+	var events []string
+	for range 2 {
+		a := h.nextAll("ready", "", nil)
+		require.Equal(t, "execute", a.Action, "%+v", a)
+		require.NotEmpty(t, a.ExpectedEvents)
+		events = append(events, a.ExpectedEvents[0])
+	}
+	require.Equal(t, events[0], events[1], "both tasks expect the same event")
+
+	h.srv.sched.forget() // a restarted process routes by the saved positions
+	_, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": events[0],
+		"data": map[string]any{"findings": "f", "suggested_fix": "s", "issue_type": "code"}})
+	assert.Contains(t, errText, "cannot tell which pull request "+events[0]+" answers (2 open actions fit it: acme/widgets#1, acme/widgets#2)")
+
+	h.srv.sched.forget()
+	_, errText = h.call("pr_monitor_next_step", map[string]any{"monitor_id": "all", "event": "push_completed"})
+	assert.Contains(t, errText, "none has one it fits")
+}
