@@ -177,7 +177,15 @@ func TestALogTailKeepsItsLastBytesFromALineStartNearby(t *testing.T) {
 	got = keepEnd(far, 40)
 	assert.Equal(t, "…\n"+strings.Repeat("z", 36), got, "no line starts within a quarter of the room: the last bytes as they are")
 
+	edge := strings.Repeat("y", 74) + "\n" + strings.Repeat("z", 25)
+	got = keepEnd(edge, 40)
+	assert.Equal(t, "…\n"+strings.Repeat("y", 10)+"\n"+strings.Repeat("z", 25), got, "a line a quarter of the room away is too far")
+
 	wide := strings.Repeat("é", 40)
 	got = keepEnd(wide, 21)
 	assert.True(t, strings.HasPrefix(got, "…\né"), "the cut moves to a character's start: %q", got)
+	assert.LessOrEqual(t, len(got), 21, "forward, never over the room")
+
+	broken := strings.Repeat("x", 10) + strings.Repeat("\x80", 10)
+	assert.Equal(t, "…\n", keepEnd(broken, 8), "a tail of stray continuation bytes leaves only the mark")
 }
