@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"time"
@@ -21,6 +22,8 @@ const supersedeWait = 30 * time.Second
 type callSlot struct {
 	mu     sync.Mutex
 	active *call
+	// wait bounds the wait for a superseded call (zero: supersedeWait).
+	wait time.Duration
 }
 
 // call is the tool call holding a slot.
@@ -40,7 +43,7 @@ func (s *callSlot) supersede(parent context.Context) (ctx context.Context, done 
 		s.mu.Unlock()
 		select {
 		case <-prev.done:
-		case <-time.After(supersedeWait):
+		case <-time.After(cmp.Or(s.wait, supersedeWait)):
 			late = true
 		}
 		s.mu.Lock()

@@ -52,3 +52,22 @@ func TestTheCallsThatMayWaitLeaveAReserve(t *testing.T) {
 		assert.Equal(t, want, waiters(workers), "%d workers", workers)
 	}
 }
+
+// TestACallThatDoesNotFinishIsSupersededLate: a new call cancels the one holding the slot and
+// waits for it; when it does not finish within the wait, the new call takes the slot anyway,
+// saying it came late, and the late call's end leaves the new one in place.
+func TestACallThatDoesNotFinishIsSupersededLate(t *testing.T) {
+	s := &callSlot{wait: 20 * time.Millisecond}
+	ctx1, done1, _ := s.supersede(t.Context())
+	_, done2, late := s.supersede(t.Context())
+	assert.True(t, late, "the first call never finished")
+	assert.Error(t, ctx1.Err(), "the first call was cancelled")
+	done1()
+	assert.True(t, s.busy(), "the late call's end leaves the new call in the slot")
+	done2()
+	assert.False(t, s.busy())
+
+	_, done3, late := s.supersede(t.Context())
+	assert.False(t, late, "an empty slot is taken at once")
+	done3()
+}
