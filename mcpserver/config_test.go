@@ -90,3 +90,15 @@ func TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot(t *testing.T) {
 	assert.Equal(t, 9, c.Workers)
 	assert.Equal(t, "v1", c.Version)
 }
+
+// TestTheReviewersAreTheConfiguredBotsOrTheDefaults: with no review bots configured the server
+// acts on the default bots' feedback; with some, on theirs alone.
+func TestTheReviewersAreTheConfiguredBotsOrTheDefaults(t *testing.T) {
+	assert.Equal(t, prstatus.DefaultReviewerPolicy(), (&Config{}).reviewers())
+	bots := []string{"sonnet-reviewer[bot]"}
+	got := (&Config{ReviewBots: bots}).reviewers()
+	assert.Equal(t, prstatus.ReviewerPolicy{Bots: bots}, got)
+	got.Bots[0] = "changed"
+	assert.Equal(t, "sonnet-reviewer[bot]", bots[0], "the policy has its own copy")
+	assert.Equal(t, prstatus.ReviewerPolicy{Bots: []string{}}, (&Config{ReviewBots: []string{}}).reviewers(), "an empty list: no bot at all")
+}
