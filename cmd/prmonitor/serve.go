@@ -23,7 +23,8 @@ var serveCommand = command{
 	more:     []string{"serve --http ADDR --temporal HOST:PORT --auth-tokens FILE [--namespace NS] [--task-queue Q]"},
 	about: "Run the MCP server over stdio (stdin/stdout carry the protocol; logs go to stderr). Register it in your agent\n" +
 		"host, then have the agent call pr_monitor_start and loop on pr_monitor_next_step. With --http, serve the same\n" +
-		"tools over MCP's Streamable HTTP at /mcp for a team, the monitors on Temporal (docs/deploy.md).",
+		"tools over MCP's Streamable HTTP at /mcp for a team, the monitors on Temporal (docs/deploy.md; the team build:\n" +
+		"go install -tags team ./cmd/prmonitor).",
 }
 
 // runServe runs the MCP server until stdin closes or the process is interrupted.

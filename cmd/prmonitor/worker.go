@@ -19,7 +19,8 @@ var workerCommand = command{
 	about: "Run the team deployment's worker: one Temporal workflow per monitored pull request, GitHub reads and writes as\n" +
 		"activities, and with --webhook-listen the POST /webhook receiver that signals them (docs/deploy.md). The token\n" +
 		"comes from GITHUB_TOKEN (or GH_TOKEN, or 'gh auth token'), or from a GitHub App installation (--app-id,\n" +
-		"--app-private-key, --app-installation); it stays in this process, never in a workflow's arguments or history.",
+		"--app-private-key, --app-installation); it stays in this process, never in a workflow's arguments or history.\n" +
+		"The team commands run in the team build: go install -tags team ./cmd/prmonitor.",
 }
 
 // runWorker runs the worker until the process is interrupted.
