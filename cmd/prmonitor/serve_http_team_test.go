@@ -18,22 +18,10 @@ func TestServeOverHTTPRefusesABadTokensFileBeforeConnectingAnywhere(t *testing.T
 	tokens := filepath.Join(dir, "tokens")
 	bad := filepath.Join(dir, "bad")
 	assert.NoError(t, os.WriteFile(bad, []byte("alice the-token-itself\n"), 0o600))
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusedAsUsage(t, []usageCase{
 		{"a tokens file that holds a token", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", bad},
 			"line 1: the second field must be the 64 hex digits"},
 		{"a tokens file that is not there", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens + ".missing"},
 			"the tokens file"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := runCLI(t, withToken(), tt.args...)
-			assert.Equal(t, exitUsage, res.code, res.stderr)
-			assert.Contains(t, res.stderr, tt.want)
-			assert.Empty(t, res.stdout, "stdout is the protocol's")
-		})
-	}
+	})
 }

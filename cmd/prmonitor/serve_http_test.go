@@ -12,18 +12,27 @@ func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywh
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000\n"), 0o600))
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusedAsUsage(t, []usageCase{
 		{"no Temporal", []string{"serve", "--http", ":0", "--auth-tokens", tokens}, "--temporal HOST:PORT is required with --http"},
 		{"no users", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1"}, "--http needs --auth-tokens FILE"},
 		{"a flag of the embedded server", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens, "--state-dir", dir},
 			"--state-dir has no effect with --http"},
 		{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// usageCase is a command line and what its usage error says.
+type usageCase struct {
+	name string
+	args []string
+	want string
+}
+
+// refusedAsUsage runs each case and checks it ends in a usage error saying what it should, with
+// nothing on stdout.
+func refusedAsUsage(t *testing.T, cases []usageCase) {
+	t.Helper()
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			res := runCLI(t, withToken(), tt.args...)
 			assert.Equal(t, exitUsage, res.code, res.stderr)

@@ -18,23 +18,12 @@ import (
 func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	require.NoError(t, os.WriteFile(tokens, []byte("alice "+strings.Repeat("a", 64)+"\n"), 0o600))
-	for _, tc := range []struct {
-		name string
-		args []string
-		says string
-	}{
+	refusedAsUsage(t, []usageCase{
 		{"a worker", []string{"worker", "--temporal", "127.0.0.1:1"}, "prmonitor worker: this prmonitor is built without the team deployment"},
 		{"serve --http", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens},
 			"prmonitor serve: --http: this prmonitor is built without the team deployment"},
 		{"a bad flag still reads as one", []string{"worker"}, "--temporal HOST:PORT is required"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := runCLI(t, withToken(), tc.args...)
-			assert.Equal(t, exitUsage, res.code, res.stderr)
-			assert.Contains(t, res.stderr, tc.says)
-			assert.Empty(t, res.stdout, "stdout is the protocol's")
-		})
-	}
+	})
 }
 
 // TestTheDefaultBuildLinksNoTemporal: the binary every agent host starts carries no Temporal,
