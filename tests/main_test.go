@@ -51,6 +51,7 @@ func build() (string, error) {
 		cmd = exec.Command("go", "build", "-o", binary, "../cmd/prmonitor")
 	}
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.SysProcAttr = dieWithParent()
 	if err := cmd.Run(); err != nil {
 		_ = os.RemoveAll(dir)
 		return "", fmt.Errorf("build prmonitor: %w", err)

@@ -110,9 +110,12 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // attempt sends req once and classifies the outcome.
 func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte, buffered, gql bool) (*http.Response, error) {
-	actx, cancel := ctx, context.CancelFunc(func() {})
+	// The attempt runs detached from the caller's cancellation (send): once a request has gone
+	// out, GitHub's answer to it is read even if the caller stops waiting, so a rate limit it
+	// names still closes the gate.
+	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	if t.retry.AttemptTimeout > 0 {
-		actx, cancel = context.WithTimeout(ctx, t.retry.AttemptTimeout)
+		actx, cancel = context.WithTimeout(context.WithoutCancel(ctx), t.retry.AttemptTimeout)
 	}
 	r := req.Clone(actx)
 	if buffered {
@@ -128,7 +131,10 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 		}
 	}
 
-	resp, err := t.base.RoundTrip(r)
+	resp, late, err := t.send(ctx, r, cancel, gql)
+	if late {
+		return nil, err // the caller stopped waiting; the answer is read in the background
+	}
 	if err != nil {
 		cancel()
 		return nil, t.transportError(ctx, actx, err)

@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/temporaltest"
 )
 
 // Bearer adds an Authorization: Bearer header to every request.
@@ -47,24 +49,35 @@ func (b Bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // HTTPClient is a client that sends token as a bearer token.
 func HTTPClient(token string) *http.Client { return &http.Client{Transport: Bearer{Token: token}} }
 
-// build builds prmonitor once per test process, without the race detector (the load tests measure
-// the worker, not the detector).
-var build = sync.OnceValues(func() (string, error) {
-	root, err := moduleRoot()
-	if err != nil {
-		return "", err
-	}
-	dir, err := os.MkdirTemp("", "prmonitor-team-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "prmonitor")
-	out, err := exec.Command("go", "build", "-C", root, "-tags", "team", "-o", bin, "./cmd/prmonitor").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("build prmonitor: %w\n%s", err, out)
-	}
-	return bin, nil
-})
+// built is the prmonitor binary built once per test process, without the race detector (the
+// load tests measure the worker, not the detector), in a directory Main removes.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func build() (string, error) {
+	built.once.Do(func() {
+		root, err := moduleRoot()
+		if err != nil {
+			built.err = err
+			return
+		}
+		if built.dir, err = os.MkdirTemp("", "prmonitor-team-"); err != nil {
+			built.err = err
+			return
+		}
+		built.bin = filepath.Join(built.dir, "prmonitor")
+		cmd := exec.Command("go", "build", "-C", root, "-tags", "team", "-o", built.bin, "./cmd/prmonitor")
+		cmd.SysProcAttr = temporaltest.DieWithParent()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("build prmonitor: %w\n%s", err, out)
+		}
+	})
+	return built.bin, built.err
+}
 
 // Binary is the built prmonitor.
 func Binary(t testing.TB) string {
@@ -72,6 +85,16 @@ func Binary(t testing.TB) string {
 	bin, err := build()
 	require.NoError(t, err)
 	return bin
+}
+
+// Main runs a package's tests and then removes the binary Binary built, so a test run leaves no
+// file behind. A package that calls Binary calls it from TestMain: os.Exit(teamtest.Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	return code
 }
 
 // moduleRoot is the directory of the product's go.mod, above the working directory.
@@ -108,6 +131,7 @@ func Start(t testing.TB, bin string, env []string, ready *regexp.Regexp, args ..
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
+	cmd.SysProcAttr = temporaltest.DieWithParent()
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())

@@ -3,16 +3,14 @@
 // and cached, run as a child process per test, stopped at the test's cleanup. The product module
 // never imports go.temporal.io/server; tests talk to the server over gRPC like the worker does.
 //
-// Tests that use it skip under -short. PRMONITOR_TEMPORAL_DEV names a prebuilt binary (.ci/run
-// builds it once per run); without it the first test builds tools/temporaldev with
-// `go build -C tools` into the user's cache directory, keyed by the tools module's go.sum and the
-// program's source, and every later test (in any package) reuses that file.
+// Tests that use it skip under -short, and skip (saying what to run) when no binary is named:
+// PRMONITOR_TEMPORAL_DEV names it. The team tier's runner, `go run -C tools ./teamtier`, builds it
+// once into the user's cache directory, sets the variable and runs the tests that need it; a test
+// never builds the server itself (docs/deploy.md#the-tests).
 package temporaltest
 
 import (
 	"bufio"
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -58,10 +56,7 @@ func Start(t testing.TB, ns string) *Server {
 	if ns == "" {
 		ns = "default"
 	}
-	bin, err := Binary(t)
-	if err != nil {
-		t.Fatalf("temporaltest: %v", err)
-	}
+	bin := Binary(t)
 	s, err := start(bin, ns, t.TempDir())
 	if err != nil {
 		t.Fatalf("temporaltest: %v", err)
@@ -94,6 +89,7 @@ func start(bin, ns, dir string) (*Server, error) {
 	defer logFile.Close() // the child has its own descriptor
 	cmd := exec.Command(bin, "-namespace", ns)
 	cmd.Stderr = logFile
+	cmd.SysProcAttr = DieWithParent() // and stdin closing ends it anywhere
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -167,12 +163,4 @@ func (s *Server) log() string {
 		b = append([]byte("…"), b[len(b)-2000:]...)
 	}
 	return string(b)
-}
-
-// errNoTools: the source tree is not at hand (a test binary run elsewhere).
-var errNoTools = errors.New("tools/temporaldev not found above the working directory; set " + EnvBinary)
-
-// ctxFor is a context for a build.
-func ctxFor(d time.Duration) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), d)
 }

@@ -1,0 +1,7 @@
+package main
+
+import "syscall"
+
+func groupAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
