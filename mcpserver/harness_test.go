@@ -72,8 +72,10 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	cfg := Config{
 		Version: "test",
 		Connect: func(context.Context) (GitHub, error) {
+			// A request its call gave up on is abandoned soon (the fake's hanging faults last a
+			// minute; GitHub's rate limiter answers at once).
 			return ghclient.New(ghclient.Config{RESTURL: url, GraphQLURL: url + "/graphql", Token: ghclient.NewToken(testToken), Version: "test",
-				WritePace: o.writePace})
+				WritePace: o.writePace, Retry: ghclient.RetryPolicy{LateAnswerWait: 100 * time.Millisecond}})
 		},
 		State:         h.state,
 		Watch:         fastWatch(),

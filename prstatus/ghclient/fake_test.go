@@ -514,7 +514,8 @@ func TestFakeLongRateLimitIsReturnedAtOnce(t *testing.T) {
 }
 
 func TestFakeCancellation(t *testing.T) {
-	e := newFakeEnv(t)
+	// The hour-long answer is abandoned soon after the caller gives up (late.go).
+	e := newFakeEnv(t, func(c *ghclient.Config) { c.Retry.LateAnswerWait = 50 * time.Millisecond })
 	e.apply(t, githubfake.OpenPR{Title: "t"})
 	e.f.InjectFault(githubfake.Fault{Match: githubfake.MatchGraphQLQuery(), Delay: time.Hour})
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)

@@ -11,11 +11,7 @@ import (
 // the answer: a call that reached its deadline, a superseded call, a shutdown. When the answer is
 // a rate limit, GitHub expects nothing more before the time it named; a sender that stopped
 // waiting must not be the reason the next request goes out anyway. So the transport reads every
-// answer to its status line, and a late one still closes the gate (docs/watcher.md, rate limits).
-
-// lateAnswerWithin bounds how long an answer is awaited after its sender stopped waiting, when
-// the retry policy sets no per-attempt limit.
-const lateAnswerWithin = 30 * time.Second
+// answer to its status line, and a late one still closes the gate (docs/watcher.md#the-budget-governor).
 
 // sent is what the base transport said of one request.
 type sent struct {
@@ -26,7 +22,7 @@ type sent struct {
 // send hands r (whose context is detached from ctx's cancellation) to the base transport and
 // returns its answer, or ctx's cause as soon as ctx ends first (late true): the answer is then
 // read in the background (late), and cancel, which late then owns, ends r when it comes, or
-// after lateAnswerWithin.
+// after the policy's LateAnswerWait.
 func (t *transport) send(ctx context.Context, r *http.Request, cancel context.CancelFunc, gql bool) (resp *http.Response, late bool, err error) {
 	done := make(chan sent, 1)
 	go func() {
@@ -37,12 +33,16 @@ func (t *transport) send(ctx context.Context, r *http.Request, cancel context.Ca
 	case s := <-done:
 		return s.resp, false, s.err
 	case <-ctx.Done():
-		if t.retry.AttemptTimeout <= 0 {
-			stop := time.AfterFunc(lateAnswerWithin, cancel)
-			go func() { t.late(done, t.resource(r, gql)); stop.Stop(); cancel() }()
-		} else {
-			go func() { t.late(done, t.resource(r, gql)); cancel() }()
+		if t.retry.LateAnswerWait < 0 { // abandoned: the caller's cancel ends r
+			go func() {
+				if s := <-done; s.err == nil {
+					_ = s.resp.Body.Close()
+				}
+			}()
+			return nil, false, context.Cause(ctx)
 		}
+		stop := time.AfterFunc(t.retry.LateAnswerWait, cancel)
+		go func() { t.late(done, t.resource(r, gql)); stop.Stop(); cancel() }()
 		return nil, true, context.Cause(ctx)
 	}
 }

@@ -18,10 +18,10 @@ import (
 func TestARateLimitAnsweredAfterTheSenderGaveUpStillClosesTheGate(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		attempt time.Duration // the policy's per-attempt limit (0: none)
+		attempt time.Duration // the policy's per-attempt limit (-1: none)
 	}{{"with a per-attempt limit", 30 * time.Second}, {"without one", -1}} {
 		t.Run(tt.name, func(t *testing.T) {
-			arrived, answer := make(chan struct{}), make(chan struct{})
+			arrived, answer := make(chan struct{}, 1), make(chan struct{})
 			gh := &counting{next: func(w http.ResponseWriter, r *http.Request) {
 				select {
 				case arrived <- struct{}{}:
@@ -54,6 +54,39 @@ func TestARateLimitAnsweredAfterTheSenderGaveUpStillClosesTheGate(t *testing.T) 
 			require.ErrorAs(t, err, &rl)
 			assert.True(t, rl.HeldBack, "the next query is held back, not sent")
 			assert.Equal(t, 1, gh.count(), "one request reached GitHub")
+		})
+	}
+}
+
+// TestAnAnswerThatNeverComesIsAbandonedAfterTheLateWait: GitHub holds a query whose sender gave
+// up; the transport ends the request after LateAnswerWait (GitHub sees the connection close), and
+// with a negative wait at once, as before there was a late read.
+func TestAnAnswerThatNeverComesIsAbandonedAfterTheLateWait(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		wait time.Duration
+	}{{"after the late wait", 50 * time.Millisecond}, {"at once, with a negative wait", -1}} {
+		t.Run(tt.name, func(t *testing.T) {
+			arrived, ended := make(chan struct{}, 1), make(chan struct{})
+			gh := &counting{next: func(_ http.ResponseWriter, r *http.Request) {
+				arrived <- struct{}{}
+				<-r.Context().Done() // the client closed the connection
+				close(ended)
+			}}
+			c, _, _ := testClient(t, gh, func(cfg *Config) { cfg.Retry.LateAnswerWait = tt.wait })
+			ctx, cancel := context.WithCancel(t.Context())
+			errc := make(chan error, 1)
+			go func() { errc <- query(t, c, ctx) }()
+			<-arrived
+			cancel()
+			require.ErrorIs(t, <-errc, context.Canceled)
+			select {
+			case <-ended:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the request was never ended")
+			}
+			_, held := c.transport.gate.NotBefore("graphql")
+			assert.False(t, held, "no answer, no hold")
 		})
 	}
 }

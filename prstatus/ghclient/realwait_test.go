@@ -120,6 +120,7 @@ func TestDefaultRetryPolicyValues(t *testing.T) {
 		MaxDelay:         15 * time.Second,
 		MaxRateLimitWait: 90 * time.Second,
 		AttemptTimeout:   30 * time.Second,
+		LateAnswerWait:   5 * time.Second,
 	}, DefaultRetryPolicy())
 }
 

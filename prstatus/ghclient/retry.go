@@ -26,10 +26,16 @@ type RetryPolicy struct {
 	// the response headers of a streamed one); a timed-out attempt counts as unavailable and is
 	// retried. 0 means no per-attempt limit beyond the request's context.
 	AttemptTimeout time.Duration
+	// LateAnswerWait is how long an answer is still awaited once its sender stopped waiting (a
+	// call's deadline, a cancellation), for the rate limit it may name (late.go): GitHub's rate
+	// limiter answers before any work, so such an answer is on its way by then. 0 means 5s; a
+	// negative value stops at once (the request is abandoned, its answer never read).
+	LateAnswerWait time.Duration
 }
 
 // DefaultRetryPolicy is what New uses for zero fields: 4 attempts, 1s doubling to at most 15s,
-// wait out rate limits up to 90s, 30s per attempt (GitHub itself gives up on a query after 10s).
+// wait out rate limits up to 90s, 30s per attempt (GitHub itself gives up on a query after 10s),
+// an answer read up to 5s after its sender stopped waiting.
 func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{
 		MaxAttempts:      4,
@@ -37,6 +43,7 @@ func DefaultRetryPolicy() RetryPolicy {
 		MaxDelay:         15 * time.Second,
 		MaxRateLimitWait: 90 * time.Second,
 		AttemptTimeout:   30 * time.Second,
+		LateAnswerWait:   5 * time.Second,
 	}
 }
 
@@ -56,6 +63,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 		p.MaxRateLimitWait = 0
 	} else if p.MaxRateLimitWait == 0 {
 		p.MaxRateLimitWait = d.MaxRateLimitWait
+	}
+	if p.LateAnswerWait == 0 {
+		p.LateAnswerWait = d.LateAnswerWait
 	}
 	if p.AttemptTimeout < 0 {
 		p.AttemptTimeout = 0
