@@ -190,6 +190,7 @@ func TestRedactorFindsTheSecretOnceFolded(t *testing.T) {
 		{"half fullwidth, half plain", "token: " + fullwidth(secret[:12]) + secret[12:]},
 		{"fullwidth, split by an ideographic space", fullwidth(secret[:12]) + "\u3000" + fullwidth(secret[12:])},
 		{"split by an HTML comment a reader is not shown (Clean)", "x " + secret[:12] + "<!-- hidden -->" + secret[12:] + " y"},
+		{"split by a link-reference comment line (Clean)", secret[:12] + "\n[//]: # (hidden)\n" + secret[12:]},
 	}
 	r := NewRedactor(secret)
 	for _, tt := range tests {
