@@ -201,3 +201,26 @@ func (p *PriorAttempt) UnmarshalJSON(b []byte) error {
 	p.Branch = string(v.Branch)
 	return nil
 }
+
+// MarshalJSON implements json.Marshaler.
+func (l CheckLog) MarshalJSON() ([]byte, error) {
+	type plain CheckLog
+	return json.Marshal(struct {
+		plain
+		Check name `json:"check"`
+	}{plain(l), name(l.Check)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *CheckLog) UnmarshalJSON(b []byte) error {
+	type plain CheckLog
+	v := struct {
+		*plain
+		Check name `json:"check"`
+	}{plain: (*plain)(l)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	l.Check = string(v.Check)
+	return nil
+}
