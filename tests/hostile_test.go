@@ -235,7 +235,8 @@ func TestTokenPrintedByAFailingJobNeverReachesPayloadsOrState(t *testing.T) {
 	w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "env\nGITHUB_TOKEN=" + token + "\n" +
 			"git -c http.extraheader=\"AUTHORIZATION: basic " + auth + "\" fetch\n" +
-			"remote: https://x-access-token:" + token + "@github.com/acme/widgets\n--- FAIL: TestRetry (1.00s)\nFAIL"})
+			"remote: https://x-access-token:" + token + "@github.com/acme/widgets\n" +
+			"echo " + fullwidth(token) + "\nprintf " + fullwidth(token[:10]) + token[10:] + "\n--- FAIL: TestRetry (1.00s)\nFAIL"})
 	w.launch()
 	w.start()
 	act := w.next("ready", "", nil)
@@ -243,7 +244,7 @@ func TestTokenPrintedByAFailingJobNeverReachesPayloadsOrState(t *testing.T) {
 	require.Len(t, act.Context.Logs, 1)
 	tail := string(act.Context.Logs[0].Tail)
 	require.Contains(t, tail, "--- FAIL: TestRetry", "the log tail still reaches the agent")
-	require.Equal(t, 3, strings.Count(tail, "[REDACTED]"), tail)
+	require.Equal(t, 5, strings.Count(tail, "[REDACTED]"), "the token in fullwidth letters is the token once folded, as a fence shows it:\n%s", tail)
 	w.call("pr_monitor_status", map[string]any{})
 	w.next("investigation_complete", "", map[string]any{"findings": "TestRetry times out.", "issue_type": "code"})
 
@@ -263,7 +264,18 @@ func TestTokenPrintedByAFailingJobNeverReachesPayloadsOrState(t *testing.T) {
 		for _, f := range forms {
 			require.NotContains(t, s, f, "an encoding of the token reached a payload, a log or a state file")
 		}
+		require.NotContains(t, sanitize.Normalize(s), token, "the token, once folded, reached a payload, a log or a state file")
 	}
+}
+
+// fullwidth writes s's printable ASCII in fullwidth forms, which NFKC folds back.
+func fullwidth(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r > ' ' && r <= '~' {
+			return r + 0xfee0
+		}
+		return r
+	}, s)
 }
 
 // maxAction is the most any tool result may weigh.
