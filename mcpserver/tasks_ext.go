@@ -96,6 +96,15 @@ func (x *taskExt) take(line []byte) bool {
 			return false // a plain call, or the retry of one that asked for input
 		}
 		return x.create(l.ID, l.Params)
+	case "subscriptions/listen":
+		// Task status notifications are the extension's: asked for without it, the request is
+		// refused as the extension says. Otherwise mcp-go serves it (and establishes no task
+		// subscription: the server sends none, and tasks/get is polled).
+		if p.Notifications != nil && len(p.Notifications.TaskIDs) > 0 && !declared {
+			x.answer(l.ID, nil, missingExtension())
+			return true
+		}
+		return false
 	case "tasks/get", "tasks/update", "tasks/cancel":
 		if !declared {
 			x.answer(l.ID, nil, missingExtension())
