@@ -14,7 +14,7 @@ import (
 //
 //   - The channel (push.go): its capability and its paragraph of instructions go only to a client
 //     the server pushes to (PushMode.pushesTo); another would read instructions about events it
-//     never gets.
+//     never gets. A 2026-07-28 client has no session to push on: server/discover never declares it.
 //   - In 2026-07-28, tasks are the io.modelcontextprotocol/tasks extension (tasks_ext.go), declared
 //     under capabilities.extensions: the 2025-11-25 tasks capability (tasks/list, task-augmented
 //     requests) is not served in that revision, so server/discover does not declare it.
@@ -26,20 +26,12 @@ func (s *Server) declarationHooks() *server.Hooks {
 		}
 		s.declareChannel(&res.Capabilities, &res.Instructions, req.Params.ClientInfo, &req.Params.Capabilities)
 	})
-	h.AddAfterDiscover(func(ctx context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+	h.AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
 		if res == nil {
 			return
 		}
 		res.Capabilities.Tasks = nil
-		var info mcp.Implementation
-		var caps *mcp.ClientCapabilities
-		if p := server.RequestProtocolInfoFromContext(ctx); p != nil {
-			if p.ClientInfo != nil {
-				info = *p.ClientInfo
-			}
-			caps = p.ClientCapabilities
-		}
-		s.declareChannel(&res.Capabilities, &res.Instructions, info, caps)
+		withoutChannel(&res.Capabilities, &res.Instructions) // no session to push on (push.go)
 	})
 	return h
 }
@@ -47,9 +39,13 @@ func (s *Server) declarationHooks() *server.Hooks {
 // declareChannel leaves the channel's capability and instructions in a result only for a client
 // the server pushes to.
 func (s *Server) declareChannel(caps *mcp.ServerCapabilities, instructions *string, info mcp.Implementation, client *mcp.ClientCapabilities) {
-	if s.cfg.Push.pushesTo(info, client) {
-		return
+	if !s.cfg.Push.pushesTo(info, client) {
+		withoutChannel(caps, instructions)
 	}
+}
+
+// withoutChannel takes the channel's capability and paragraph of instructions out of a result.
+func withoutChannel(caps *mcp.ServerCapabilities, instructions *string) {
 	*instructions = instructionsText
 	if _, ok := caps.Experimental[channelCapability]; !ok {
 		return

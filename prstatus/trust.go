@@ -96,7 +96,7 @@ func isBotAccount(a Actor) bool {
 // OwnHead reports whether a pull request's code is its author's to push: a branch of the
 // repository itself (not cross-repository), or a fork the author owns. A fork someone else owns
 // holds code that someone else can push at any moment, and a deleted fork (no owner) cannot be
-// told apart from one: neither counts (docs/security.md, "Forks").
+// told apart from one: neither counts (docs/security.md, "Whose pull requests are monitored").
 func OwnHead(crossRepository bool, author, headOwner string) bool {
 	return !crossRepository || (headOwner != "" && accountKey(headOwner) == accountKey(author))
 }

@@ -67,8 +67,8 @@ func declaredIn(t *testing.T, res rawMessage) declared {
 }
 
 // TestTheChannelIsDeclaredOnlyToClientsItPushesTo: with --push auto, Claude Code (by its name, or
-// any client declaring the channel capability) is told of the channel and what its events mean,
-// in either revision; another client is told neither. The instructions never name the event's
+// any client declaring the channel capability) is told of the channel and what its events mean;
+// another client is told neither, nor is a 2026-07-28 client, which has no session to push on. The instructions never name the event's
 // source: Claude Code sets it from the name the user registered the server under.
 func TestTheChannelIsDeclaredOnlyToClientsItPushesTo(t *testing.T) {
 	w := newWorld(t, legacy)
@@ -81,9 +81,9 @@ func TestTheChannelIsDeclaredOnlyToClientsItPushesTo(t *testing.T) {
 		{"2025-11-25, Claude Code", func(c *rawClient) rawMessage { return c.initialize("claude-code", map[string]any{}) }, true},
 		{"2025-11-25, a client declaring the channel", func(c *rawClient) rawMessage { return c.initialize("some-client", channelCaps) }, true},
 		{"2025-11-25, another client", func(c *rawClient) rawMessage { return c.initialize("some-client", map[string]any{}) }, false},
-		{"2026-07-28, a client declaring the channel", func(c *rawClient) rawMessage {
+		{"2026-07-28, even a client declaring the channel: no session to push on", func(c *rawClient) rawMessage {
 			return c.call("server/discover", map[string]any{"_meta": modernMeta(channelCaps)})
-		}, true},
+		}, false},
 		{"2026-07-28, another client", func(c *rawClient) rawMessage {
 			return c.call("server/discover", map[string]any{"_meta": modernMeta(map[string]any{})})
 		}, false},
