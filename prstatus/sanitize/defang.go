@@ -24,9 +24,12 @@ var (
 	// charRef is an HTML character reference, which GitHub shows as its character: "&lt;",
 	// "&#60;", "&#x3C;".
 	charRef = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`)
+		return regexp.MustCompile(`^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`)
 	})
 )
+
+// maxCharRef is the longest character reference charRef matches ("&" and ";" around 32 letters).
+const maxCharRef = 34
 
 // Defang makes anything shaped like a fence marker visibly different, so that a forged end line
 // cannot even look like one to a reader who does not compare ids: a bracketed "<<<…>>>" becomes
@@ -95,7 +98,7 @@ func skeleton(s string) (string, []int) {
 		}
 		unit, size := s[i:i+1], 1
 		if s[i] == '&' {
-			if loc := charRef().FindStringIndex(s[i:]); loc != nil && loc[0] == 0 {
+			if loc := charRef().FindStringIndex(s[i:min(len(s), i+maxCharRef)]); loc != nil {
 				unit, size = html.UnescapeString(s[i:i+loc[1]]), loc[1]
 			}
 		} else if s[i] >= utf8.RuneSelf {

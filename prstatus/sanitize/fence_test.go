@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -199,5 +200,16 @@ func TestHiddenMarkdownIsNotShown(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, ForReader(tt.in))
 		})
+	}
+}
+
+// Reading a text's skeleton costs time in proportion to its length, whatever it holds: a comment of
+// ampersands, or of lookalike brackets, is read once.
+func TestDefangTakesLinearTime(t *testing.T) {
+	for _, unit := range []string{"&", "&#", "&lt", "\u02c2", "<\u0301"} {
+		large := strings.Repeat(unit, 1<<16) // a quadratic reading would take minutes
+		began := time.Now()
+		Defang(large)
+		assert.Less(t, time.Since(began), 5*time.Second, "%q × 65536", unit)
 	}
 }
