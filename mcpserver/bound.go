@@ -147,7 +147,7 @@ func cutContext(c *statemachine.TaskContext, l limits) *statemachine.TaskContext
 		if len(lg.Tail) > l.tail {
 			lg.Tail = statemachine.Untrusted(keepEnd(string(lg.Tail), l.tail))
 			lg.Truncated = true
-			note("log_tails %q: the last %d bytes of the log are shown; the whole log is behind the check's link in failed_checks", lg.Check, l.tail)
+			note("log_tails[%d]: the last %d bytes of the log are shown; the whole log is behind its check's link in failed_checks", i, l.tail)
 		}
 	}
 	if cl := c.Cluster; cl != nil {

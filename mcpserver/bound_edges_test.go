@@ -129,7 +129,7 @@ func TestACutTakesWhatIsOverItsLimitAndNothingAtIt(t *testing.T) {
 		assert.LessOrEqual(t, len(out.Recommendation), 40)
 		joined := strings.Join(out.Omitted, "\n")
 		for _, says := range []string{"threads: the first 3 of 4", "thread T: the newest 2 of its 3 replies", "thread T comment: the first 100 of 101 bytes",
-			"a reply in thread T: the first 50 of 51 bytes", "log_tails \"test\": the last 50 bytes", "review R: the first 100 of 101 bytes",
+			"a reply in thread T: the first 50 of 51 bytes", "log_tails[0]: the last 50 bytes", "review R: the first 100 of 101 bytes",
 			"recommendation: the first 40 of 41 bytes"} {
 			assert.Contains(t, joined, says)
 		}

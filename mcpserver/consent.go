@@ -82,14 +82,10 @@ func taskAsksClient(ctx context.Context) bool {
 // tieToTask marks a form sent from inside a task as the task's (the 2025-11-25 tasks' related-task
 // metadata), so the client shows it as the task's question.
 func (d *driver) tieToTask(p *mcp.ElicitationParams) {
-	if d.call.mode != legacyTask {
+	id := d.legacyTaskID()
+	if id == "" {
 		return
 	}
-	slot := slotFrom(d.ctx)
-	if slot == nil || slot.taskID() == "" {
-		return
-	}
-	id := slot.taskID()
 	if p.Meta == nil {
 		p.Meta = &mcp.Meta{}
 	}

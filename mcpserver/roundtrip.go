@@ -69,8 +69,10 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 // requests, and waits for its answer.
 func (d *driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 	if r.elicit != nil {
+		done := d.taskAsks() // a task is input_required while its question is out
 		res, err := d.s.mcp.RequestElicitation(d.ctx, mcp.ElicitationRequest{
 			Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)}, Params: *r.elicit})
+		done()
 		if err == nil && res == nil {
 			err = errors.New("no elicitation result")
 		}

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -22,8 +23,8 @@ import (
 // task-created hook (which runs before the handler starts) to the handler.
 //
 // Inside a 2025-11-25 task a question goes to the client as elicitation/create tied to the task
-// (consent.go, taskAsksClient; mcp-go v1.2.1 cannot set the task's status to input_required: its
-// TaskStatusInputRequired is declared "not yet implemented"); work the host's model could do by
+// (consent.go, taskAsksClient; mcp-go v1.2.1 cannot set the task's status to input_required, so
+// the server shows it itself while the question is out: tasks_asking.go); work the host's model could do by
 // sampling goes to the agent. The 2026-07-28 io.modelcontextprotocol/tasks extension, which mcp-go
 // v1.2.1 does not implement, is served by an adapter of ours in front of it (tasks_ext.go), and
 // there a question goes to the client inside the task (its input requests). callDeadline is the
@@ -70,10 +71,14 @@ type taskCalls struct {
 	cancels map[string]context.CancelFunc
 	// early holds tasks cancelled before their call registered.
 	early map[string]bool
+	// asks counts, by task, the questions out to the user (tasks_asking.go); queries numbers the
+	// server's own tasks/get requests to mcp-go.
+	asks    map[string]int
+	queries atomic.Int64
 }
 
 func newTaskCalls() *taskCalls {
-	return &taskCalls{cancels: map[string]context.CancelFunc{}, early: map[string]bool{}}
+	return &taskCalls{cancels: map[string]context.CancelFunc{}, early: map[string]bool{}, asks: map[string]int{}}
 }
 
 // add registers a task's call; a task already cancelled is cancelled at once.

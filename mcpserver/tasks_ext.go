@@ -88,7 +88,7 @@ func (x *taskExt) take(line []byte) bool {
 	}
 	modern, declared := p.modern()
 	if !modern {
-		return false
+		return x.legacyTasks(l, line)
 	}
 	switch l.Method {
 	case "tools/call":
@@ -96,6 +96,15 @@ func (x *taskExt) take(line []byte) bool {
 			return false // a plain call, or the retry of one that asked for input
 		}
 		return x.create(l.ID, l.Params)
+	case "subscriptions/listen":
+		// Task status notifications are the extension's: asked for without it, the request is
+		// refused as the extension says. Otherwise mcp-go serves it (and establishes no task
+		// subscription: the server sends none, and tasks/get is polled).
+		if p.Notifications != nil && len(p.Notifications.TaskIDs) > 0 && !declared {
+			x.answer(l.ID, nil, missingExtension())
+			return true
+		}
+		return false
 	case "tasks/get", "tasks/update", "tasks/cancel":
 		if !declared {
 			x.answer(l.ID, nil, missingExtension())
@@ -119,6 +128,26 @@ func (x *taskExt) take(line []byte) bool {
 		return true
 	}
 	return false
+}
+
+// legacyTasks serves a 2025-11-25 tasks/get or tasks/list while some task's question is out
+// (tasks_asking.go): mcp-go does not know that task is input_required.
+func (x *taskExt) legacyTasks(l extLine, line []byte) bool {
+	if (l.Method != "tasks/get" && l.Method != "tasks/list") || !x.s.tasks.anyAsking() {
+		return false
+	}
+	x.mu.Lock()
+	ctx := x.base
+	x.mu.Unlock()
+	if ctx == nil {
+		return false
+	}
+	raw, ok := x.s.legacyTaskAnswer(ctx, line)
+	if !ok {
+		return false
+	}
+	x.write(raw)
+	return true
 }
 
 // ack is the empty result of tasks/update and tasks/cancel.
@@ -180,6 +209,11 @@ func (x *taskExt) answer(id json.RawMessage, result any, e *rpcError) {
 		x.s.cfg.Logger.Error("tasks extension: could not encode an answer", "err", err)
 		return
 	}
+	x.write(b)
+}
+
+// write writes one JSON-RPC line.
+func (x *taskExt) write(b []byte) {
 	if _, err := x.out.Write(append(b, '\n')); err != nil {
 		x.s.cfg.Logger.Warn("tasks extension: could not write an answer", "err", err)
 	}

@@ -24,14 +24,19 @@ type extLine struct {
 }
 
 // extParams are the parameters the extension reads: a tools/call's (name, the answers of a
-// retried call), tasks/get's, tasks/update's and tasks/cancel's (taskId, inputResponses), and the
-// request's _meta (protocol version and the client's capabilities, per request in 2026-07-28).
+// retried call), tasks/get's, tasks/update's and tasks/cancel's (taskId, inputResponses),
+// subscriptions/listen's task ids, and the request's _meta (protocol version and the client's capabilities, per request in 2026-07-28).
 type extParams struct {
 	Meta           *mcp.Meta                  `json:"_meta,omitempty"`
 	Name           string                     `json:"name,omitempty"`
 	TaskID         string                     `json:"taskId,omitempty"`
 	RequestState   string                     `json:"requestState,omitempty"`
 	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
+	// Notifications are subscriptions/listen's: taskIds asks for the extension's task status
+	// notifications.
+	Notifications *struct {
+		TaskIDs []json.RawMessage `json:"taskIds,omitempty"`
+	} `json:"notifications,omitempty"`
 }
 
 // modern reports whether the request speaks 2026-07-28 (or later) and whether it declared the

@@ -104,8 +104,10 @@ func skipReason(pr ghclient.FoundPR, in StartAllInput) string {
 func othersSkipReason(pr ghclient.FoundPR, viewer string) string {
 	const byName = "; pr_monitor_start with it as pr monitors it if you mean to work on it"
 	switch {
-	case prstatus.IsUs(pr.Author.Login, viewer, viewer):
+	case prstatus.IsUs(pr.Author.Login, viewer, viewer) && prstatus.OwnHead(pr.IsCrossRepository, pr.Author.Login, pr.HeadOwner):
 		return ""
+	case prstatus.IsUs(pr.Author.Login, viewer, viewer):
+		return "yours, from a fork you do not own: its code is someone else's" + byName
 	case pr.IsCrossRepository:
 		return "from someone else's fork: its code is not the repository's" + byName
 	case pr.Author.IsBot || (prstatus.ReviewerPolicy{}).CanReview(pr.Author, pr.AuthorAssociation):

@@ -151,7 +151,8 @@ func TestStartAllResultStaysBounded(t *testing.T) {
 
 // A monitor's tasks have the agent run, change and push the pull request's code with the user's
 // credentials: start_all takes someone else's pull request only when its author has write access
-// or is a GitHub App, and never from their fork. The viewer's own, fork or not, are always taken.
+// or is a GitHub App, and never from their fork. The viewer's own are taken from the repository or
+// the viewer's own fork, never from a fork someone else owns.
 func TestStartAllLeavesOutsidersAndOthersForksToAnExplicitStart(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2025-11-25"})
 	dev, alice, outsider, contrib := githubfake.User("dev"), githubfake.User("alice"), githubfake.User("outsider"), githubfake.User("contrib")
@@ -166,6 +167,7 @@ func TestStartAllLeavesOutsidersAndOthersForksToAnExplicitStart(t *testing.T) {
 		4: {githubfake.OpenPR{Author: contrib, Title: "a contributor's"}, githubfake.Assign{Assignees: []githubfake.Actor{dev}}},
 		5: {githubfake.OpenPR{Author: alice, Title: "a member's fork"}, githubfake.FromFork{}, review},
 		6: {githubfake.OpenPR{Author: githubfake.Bot("release-bot"), Title: "an app's"}, review},
+		7: {githubfake.OpenPR{Title: "mine, from a fork alice owns"}, githubfake.FromFork{Owner: "alice"}},
 	} {
 		require.NoError(t, h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, events...))
 	}
@@ -180,6 +182,7 @@ func TestStartAllLeavesOutsidersAndOthersForksToAnExplicitStart(t *testing.T) {
 		"acme/widgets#3": "by someone without write access (no association with the repository); pr_monitor_start with it as pr monitors it if you mean to work on it",
 		"acme/widgets#4": "by someone without write access (a first-time contributor); pr_monitor_start with it as pr monitors it if you mean to work on it",
 		"acme/widgets#5": "from someone else's fork: its code is not the repository's; pr_monitor_start with it as pr monitors it if you mean to work on it",
+		"acme/widgets#7": "yours, from a fork you do not own: its code is someone else's; pr_monitor_start with it as pr monitors it if you mean to work on it",
 	}, skipped)
 	assert.Equal(t, 3, h.srv.runningWatcher().Stats().PRs, "nothing watched for the skipped ones")
 }

@@ -92,3 +92,11 @@ func (p ReviewerPolicy) CanReview(a Actor, assoc Association) bool {
 func isBotAccount(a Actor) bool {
 	return a.IsBot || strings.HasSuffix(strings.ToLower(a.Login), "[bot]")
 }
+
+// OwnHead reports whether a pull request's code is its author's to push: a branch of the
+// repository itself (not cross-repository), or a fork the author owns. A fork someone else owns
+// holds code that someone else can push at any moment, and a deleted fork (no owner) cannot be
+// told apart from one: neither counts (docs/security.md, "Whose pull requests are monitored").
+func OwnHead(crossRepository bool, author, headOwner string) bool {
+	return !crossRepository || (headOwner != "" && accountKey(headOwner) == accountKey(author))
+}

@@ -106,14 +106,16 @@ func (t *ThreadContext) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON implements json.Marshaler.
+// MarshalJSON implements json.Marshaler. A check's link is whatever the app that reported it
+// wrote (only https links are kept at ingestion): never plainly a name, it is always fenced.
 func (c CheckContext) MarshalJSON() ([]byte, error) {
 	type plain CheckContext
 	return json.Marshal(struct {
 		plain
 		Name     name `json:"name"`
+		URL      name `json:"url,omitempty"`
 		Workflow name `json:"workflow,omitempty"`
-	}{plain(c), name(c.Name), name(c.Workflow)})
+	}{plain(c), name(c.Name), name(c.URL), name(c.Workflow)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -122,12 +124,13 @@ func (c *CheckContext) UnmarshalJSON(b []byte) error {
 	v := struct {
 		*plain
 		Name     name `json:"name"`
+		URL      name `json:"url,omitempty"`
 		Workflow name `json:"workflow,omitempty"`
 	}{plain: (*plain)(c)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	c.Name, c.Workflow = string(v.Name), string(v.Workflow)
+	c.Name, c.URL, c.Workflow = string(v.Name), string(v.URL), string(v.Workflow)
 	return nil
 }
 
@@ -199,5 +202,28 @@ func (p *PriorAttempt) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	p.Branch = string(v.Branch)
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler.
+func (l CheckLog) MarshalJSON() ([]byte, error) {
+	type plain CheckLog
+	return json.Marshal(struct {
+		plain
+		Check name `json:"check"`
+	}{plain(l), name(l.Check)})
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *CheckLog) UnmarshalJSON(b []byte) error {
+	type plain CheckLog
+	v := struct {
+		*plain
+		Check name `json:"check"`
+	}{plain: (*plain)(l)}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	l.Check = string(v.Check)
 	return nil
 }

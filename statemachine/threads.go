@@ -8,6 +8,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -69,14 +70,16 @@ const (
 	maxAnalysis    = 1500 // the agent's recommendation or findings, repeated in a question
 )
 
-// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user. It reads
-// no more of a long comment than it shows.
+// excerpt is a one-line, bounded quote of GitHub text for a question shown to the user: its start
+// as a reader is shown it (sanitize.ForReader: what GitHub hides left out), taken before the
+// lines are joined, since a link-reference comment is one only on a line of its own. It reads no
+// more of a long comment than it shows and what may be hidden around it.
 func excerpt(u Untrusted, max int) string {
 	s := string(u)
-	if limit := 2*max + 64; len(s) > limit {
+	if limit := 4*max + 1024; len(s) > limit {
 		s = s[:limit]
 	}
-	return text.ClipBytes(text.OneLine(strings.ToValidUTF8(s, "")), max)
+	return text.ClipBytes(text.OneLine(sanitize.ForReader(strings.ToValidUTF8(s, ""))), max)
 }
 
 // quotedThread is one line of a fenced quote: who wrote what where. Everything on it is GitHub's.

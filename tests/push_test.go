@@ -50,23 +50,70 @@ func failingCI() (open []githubfake.Event, fail githubfake.Event) {
 // pushFlags push within a fraction of a second.
 var pushFlags = []string{"--push-grace", "100ms"}
 
-// TestOverStdioAClientThatDeclaresNothingGetsNoChannelEvent: the server declares the channel and
-// says what its events mean, but pushes only to Claude Code (--push auto).
+// declared is what an initialize or server/discover result declares of the channel.
+type declared struct {
+	Capabilities struct {
+		Experimental map[string]any `json:"experimental"`
+	} `json:"capabilities"`
+	Instructions string `json:"instructions"`
+}
+
+func declaredIn(t *testing.T, res rawMessage) declared {
+	t.Helper()
+	require.Nil(t, res.Error)
+	var d declared
+	require.NoError(t, json.Unmarshal(res.Result, &d))
+	return d
+}
+
+// TestTheChannelIsDeclaredOnlyToClientsItPushesTo: with --push auto, Claude Code (by its name, or
+// any client declaring the channel capability) is told of the channel and what its events mean;
+// another client is told neither, nor is a 2026-07-28 client, which has no session to push on. The instructions never name the event's
+// source: Claude Code sets it from the name the user registered the server under.
+func TestTheChannelIsDeclaredOnlyToClientsItPushesTo(t *testing.T) {
+	w := newWorld(t, legacy)
+	channelCaps := map[string]any{"experimental": map[string]any{"claude/channel": map[string]any{}}}
+	for _, tc := range []struct {
+		name    string
+		declare func(c *rawClient) rawMessage
+		told    bool
+	}{
+		{"2025-11-25, Claude Code", func(c *rawClient) rawMessage { return c.initialize("claude-code", map[string]any{}) }, true},
+		{"2025-11-25, a client declaring the channel", func(c *rawClient) rawMessage { return c.initialize("some-client", channelCaps) }, true},
+		{"2025-11-25, another client", func(c *rawClient) rawMessage { return c.initialize("some-client", map[string]any{}) }, false},
+		{"2026-07-28, even a client declaring the channel: no session to push on", func(c *rawClient) rawMessage {
+			return c.call("server/discover", map[string]any{"_meta": modernMeta(channelCaps)})
+		}, false},
+		{"2026-07-28, another client", func(c *rawClient) rawMessage {
+			return c.call("server/discover", map[string]any{"_meta": modernMeta(map[string]any{})})
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := w.launchRaw(pushFlags...)
+			defer c.close()
+			d := declaredIn(t, tc.declare(c))
+			require.NotEmpty(t, d.Instructions)
+			assert.NotContains(t, d.Instructions, "source=", "the source is the host's to name")
+			if tc.told {
+				assert.Contains(t, d.Capabilities.Experimental, "claude/channel")
+				assert.Contains(t, d.Instructions, "<channel> event")
+			} else {
+				assert.NotContains(t, d.Capabilities.Experimental, "claude/channel")
+				assert.NotContains(t, d.Instructions, "channel")
+			}
+		})
+	}
+}
+
+// TestOverStdioAClientThatDeclaresNothingGetsNoChannelEvent: the server pushes only to Claude
+// Code (--push auto), and tells no other client of its channel.
 func TestOverStdioAClientThatDeclaresNothingGetsNoChannelEvent(t *testing.T) {
 	w := newWorld(t, legacy)
 	open, fail := failingCI()
 	w.apply(open...)
 	c := w.launchRaw(pushFlags...)
-	init := c.initialize("some-client", map[string]any{})
-	var res struct {
-		Capabilities struct {
-			Experimental map[string]any `json:"experimental"`
-		} `json:"capabilities"`
-		Instructions string `json:"instructions"`
-	}
-	require.NoError(t, json.Unmarshal(init.Result, &res))
-	assert.Contains(t, res.Capabilities.Experimental, "claude/channel")
-	assert.Contains(t, res.Instructions, `<channel source="prmonitor">`)
+	d := declaredIn(t, c.initialize("some-client", map[string]any{}))
+	assert.NotContains(t, d.Capabilities.Experimental, "claude/channel")
 	c.startLegacy(w.ref.String())
 	w.apply(fail)
 	time.Sleep(1500 * time.Millisecond)

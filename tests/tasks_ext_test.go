@@ -193,7 +193,8 @@ func TestAnAllTaskHandsOutTheNextActionOfAnyPullRequest(t *testing.T) {
 }
 
 // TestTheTasksExtensionServesOnlyAClientThatDeclaresIt: the server advertises the extension in
-// server/discover; without it on the request, tasks/* are refused (-32021) and next_step is a
+// server/discover, and not the 2025-11-25 tasks; without it on the request, tasks/* and a
+// subscriptions/listen naming tasks are refused (-32021) and next_step is a
 // plain bounded call; an unknown task is -32602; tasks/cancel stops a task, which then says
 // cancelled, and the monitor goes on with the next call.
 func TestTheTasksExtensionServesOnlyAClientThatDeclaresIt(t *testing.T) {
@@ -204,12 +205,23 @@ func TestTheTasksExtensionServesOnlyAClientThatDeclaresIt(t *testing.T) {
 	disc := c.call("server/discover", map[string]any{"_meta": modernMeta(extCaps(false))})
 	require.Nil(t, disc.Error)
 	var d struct {
-		Capabilities struct {
-			Extensions map[string]any `json:"extensions"`
-		} `json:"capabilities"`
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
 	}
 	require.NoError(t, json.Unmarshal(disc.Result, &d))
-	assert.Contains(t, d.Capabilities.Extensions, "io.modelcontextprotocol/tasks")
+	assert.Contains(t, string(d.Capabilities["extensions"]), `"io.modelcontextprotocol/tasks"`)
+	assert.NotContains(t, d.Capabilities, "tasks", "the 2025-11-25 tasks (tasks/list) are not served in 2026-07-28: not declared")
+	list := c.call("tasks/list", map[string]any{"_meta": modernMeta(extCaps(true))})
+	require.NotNil(t, list.Error)
+	assert.Equal(t, -32601, list.Error.Code, "as server/discover says: no tasks/list")
+
+	listen := func(withTasks bool, ids ...string) rawMessage {
+		return c.call("subscriptions/listen", map[string]any{"notifications": map[string]any{"taskIds": ids}, "_meta": modernMeta(extCaps(withTasks))})
+	}
+	refusedListen := listen(false, "some-task")
+	require.NotNil(t, refusedListen.Error, "task status notifications are the extension's")
+	assert.Equal(t, -32021, refusedListen.Error.Code)
+	assert.Contains(t, string(refusedListen.Error.Data), "io.modelcontextprotocol/tasks")
+	assert.Nil(t, listen(true, "some-task").Error, "with the extension declared, the subscription is answered")
 
 	refused := c.call("tasks/get", map[string]any{"taskId": "x", "_meta": modernMeta(extCaps(false))})
 	require.NotNil(t, refused.Error)

@@ -39,6 +39,10 @@ type taskClient struct {
 	seq      int
 	// elicitTask is the task the last form was tied to (related-task metadata).
 	elicitTask string
+	// hold, when set, keeps each form open until it is closed; statuses are the task statuses
+	// notifications/tasks/status said, in order.
+	hold     chan struct{}
+	statuses []mcp.TaskStatus
 }
 
 // launchTasks starts prmonitor serve (with the world's short --max-block, which a task ignores)
@@ -59,10 +63,14 @@ func (w *world) launchTasks() *taskClient {
 		client.WithElicitationHandler(elicitCounter{tc}))
 	require.NoError(w.t, tc.c.Start(context.Background()))
 	tc.c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == string(mcp.MethodNotificationProgress) {
-			tc.mu.Lock()
+		tc.mu.Lock()
+		defer tc.mu.Unlock()
+		switch n.Method {
+		case string(mcp.MethodNotificationProgress):
 			tc.progress++
-			tc.mu.Unlock()
+		case string(mcp.MethodNotificationTasksStatus):
+			status, _ := n.Params.AdditionalFields["status"].(string)
+			tc.statuses = append(tc.statuses, mcp.TaskStatus(status))
 		}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -94,7 +102,16 @@ func (tc *taskClient) kill() {
 // elicitCounter is a user who dismisses every form; it counts them and keeps the task each was tied to.
 type elicitCounter struct{ tc *taskClient }
 
-func (e elicitCounter) Elicit(_ context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+func (e elicitCounter) Elicit(ctx context.Context, r mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	e.tc.mu.Lock()
+	hold := e.tc.hold
+	e.tc.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+		}
+	}
 	e.tc.mu.Lock()
 	e.tc.elicits++
 	if r.Params.Meta != nil {
@@ -257,6 +274,49 @@ func TestAQuestionInsideATaskIsShownToTheUserTiedToItsTask(t *testing.T) {
 	require.True(t, res.IsError, "the agent's merge is refused")
 	assert.Zero(t, w.merges)
 	assert.Empty(t, w.fake.Merges())
+}
+
+// TestATaskWhoseQuestionIsOutIsInputRequired: while the form a 2025-11-25 task put to the user is
+// open, tasks/get, tasks/list and the task status notifications say input_required; once it is
+// answered (here dismissed) the task goes on and completes.
+func TestATaskWhoseQuestionIsOutIsInputRequired(t *testing.T) {
+	w := newWorld(t, legacy)
+	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
+	tc := w.launchTasks()
+	hold := make(chan struct{})
+	tc.mu.Lock()
+	tc.hold = hold
+	tc.mu.Unlock()
+	tc.start()
+	id := tc.nextTask()
+	require.Equal(t, mcp.TaskStatusWorking, tc.status(id))
+	w.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.Approve(carol, "LGTM"))
+	require.Eventually(t, func() bool { return tc.status(id) == mcp.TaskStatusInputRequired }, 30*time.Second, 20*time.Millisecond,
+		"tasks/get says input_required while the question is out")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	list, err := tc.c.ListTasks(ctx, mcp.ListTasksRequest{})
+	require.NoError(t, err)
+	var listed []mcp.TaskStatus
+	for _, task := range list.Tasks {
+		if task.TaskId == id {
+			listed = append(listed, task.Status)
+		}
+	}
+	assert.Equal(t, []mcp.TaskStatus{mcp.TaskStatusInputRequired}, listed, "tasks/list says so too")
+	require.Eventually(t, func() bool {
+		tc.mu.Lock()
+		defer tc.mu.Unlock()
+		return len(tc.statuses) > 0 && tc.statuses[len(tc.statuses)-1] == mcp.TaskStatusInputRequired
+	}, 10*time.Second, 10*time.Millisecond, "a task status notification says input_required")
+
+	close(hold)
+	act := tc.result(id)
+	require.Equal(t, "ask_user", act.Action, "%+v", act)
+	assert.Equal(t, mcp.TaskStatusCompleted, tc.status(id))
+	tc.mu.Lock()
+	assert.Contains(t, tc.statuses, mcp.TaskStatusWorking, "and working again once it is answered")
+	tc.mu.Unlock()
 }
 
 // TestTasksCancelStopsTheWaitAndLeavesTheMonitorIntact: tasks/cancel ends the task (cancelled) and

@@ -93,6 +93,8 @@ func TestDispatchWorksOnlyForPeopleWithWriteAccess(t *testing.T) {
 	g.on(t, 3, failingPR(member, "from-a-fork")...)
 	g.on(t, 3, githubfake.FromFork{})
 	g.on(t, 4, githubfake.OpenIssue{Author: outsider, Title: "Please run this script", Labels: []string{"bug"}})
+	g.on(t, 5, failingPR(member, "from-the-outsiders-fork")...)
+	g.on(t, 5, githubfake.FromFork{Owner: "outsider"})
 
 	out := dispatchJSON(t, g)
 	assert.Empty(t, out.Spawns, "no worker runs an outsider's code, a contributor's or a fork's")
@@ -115,7 +117,10 @@ func TestDispatchWorksOnlyForPeopleWithWriteAccess(t *testing.T) {
 	for _, s := range out.Spawns {
 		spawned = append(spawned, s.Number)
 	}
-	assert.Equal(t, []int{2, 3}, spawned, "the trusted contributor's and the member's fork; never the outsider's")
+	assert.Equal(t, []int{2, 3}, spawned, "the trusted contributor's and the member's fork; never the outsider's, nor the member's from the outsider's fork")
+	decision, reason := out.decision(t, 5)
+	assert.Equal(t, "skip", decision)
+	assert.Contains(t, reason, "from a fork its author does not own")
 }
 
 func TestDispatchTakesIssuesOnlyFromPeopleItWorksFor(t *testing.T) {

@@ -59,8 +59,10 @@ type PR struct {
 	// AuthorAssociation is the author's relation to the repository: OWNER, MEMBER and COLLABORATOR
 	// have write access. Empty (not read) counts as none.
 	AuthorAssociation prstatus.Association `json:"author_association,omitempty"`
-	// IsCrossRepository is true for a pull request from a fork.
-	IsCrossRepository bool `json:"is_cross_repository,omitempty"`
+	// IsCrossRepository is true for a pull request from a fork; HeadOwner is the login of the
+	// fork's owner ("" when the fork was deleted).
+	IsCrossRepository bool   `json:"is_cross_repository,omitempty"`
+	HeadOwner         string `json:"head_owner,omitempty"`
 	// RollupState is the head's statusCheckRollup state (SUCCESS, FAILURE, ERROR, PENDING,
 	// EXPECTED), empty when no check was reported on it. It counts every run GitHub keeps, a
 	// failure a re-run superseded and a queued duplicate included (docs/watcher.md, "GitHub as it

@@ -39,6 +39,9 @@ func (c Config) distrust(p *PR) string {
 	if p.IsCrossRepository && !c.AllowForks {
 		return "from a fork (isCrossRepository), and allow_forks is off"
 	}
+	if !prstatus.OwnHead(p.IsCrossRepository, p.Author.Login, p.HeadOwner) {
+		return "from a fork its author does not own: allow_forks takes only an author's own fork"
+	}
 	return ""
 }
 

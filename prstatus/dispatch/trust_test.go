@@ -49,10 +49,16 @@ func TestWhomTheDispatcherWorksFor(t *testing.T) {
 		assert.Contains(t, cfg.distrust(author(login, assoc)), "has no write access", login)
 	}
 	fork := author("member", prstatus.AssocMember)
-	fork.IsCrossRepository = true
+	fork.IsCrossRepository, fork.HeadOwner = true, "Member"
 	assert.Contains(t, cfg.distrust(fork), "from a fork")
 	cfg.AllowForks = true
-	assert.Empty(t, cfg.distrust(fork))
+	assert.Empty(t, cfg.distrust(fork), "the author's own fork")
+	for _, owner := range []string{"stranger", ""} {
+		other := *fork
+		other.HeadOwner = owner
+		assert.Equal(t, "from a fork its author does not own: allow_forks takes only an author's own fork", cfg.distrust(&other),
+			"a fork owned by %q", owner)
+	}
 	assert.Contains(t, cfg.distrust(author("not a login; rm -rf", prstatus.AssocNone)), "an author whose login is not a GitHub login",
 		"a reason names nothing that is not a login")
 }

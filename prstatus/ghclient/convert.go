@@ -22,6 +22,23 @@ type ingest struct {
 // text is the ingestion step for one string from GitHub.
 func (in ingest) text(s string) string { return in.redact.Clean(s) }
 
+// link is the ingestion step for a link an app wrote (a check's details, a status's target): kept
+// only when it is an https link (sanitize.HTTPSLink), else dropped.
+func (in ingest) link(s string) string { return sanitize.HTTPSLink(in.text(s)) }
+
+// loginNode is an account read for its login alone (a repository's owner).
+type loginNode struct {
+	Login string `graphql:"login"`
+}
+
+// login is an account's login, "" for none (a deleted repository has no owner).
+func (in ingest) login(n *loginNode) string {
+	if n == nil {
+		return ""
+	}
+	return in.text(n.Login)
+}
+
 // toActor normalises an author once, here: bots get REST's "[bot]" suffix and IsBot, and a
 // deleted account (null author) becomes "ghost".
 func (in ingest) toActor(a *actorNode) prstatus.Actor {
@@ -253,7 +270,7 @@ func (in ingest) toChecks(nodes []*contextNode) []prstatus.Check {
 				Name:       in.text(cr.Name),
 				Status:     cr.Status,
 				Conclusion: deref(cr.Conclusion),
-				URL:        in.text(deref(cr.DetailsURL)),
+				URL:        in.link(deref(cr.DetailsURL)),
 				IsRequired: cr.IsRequired,
 			}
 			if cr.DatabaseID != nil {
@@ -277,7 +294,7 @@ func (in ingest) toChecks(nodes []*contextNode) []prstatus.Check {
 				Kind:       prstatus.KindStatusContext,
 				Name:       in.text(sc.Context),
 				State:      sc.State,
-				URL:        in.text(deref(sc.TargetURL)),
+				URL:        in.link(deref(sc.TargetURL)),
 				IsRequired: sc.IsRequired,
 			}
 			if sc.CreatedAt != nil {

@@ -223,6 +223,7 @@ func (in ingest) toDispatchPR(repo dispatch.RepoRef, n *repoPRNode) dispatch.PR 
 		},
 		AuthorAssociation: prstatus.Association(n.AuthorAssociation),
 		IsCrossRepository: n.IsCrossRepository,
+		HeadOwner:         in.login(n.HeadRepositoryOwner),
 		Labels:            []string{},
 		Assignees:         []string{},
 		LabelEvents:       []dispatch.LabelEvent{},

@@ -41,6 +41,9 @@ type repoPRNode struct {
 	BaseRefName       string `graphql:"baseRefName"`
 	Mergeable         string `graphql:"mergeable"`
 
+	// HeadRepositoryOwner is whose fork the head is in: allow_forks takes only the author's own.
+	HeadRepositoryOwner *loginNode `graphql:"headRepositoryOwner"`
+
 	Labels struct {
 		Nodes []*struct {
 			Name string `graphql:"name"`

@@ -60,8 +60,9 @@ type searchNode struct {
 		} `graphql:"repository"`
 		// AuthorAssociation and IsCrossRepository say whether pr_monitor_start_all takes a pull
 		// request someone else wrote (docs/security.md, "Whose pull requests are monitored").
-		AuthorAssociation string `graphql:"authorAssociation"`
-		IsCrossRepository bool   `graphql:"isCrossRepository"`
+		AuthorAssociation   string     `graphql:"authorAssociation"`
+		IsCrossRepository   bool       `graphql:"isCrossRepository"`
+		HeadRepositoryOwner *loginNode `graphql:"headRepositoryOwner"`
 	} `graphql:"... on PullRequest"`
 }
 
@@ -101,6 +102,8 @@ type FoundPR struct {
 	// head branch is in a fork.
 	AuthorAssociation prstatus.Association
 	IsCrossRepository bool
+	// HeadOwner is the login of the head repository's owner ("" when it was deleted).
+	HeadOwner string
 	// Found is why: FoundAuthored, FoundAssigned or FoundReviewRequested (the first that found it).
 	Found string
 }
@@ -165,7 +168,8 @@ func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
 			seen[key] = true
 			out.PRs = append(out.PRs, FoundPR{Ref: ref, Title: c.in.text(p.Title), URL: c.in.text(p.URL),
 				Author: c.in.toActor(p.Author), IsDraft: p.IsDraft, Found: s.found,
-				AuthorAssociation: prstatus.Association(p.AuthorAssociation), IsCrossRepository: p.IsCrossRepository})
+				AuthorAssociation: prstatus.Association(p.AuthorAssociation), IsCrossRepository: p.IsCrossRepository,
+				HeadOwner: c.in.login(p.HeadRepositoryOwner)})
 		}
 	}
 	return out, nil

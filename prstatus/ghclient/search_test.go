@@ -113,6 +113,27 @@ func TestOpenPRsCarriesTitleDraftAndAuthor(t *testing.T) {
 	assert.Equal(t, "https://github.com/acme/widgets/pull/2", pr.URL)
 }
 
+// Whose repository a pull request's head is in: the repository's owner, the author's own fork,
+// or a fork someone else owns.
+func TestOpenPRsReadsTheHeadRepositorysOwner(t *testing.T) {
+	e := newFakeEnv(t)
+	for n, events := range map[int][]githubfake.Event{
+		1: {githubfake.OpenPR{Title: "a branch"}},
+		2: {githubfake.OpenPR{Title: "my fork"}, githubfake.FromFork{}},
+		3: {githubfake.OpenPR{Title: "alice's fork"}, githubfake.FromFork{Owner: "alice"}},
+	} {
+		require.NoError(t, e.f.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: n}, events...))
+	}
+	got, err := e.c.OpenPRs(t.Context(), ghclient.OpenPRsQuery{})
+	require.NoError(t, err)
+	owners := map[int]string{}
+	for _, pr := range got.PRs {
+		owners[pr.Ref.Number] = pr.HeadOwner
+		assert.Equal(t, pr.Ref.Number != 1, pr.IsCrossRepository, "#%d", pr.Ref.Number)
+	}
+	assert.Equal(t, map[int]string{1: "acme", 2: "dev", 3: "alice"}, owners)
+}
+
 func TestOpenPRsSaysWhenASearchHasMoreThanOnePage(t *testing.T) {
 	e := newFakeEnv(t)
 	for n := 1; n <= ghclient.SearchPage+1; n++ {

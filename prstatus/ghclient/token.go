@@ -71,8 +71,10 @@ func (t Token) reveal() string {
 // redactor finds the token, and its obvious encodings, in text from GitHub.
 func (t Token) redactor() sanitize.Redactor { return sanitize.NewRedactor(t.reveal()) }
 
-// scrub replaces every occurrence of the token in s, in any of its obvious encodings.
-func (t Token) scrub(s string) string { return t.redactor().Redact(s) }
+// scrub replaces every occurrence of the token in s, in any of its obvious encodings, also where
+// only the text as a reader is shown it holds one (sanitize.Redactor.Clean): GitHub's messages are
+// quoted to readers, fenced.
+func (t Token) scrub(s string) string { return t.redactor().Clean(s) }
 
 // validToken reports whether s can go into an Authorization header: printable ASCII, no spaces.
 func validToken(s string) bool {

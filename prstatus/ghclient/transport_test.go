@@ -15,6 +15,8 @@ import (
 	"github.com/shurcooL/githubv4"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
 func TestTransportHeaders(t *testing.T) {
@@ -166,6 +168,19 @@ func TestTokenNeverInErrorsOrLogs(t *testing.T) {
 		require.Error(t, err)
 		assertCleanError(t, err)
 		assert.Contains(t, err.Error(), "bad token "+redacted)
+	})
+	t.Run("GitHub echoing the token in fullwidth letters, or split by a hidden comment", func(t *testing.T) {
+		styled := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			wide := strings.Map(func(c rune) rune { return c + 0xfee0 }, tok) // every byte is printable ASCII
+			writeJSON(w, 401, map[string]any{"message": "bad token " + wide + " or " + tok[:6] + "<!-- x -->" + tok[6:]})
+		})
+		c, _, srv := testClient(t, styled, func(c *Config) { c.Logger = logger })
+		_, err := c.HTTPClient().Get(srv.URL + "/x")
+		require.ErrorIs(t, err, ErrUnauthorized)
+		assertCleanError(t, err)
+		assert.NotContains(t, sanitize.ForReader(err.Error()), testToken, "a reader shown the message never sees the token")
+		assert.Equal(t, 2, strings.Count(err.Error(), redacted), err.Error())
 	})
 	t.Run("retries are logged without the token", func(t *testing.T) {
 		s := &script{steps: []func(http.ResponseWriter, *http.Request){status(502), status(200)}}

@@ -47,18 +47,26 @@ func (f *Fake) restGetContents(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// FromFork marks the pull request as opened from a fork (isCrossRepository).
-type FromFork struct{}
+// FromFork marks the pull request as opened from a fork (isCrossRepository) owned by Owner, a
+// login; "" is the author's own fork (headRepositoryOwner).
+type FromFork struct {
+	Owner string
+}
 
 // Describe implements Event.
-func (FromFork) Describe() string { return "the pull request comes from a fork" }
+func (e FromFork) Describe() string {
+	if e.Owner == "" {
+		return "the pull request comes from its author's fork"
+	}
+	return "the pull request comes from a fork owned by " + e.Owner
+}
 
 // Apply implements Event.
-func (FromFork) Apply(tx *Tx) error {
+func (e FromFork) Apply(tx *Tx) error {
 	pr, err := tx.PR()
 	if err != nil {
 		return err
 	}
-	pr.CrossRepository = true
+	pr.CrossRepository, pr.HeadOwner = true, e.Owner
 	return nil
 }

@@ -43,6 +43,14 @@ func resolvePullRequest(x *execution, parent any, field string, args map[string]
 		return pr.IsDraft, nil
 	case "isCrossRepository":
 		return pr.CrossRepository, nil
+	case "headRepositoryOwner":
+		if !pr.CrossRepository {
+			return resolveRepository(x, pr.Repo, "owner", nil)
+		}
+		if pr.HeadOwner == "" {
+			return x.actor(pr.Author), nil
+		}
+		return x.actor(Actor{Login: pr.HeadOwner}), nil
 	case "locked", "maintainerCanModify",
 		"createdViaEmail", "includesCreatedEdit", "viewerCanMergeAsAdmin":
 		return false, nil

@@ -186,8 +186,10 @@ type PullRequest struct {
 	MergedAt       time.Time
 	MergedBy       Actor
 	MergeCommitOID string
-	// CrossRepository marks a pull request from a fork (see FromFork).
+	// CrossRepository marks a pull request from a fork (see FromFork); HeadOwner is the fork's
+	// owner ("" for the author's own fork).
 	CrossRepository bool
+	HeadOwner       string
 
 	// Conversation is what the pull request shares with issues: labels, assignees, comments.
 	Conversation

@@ -175,7 +175,7 @@ func excerpt(body string, n int) string {
 		}
 		body = body[:limit]
 	}
-	body = stripSpans(body, "<!--", "-->", " ")
+	body = sanitize.StripLinkDefinitions(stripSpans(body, "<!--", "-->", " "))
 	body = stripSpans(body, "```", "```", " [code] ")
 	return text.Excerpt(sanitize.Text(body), n)
 }

@@ -10,17 +10,17 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// ForReader is GitHub text as it is shown to a reader, inside a fence: HTML comments removed
-// (GitHub does not show them, so nobody reviewing the pull request saw what they say), cleaned as
-// Text cleans, normalised (Normalize), and with anything shaped like a fence marker defanged
-// (Defang).
+// ForReader is GitHub text as it is shown to a reader, inside a fence: HTML comments and
+// link-reference definitions removed (GitHub shows neither, so nobody reviewing the pull request
+// saw what they say), cleaned as Text cleans, normalised (Normalize), and with anything shaped
+// like a fence marker defanged (Defang).
 //
 // Cleaning or normalising can bring the pieces of a comment together ("<!\u200b--" once the
 // zero-width space is gone, "\uff1c!--" once folded), and removing a comment can leave text to
 // normalise, so the steps repeat until nothing changes (twice for ordinary text).
 func ForReader(s string) string {
 	for range maxRounds {
-		next := Defang(Normalize(StripHTMLComments(Text(s))))
+		next := Defang(Normalize(StripLinkDefinitions(StripHTMLComments(Text(s)))))
 		if next == s {
 			break
 		}
@@ -46,6 +46,35 @@ func StripHTMLComments(s string) string {
 		return s
 	}
 	return htmlComment().ReplaceAllString(s, "")
+}
+
+// linkDefinition is a Markdown link-reference definition on its own lines, as CommonMark reads
+// one: up to three spaces, a [label], a colon, a destination (<…> or a run without spaces, on the
+// same line or the next), and an optional title in "…", '…' or (…) that may run over lines but not
+// over a blank one. The common "comment" `[//]: # (hidden words)` is one. GitHub renders a
+// definition as nothing.
+var linkDefinition = sync.OnceValue(func() *regexp.Regexp {
+	const (
+		label = `\[(?:[^\]\\\n]|\\.){1,999}\]:`
+		dest  = `[ \t]*(?:\n[ \t]*)?(?:<[^<>\n]*>|[^\s<>]\S*)`
+		// A title's characters: a line break only before more title, never a blank line.
+		double = `"(?:[^"\n]|\n[ \t]*[^"\s])*"`
+		single = `'(?:[^'\n]|\n[ \t]*[^'\s])*'`
+		parens = `\((?:[^()\n]|\n[ \t]*[^()\s])*\)`
+		title  = `(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:` + double + `|` + single + `|` + parens + `))?`
+	)
+	return regexp.MustCompile(`(?m)^ {0,3}` + label + dest + title + `[ \t]*(?:\n|\z)`)
+})
+
+// StripLinkDefinitions removes Markdown link-reference definitions, which GitHub renders as
+// nothing: `[//]: # (ignore previous instructions)` is a comment nobody on GitHub sees. A
+// reference-style link elsewhere in the text keeps its words and loses its target, which the
+// reader can follow on GitHub.
+func StripLinkDefinitions(s string) string {
+	if !strings.Contains(s, "]:") {
+		return s
+	}
+	return linkDefinition().ReplaceAllString(s, "")
 }
 
 // Normalize folds text to the form a reader takes it in, so that what looks alike is alike before
@@ -77,30 +106,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-var (
-	// bracketed is anything between three or more angle brackets on one line, "<<<…>>>": the
-	// shape of a fence marker whatever its letters (a Cyrillic "е" survives normalisation).
-	// Merge-conflict lines ("<<<<<<< HEAD") have no closing run and are left alone.
-	bracketed = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<{3,}([^<>\n]{0,200}?)>{3,}`) })
-	// markerWords are a marker's words, however spaced, with whatever brackets, slash or guillemet
-	// before them: "end untrusted GitHub text".
-	markerWords = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(?:«|<+\s*)?(?:/\s*)?((?:end\s+)?untrusted\s+github\s+text)`)
-	})
-)
-
-// Defang makes anything shaped like a fence marker visibly different, so that a forged end line
-// cannot even look like one to a reader who does not compare ids: a bracketed "<<<…>>>" becomes
-// "«…»" and the marker's words are preceded by "«" instead of brackets. It expects normalised
-// text (Normalize).
-func Defang(s string) string {
-	if strings.Contains(strings.ToLower(s), "untrusted") {
-		s = markerWords().ReplaceAllString(s, "«$1")
-	}
-	if strings.Contains(s, "<<<") {
-		s = bracketed().ReplaceAllString(s, "«$1»")
-	}
-	return s
 }

@@ -81,8 +81,42 @@ func percentEncoded(hexed string, upper bool) string {
 }
 
 // Redact returns s with every form of the secret replaced by [REDACTED], also where white space
-// splits one.
+// splits one, and also where only the folded text (Normalize) holds one: a token written in
+// fullwidth or styled letters (ｇｈｐ_…, 𝐠𝐡𝐩_…) is the token once folded, as every reader of a
+// fence is shown it. Such a text is returned folded, with the secret replaced.
 func (r Redactor) Redact(s string) string {
+	s = r.redact(s)
+	if len(r.needles) == 0 || isASCII(s) {
+		return s
+	}
+	if folded := Normalize(s); folded != s && r.holds(folded) {
+		return r.redact(folded)
+	}
+	return s
+}
+
+// holds reports whether s holds a form of the secret, also split by white space.
+func (r Redactor) holds(s string) bool {
+	for _, n := range r.needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return len(r.needles) > 0 && strings.ContainsFunc(s, unicode.IsSpace) && len(r.find(squeeze(s))) > 0
+}
+
+// squeeze is s without its white space.
+func squeeze(s string) string {
+	return strings.Map(func(c rune) rune {
+		if unicode.IsSpace(c) {
+			return -1
+		}
+		return c
+	}, s)
+}
+
+// redact replaces the forms of the secret s holds as it is.
+func (r Redactor) redact(s string) string {
 	for _, n := range r.needles {
 		if strings.Contains(s, n) {
 			s = strings.ReplaceAll(s, n, Redacted)
@@ -98,13 +132,7 @@ func (r Redactor) Redact(s string) string {
 // span of s that held one (the white space inside it included) by one [REDACTED].
 func (r Redactor) redactSpaced(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	squeezed := strings.Map(func(c rune) rune {
-		if unicode.IsSpace(c) {
-			return -1
-		}
-		return c
-	}, s)
-	spans := r.find(squeezed)
+	spans := r.find(squeeze(s))
 	if len(spans) == 0 {
 		return s
 	}
@@ -165,5 +193,17 @@ func (r Redactor) find(text string) [][2]int {
 }
 
 // Clean is the whole ingestion step for one piece of GitHub text: Text, then Redact (after Text,
-// so a secret broken up by invisible characters is found whole).
-func (r Redactor) Clean(s string) string { return r.Redact(Text(s)) }
+// so a secret broken up by invisible characters is found whole). The text is then looked at as a
+// reader will be shown it (ForReader: hidden comments removed, folded, defanged): when that view
+// holds the secret (a token split by an HTML comment, written in styled letters), the view itself,
+// redacted, is what is kept, so neither a payload nor a state file can ever carry it.
+func (r Redactor) Clean(s string) string {
+	s = r.Redact(Text(s))
+	if len(r.needles) == 0 {
+		return s
+	}
+	if view := ForReader(s); view != s && r.holds(view) {
+		return r.Redact(view)
+	}
+	return s
+}

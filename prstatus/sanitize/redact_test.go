@@ -152,3 +152,59 @@ func BenchmarkClean(b *testing.B) {
 		})
 	}
 }
+
+// fullwidth writes s's printable ASCII in fullwidth forms (ｇｈｐ＿…).
+func fullwidth(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r > ' ' && r <= '~' {
+			return r + 0xfee0
+		}
+		return r
+	}, s)
+}
+
+// mathBold writes s's letters and digits in mathematical bold (𝐠𝐡𝐩_…).
+func mathBold(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 0x1d41a + r - 'a'
+		case r >= 'A' && r <= 'Z':
+			return 0x1d400 + r - 'A'
+		case r >= '0' && r <= '9':
+			return 0x1d7ce + r - '0'
+		}
+		return r
+	}, s)
+}
+
+// A token written so that only the folded text (NFKC, as every fence shows it) holds it is found
+// there: the text kept is the folded one, redacted, and no reader's view of it holds the token.
+func TestRedactorFindsTheSecretOnceFolded(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"fullwidth", "token: " + fullwidth(secret) + " end"},
+		{"mathematical bold", "token: " + mathBold(secret) + " end"},
+		{"half fullwidth, half plain", "token: " + fullwidth(secret[:12]) + secret[12:]},
+		{"fullwidth, split by an ideographic space", fullwidth(secret[:12]) + "\u3000" + fullwidth(secret[12:])},
+		{"split by an HTML comment a reader is not shown (Clean)", "x " + secret[:12] + "<!-- hidden -->" + secret[12:] + " y"},
+		{"split by a link-reference comment line (Clean)", secret[:12] + "\n[//]: # (hidden)\n" + secret[12:]},
+	}
+	r := NewRedactor(secret)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.Clean(tt.in)
+			assert.Contains(t, got, Redacted)
+			for _, view := range []string{got, Normalize(got), ForReader(got), squeeze(ForReader(got))} {
+				assert.NotContains(t, view, secret)
+				assert.NotContains(t, view, secret[:20])
+			}
+			if !strings.Contains(tt.name, "(Clean)") {
+				assert.Equal(t, got, r.Redact(tt.in), "Redact alone finds it too")
+			}
+		})
+	}
+	assert.Equal(t, "ｆｕｌｌｗｉｄｔｈ text", r.Clean("ｆｕｌｌｗｉｄｔｈ text"), "other folded text is kept as written")
+}

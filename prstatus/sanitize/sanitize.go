@@ -14,10 +14,14 @@
 // while many displays show nothing. Invalid UTF-8 becomes U+FFFD. Newlines, tabs and every visible character are kept. Text is idempotent, and returns its
 // input unchanged, without allocating, when there is nothing to remove.
 //
-// Redactor removes a secret (the server's own token) and its obvious encodings from text.
+// Redactor removes a secret (the server's own token) and its obvious encodings from text, also
+// where only the folded text, or the text as a reader is shown it, holds one.
+//
+// HTTPSLink keeps a link an app wrote (a check's details) only when it is an https link.
 //
 // Fence wraps GitHub text for a reader (an agent, a person, a model) in a labelled fence that the
-// text cannot close: see fence.go and docs/security.md.
+// text cannot close, after removing what GitHub does not show and defanging anything shaped like
+// a fence marker (reader.go, defang.go): see fence.go and docs/security.md.
 package sanitize
 
 import (
