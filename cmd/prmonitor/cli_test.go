@@ -18,8 +18,8 @@ func TestRun(t *testing.T) {
 		wantStdout string // part of stdout ("" means stdout is empty)
 		wantStderr string // part of stderr ("" means stderr is empty)
 	}{
-		{name: "version", args: []string{"version"}, wantCode: exitOK, wantStdout: "prmonitor dev\n"},
-		{name: "--version", args: []string{"--version"}, wantCode: exitOK, wantStdout: "prmonitor dev\n"},
+		{name: "version", args: []string{"version"}, wantCode: exitOK, wantStdout: "prmonitor dev ("},
+		{name: "--version", args: []string{"--version"}, wantCode: exitOK, wantStdout: "prmonitor dev ("},
 		{name: "help", args: []string{"help"}, wantCode: exitOK, wantStdout: "usage: prmonitor <command>"},
 		{name: "-h", args: []string{"-h"}, wantCode: exitOK, wantStdout: "prmonitor check [--json]"},
 		{name: "no command", args: nil, wantCode: exitUsage, wantStderr: "usage: prmonitor <command>"},

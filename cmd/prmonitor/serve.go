@@ -59,6 +59,9 @@ func runServe(ctx context.Context, args []string, e env) int {
 	if code, ok := parseNoArguments(fs, serveCommand, args, e); !ok {
 		return code
 	}
+	if team.addr != "" && !teamBuild {
+		return runServeHTTP(ctx, team, statemachine.Config{}, nil, e, nil)
+	}
 	if msg := team.check(fs); msg != "" {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s (see 'prmonitor serve --help')\n", msg)
 		return exitUsage
