@@ -375,3 +375,14 @@ func TestOldLogsWithoutTypedFieldsStillRead(t *testing.T) {
 		Data: map[string]any{"node": "polling", "fired": []any{"nothing_new"}}, Input: "poll", Attention: "ci_pending",
 		Action: "polling", Node: "polling"}, e)
 }
+
+// The watcher's line counts its pull requests in the singular when there is one.
+func TestTheBudgetLineCountsPullRequestsInTheirNumber(t *testing.T) {
+	for _, tt := range []struct {
+		prs  int
+		want string
+	}{{1, "; 1 PR, each looked at every 12s"}, {3, "; 3 PRs, each looked at every 12s"}} {
+		line := budgetLine(statusBudget{API: "https://api.github.com", Budget: 0.25, Limit: 5000, CycleSeconds: 12, PRs: tt.prs, UpdatedAt: testNow}, testNow)
+		assert.Contains(t, line, tt.want)
+	}
+}
