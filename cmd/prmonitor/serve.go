@@ -110,8 +110,10 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return exitFailure
 	}
 	sec := &secrets{}
+	webHost, _ := ep.WebHost()
 	srv, err := mcpserver.New(mcpserver.Config{
 		Version: version,
+		WebHost: webHost,
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
 			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
