@@ -261,7 +261,7 @@ func serverLine(snap statusSnapshot) string {
 	r := snap.report
 	switch {
 	case snap.missing:
-		return fmt.Sprintf("%s does not exist: nothing is saved there yet (a server creates it when an agent starts its first monitor).", r.StateDir)
+		return fmt.Sprintf("Nothing is saved yet: %s does not exist (a server creates it when an agent starts its first monitor).", r.StateDir)
 	case len(r.Monitors) == 0 && len(r.Servers) == 0:
 		return fmt.Sprintf("No monitors saved in %s.", r.StateDir)
 	case len(r.Monitors) == 0:
