@@ -124,5 +124,5 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
 PR is OWNER/REPO#N or a pull request URL. The token comes from GITHUB_TOKEN, GH_TOKEN or
 'gh auth token'; --github-url (or GITHUB_API_URL) points at GitHub Enterprise Server.
-'prmonitor <command> --help' describes a command and every flag it takes.`))
+'prmonitor help <command>' (or 'prmonitor <command> --help') describes a command and every flag it takes.`))
 }
