@@ -103,3 +103,20 @@ func TestUninstallGivesTheUsersFileBackByteForByte(t *testing.T) {
 		assert.FileExists(t, cfg+".prmonitor.bak")
 	})
 }
+
+// An unreadable record of the folders setup made stops the run before anything is written: a run
+// that went on would forget what an earlier one made.
+func TestSetupStopsOnAnUnreadableRecordOfItsFolders(t *testing.T) {
+	home := t.TempDir()
+	record := filepath.Join(home, ".local", "state", "prmonitor", madeFoldersFile)
+	require.NoError(t, os.MkdirAll(filepath.Dir(record), 0o700))
+	require.NoError(t, os.WriteFile(record, []byte("{not json"), 0o600))
+	was := snapshot(t, home)
+	for _, args := range [][]string{{"copilot-cli"}, {"copilot-cli", "--uninstall"}} {
+		res := runSetupIn(t, "linux", home, args...)
+		assert.Equal(t, exitFailure, res.code)
+		assert.Contains(t, res.stderr, "prmonitor setup: "+record+": ")
+		assert.Contains(t, res.stderr, "nothing was changed")
+		assert.Equal(t, was, snapshot(t, home))
+	}
+}
