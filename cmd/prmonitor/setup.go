@@ -542,7 +542,7 @@ func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string, made *ma
 		fmt.Fprintln(w, "dry run: nothing would change")
 		return exitOK
 	}
-	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, a file that holds anything of yours is first copied to NAME.prmonitor.bak, once)")
+	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, a file that was there before is first copied to NAME.prmonitor.bak, once)")
 	return exitOK
 }
 
