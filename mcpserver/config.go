@@ -17,6 +17,10 @@ type Config struct {
 	Version string
 	// Connect reaches GitHub (lazily: a missing token is reported to the call that needs GitHub).
 	Connect Connect
+	// WebHost, when set, is the configured GitHub's web host (github.com): a pull request URL on
+	// any other host is refused before any request. Empty when the API root does not say it (a
+	// proxy, a local fake): then GitHub's answer decides.
+	WebHost string
 	// State persists monitors; nil keeps them in memory only.
 	State   Persister
 	Machine statemachine.Config

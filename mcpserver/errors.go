@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -17,11 +18,21 @@ func githubCause(err error) string {
 	case errors.Is(err, ghclient.ErrNotFound):
 		return "no such pull request, or the token cannot see it (404)"
 	case errors.Is(err, ghclient.ErrRateLimited):
-		return "GitHub rate limit: " + text.Error(err)
+		return sayOnce("GitHub rate limit: ", ghclient.ErrRateLimited, err)
 	case errors.Is(err, ghclient.ErrUnavailable):
-		return "GitHub is unreachable: " + text.Error(err)
+		return sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)
 	}
 	return text.Error(err)
+}
+
+// sayOnce is err's text, after lead only when the text does not already say what kind names
+// ("GitHub is unavailable"): a message says a thing once.
+func sayOnce(lead string, kind, err error) string {
+	msg := text.Error(err)
+	if strings.Contains(msg, kind.Error()) {
+		return msg
+	}
+	return lead + msg
 }
 
 // fatalGitHub reports whether a GitHub error cannot heal by waiting: a bad token, a missing PR.

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
-	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -131,6 +130,6 @@ func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Ac
 		return act, outcome{kind: failed, err: githubCause(err)}, true
 	}
 	d.mon.note("error", "poll failed: "+githubCause(err), nil)
-	d.call.beat.say(fmt.Sprintf("%s · GitHub unreachable (%s); retrying", d.mon.ref, text.Error(err)))
+	d.call.beat.say(fmt.Sprintf("%s · %s; retrying", d.mon.ref, sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)))
 	return act, outcome{}, false
 }

@@ -102,7 +102,14 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	pushCtx, stopPush := context.WithCancel(ctx)
 	pushed := make(chan struct{})
 	go func() { defer close(pushed); s.push.run(pushCtx) }()
-	err := std.Listen(ctx, filter.reader(newRoutingReader(in, ext.take)), filter)
+	take := func(line []byte) bool {
+		if id, e := s.unknownTool(line); e != nil {
+			ext.answer(id, nil, e)
+			return true
+		}
+		return ext.take(line)
+	}
+	err := std.Listen(ctx, filter.reader(newRoutingReader(in, take)), filter)
 	stopPush()
 	<-pushed
 	ext.close()

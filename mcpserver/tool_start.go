@@ -40,6 +40,11 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return toolError(err.Error()), nil
 	}
+	if s.cfg.WebHost != "" {
+		if err := prstatus.CheckHost(in.PR, "https://"+s.cfg.WebHost+"/"); err != nil {
+			return toolError(err.Error()), nil // before any request: the reference names another GitHub
+		}
+	}
 	gh, err := s.github(ctx)
 	if err != nil {
 		return toolError(githubCause(err)), nil

@@ -65,8 +65,10 @@ func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, erro
 		quoted = append(quoted, "approved by: "+prstatus.JoinNames(f.Reviews.Approvals))
 	}
 	if _, settled := prstatus.SettledByApproval(f); len(settled) > 0 {
-		question += ". " + text.Count(len(settled), "thread counts", "threads count") + " as resolved, as the reviewer approved after our reply"
-		quoted = append(quoted, "resolved by approval: "+describeSettled(settled))
+		// Resolved, by the server or by anyone: the approval came after our reply, so nothing on
+		// them waits for the reviewer. Who resolved them is not said (it is not known here).
+		question += ". The reviewer approved after our reply on " + text.Count(len(settled), "resolved thread", "resolved threads")
+		quoted = append(quoted, "resolved, approved after our reply: "+describeSettled(settled))
 	}
 	values := []elicitation.Value{elicitation.Merge}
 	if f.MergeQueueRequired {

@@ -64,11 +64,11 @@ func TestAnApprovalSettlesTheThreadThatWaitedForTheReviewer(t *testing.T) {
 
 	act := d.poll(p.resolve("T1"))
 	requireAsk(t, act, elicitation.QReadyToMerge)
-	assert.Contains(t, act.Question.Text, "1 thread counts as resolved, as the reviewer approved after our reply")
+	assert.Contains(t, act.Question.Text, "The reviewer approved after our reply on 1 resolved thread")
 	outside, ok := Outside(act.Question.Text)
 	require.True(t, ok)
 	assert.NotContains(t, outside, "bob", "the reviewer is named inside the fence only")
-	assert.Contains(t, act.Question.Text, "resolved by approval: bob on retry.go:3")
+	assert.Contains(t, act.Question.Text, "resolved, approved after our reply: bob on retry.go:3")
 }
 
 // Tried once: a resolve GitHub refuses is not repeated every poll.

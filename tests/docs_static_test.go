@@ -17,7 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// docFiles are the README and every Markdown file under docs/, by their path from the root.
+// docFiles are the README, CONTRIBUTING.md and every Markdown file under docs/, by their path from
+// the root.
 func docFiles(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -27,6 +28,7 @@ func docFiles(t *testing.T) map[string]string {
 		out[rel] = string(b)
 	}
 	read("README.md")
+	read("CONTRIBUTING.md")
 	require.NoError(t, filepath.WalkDir(filepath.Join("..", "docs"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
 			rel, _ := filepath.Rel("..", p)

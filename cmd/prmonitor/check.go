@@ -46,6 +46,9 @@ func runCheck(ctx context.Context, args []string, e env) int {
 	if err != nil {
 		return fail(exitCode(err), err)
 	}
+	if err := gh.refuseOtherHost(e, rest[0]); err != nil {
+		return fail(exitCode(err), err)
+	}
 
 	facts, err := fetchFacts(ctx, e, &gh, sec, ref, prstatus.ReviewerPolicy{Bots: parseReviewBots(*reviewBots)})
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -13,7 +12,8 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
+// version is set at build time with -ldflags "-X main.version=..."; without it, `prmonitor
+// version` reads the module's version or commit from the build (version.go).
 var version = "dev"
 
 // Exit codes. Each failure class has its own so scripts can tell them apart.
@@ -61,8 +61,7 @@ func run(ctx context.Context, args []string, e env) int {
 	case "--version", "-v":
 		return runVersion(nil, e)
 	case "help", "--help", "-h":
-		usage(e.Stdout)
-		return exitOK
+		return runHelp(ctx, args[1:], e)
 	}
 	for _, c := range commands {
 		if c.cmd.name == args[0] {
@@ -70,6 +69,23 @@ func run(ctx context.Context, args []string, e env) int {
 		}
 	}
 	fmt.Fprintf(e.Stderr, "prmonitor: unknown command %q\n", sanitize.Line(args[0]))
+	usage(e.Stderr)
+	return exitUsage
+}
+
+// runHelp is `prmonitor help [COMMAND]`: the top-level usage, or a command's own help (what
+// `prmonitor COMMAND --help` prints).
+func runHelp(ctx context.Context, args []string, e env) int {
+	if len(args) == 0 {
+		usage(e.Stdout)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.cmd.name == args[0] {
+			return c.run(ctx, []string{"--help"}, e)
+		}
+	}
+	fmt.Fprintf(e.Stderr, "prmonitor help: unknown command %q\n", sanitize.Line(args[0]))
 	usage(e.Stderr)
 	return exitUsage
 }
@@ -108,21 +124,5 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\n"+strings.TrimSpace(`
 PR is OWNER/REPO#N or a pull request URL. The token comes from GITHUB_TOKEN, GH_TOKEN or
 'gh auth token'; --github-url (or GITHUB_API_URL) points at GitHub Enterprise Server.
-'prmonitor <command> --help' describes a command and every flag it takes.`))
-}
-
-var versionCommand = command{
-	name:     "version",
-	synopsis: "version",
-	about:    "Print prmonitor's version; 'prmonitor -v' does the same.",
-}
-
-// runVersion is `prmonitor version`.
-func runVersion(args []string, e env) int {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	if code, ok := parseNoArguments(fs, versionCommand, args, e); !ok {
-		return code
-	}
-	fmt.Fprintf(e.Stdout, "prmonitor %s\n", version)
-	return exitOK
+'prmonitor help <command>' (or 'prmonitor <command> --help') describes a command and every flag it takes.`))
 }

@@ -131,3 +131,19 @@ func TestVersionHelpPrintsHelp(t *testing.T) {
 	assert.True(t, strings.HasPrefix(res.stdout, "usage: prmonitor version\n"), "%q", res.stdout)
 	assert.NotContains(t, res.stdout, "prmonitor dev")
 }
+
+// prmonitor help COMMAND prints the command's own help, as prmonitor COMMAND --help does.
+func TestHelpNamesACommand(t *testing.T) {
+	for _, c := range commands {
+		t.Run(c.cmd.name, func(t *testing.T) {
+			res := runCLI(t, nil, "help", c.cmd.name)
+			require.Equal(t, exitOK, res.code, res.stderr)
+			assert.Equal(t, runCLI(t, nil, c.cmd.name, "--help").stdout, res.stdout)
+			assert.Contains(t, res.stdout, "usage: prmonitor "+c.cmd.synopsis+"\n")
+		})
+	}
+	res := runCLI(t, nil, "help", "frobnicate")
+	assert.Equal(t, exitUsage, res.code)
+	assert.Contains(t, res.stderr, `prmonitor help: unknown command "frobnicate"`)
+	assert.Empty(t, res.stdout)
+}

@@ -18,14 +18,16 @@ func TestRun(t *testing.T) {
 		wantStdout string // part of stdout ("" means stdout is empty)
 		wantStderr string // part of stderr ("" means stderr is empty)
 	}{
-		{name: "version", args: []string{"version"}, wantCode: exitOK, wantStdout: "prmonitor dev\n"},
-		{name: "--version", args: []string{"--version"}, wantCode: exitOK, wantStdout: "prmonitor dev\n"},
+		{name: "version", args: []string{"version"}, wantCode: exitOK, wantStdout: "prmonitor dev ("},
+		{name: "--version", args: []string{"--version"}, wantCode: exitOK, wantStdout: "prmonitor dev ("},
 		{name: "help", args: []string{"help"}, wantCode: exitOK, wantStdout: "usage: prmonitor <command>"},
 		{name: "-h", args: []string{"-h"}, wantCode: exitOK, wantStdout: "prmonitor check [--json]"},
 		{name: "no command", args: nil, wantCode: exitUsage, wantStderr: "usage: prmonitor <command>"},
 		{name: "unknown command", args: []string{"frobnicate"}, wantCode: exitUsage, wantStderr: `prmonitor: unknown command "frobnicate"`},
 		{name: "unknown command with control characters", args: []string{"x\x1b[2Jy"}, wantCode: exitUsage, wantStderr: `unknown command "xy"`},
 		{name: "check --help", args: []string{"check", "--help"}, wantCode: exitOK, wantStdout: "usage: prmonitor check [--json] [--github-url URL] [--verbose] OWNER/REPO#N|PR-URL"},
+		{name: "check --help names --review-bots", args: []string{"check", "--help"}, wantCode: exitOK, wantStdout: "\n  --review-bots LOGINS\n"},
+		{name: "help setup", args: []string{"help", "setup"}, wantCode: exitOK, wantStdout: "usage: prmonitor setup [--workspace DIR]"},
 		{name: "demo --help", args: []string{"demo", "-h"}, wantCode: exitOK, wantStdout: "usage: prmonitor demo"},
 		{name: "demo with an argument", args: []string{"demo", "now"}, wantCode: exitUsage, wantStderr: `prmonitor demo: takes no arguments, got "now"`},
 		{name: "demo with an unknown flag", args: []string{"demo", "--fast"}, wantCode: exitUsage, wantStderr: "prmonitor demo: unknown flag --fast"},

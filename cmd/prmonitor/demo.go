@@ -153,9 +153,9 @@ func (t *transcript) task(act mcpserver.ActionOutput) {
 		case c.Thread != nil:
 			what += fmt.Sprintf(" for %s on %s:%d %q", c.Thread.Reviewer, c.Thread.Path, c.Thread.Line, text.ClipRunes(string(c.Thread.Comment), 60))
 		case len(c.Reviews) > 0:
-			what += fmt.Sprintf(" for %s's review with %d threads", c.Reviews[0].Reviewer, len(c.Threads))
+			what += fmt.Sprintf(" for %s's review with %s", c.Reviews[0].Reviewer, text.Count(len(c.Threads), "thread", "threads"))
 		case len(c.Logs) > 0:
-			what += fmt.Sprintf(" with the log tail of %s (%d lines)", c.Logs[0].Check, strings.Count(string(c.Logs[0].Tail), "\n")+1)
+			what += fmt.Sprintf(" with the log tail of %s (%s)", c.Logs[0].Check, text.Count(strings.Count(string(c.Logs[0].Tail), "\n")+1, "line", "lines"))
 		case c.SuggestedFix != "":
 			what += ": " + c.SuggestedFix
 		}
@@ -192,9 +192,9 @@ func (t *transcript) outro(d *demoSession) {
 			writes++
 		}
 	}
-	t.printf("\nDone. On GitHub: %d GraphQL reads (one per poll, plus a thread read before each reply), %d writes,\n",
-		d.fake.GraphQLQueries(), writes)
-	t.printf("%d merge, chosen by the user; nothing closed, nothing deleted.\n", merges)
+	t.printf("\nDone. On GitHub: %s (one per poll, plus a thread read before each reply), %s,\n",
+		text.Count(d.fake.GraphQLQueries(), "GraphQL read", "GraphQL reads"), text.Count(writes, "write", "writes"))
+	t.printf("%s, chosen by the user; nothing closed, nothing deleted.\n", text.Count(merges, "merge", "merges"))
 	for _, l := range nextSteps(t.e) {
 		t.printf("%s\n", l)
 	}

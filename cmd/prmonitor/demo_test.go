@@ -55,6 +55,25 @@ func TestDemoTellsTheWholeStory(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(res.stdout, "merged the pull request"), "exactly one merge")
 }
 
+// The story agrees with itself: the threads the server resolved after its replies are, at the
+// merge question, resolved threads the reviewer approved after, not threads resolved by the
+// approval; and every count reads in the singular when it is one.
+func TestTheDemoStoryAgreesWithItself(t *testing.T) {
+	res := runCLI(t, &testEnv{vars: map[string]string{}}, "demo")
+	require.Equal(t, exitOK, res.code, res.stderr)
+	resolvedByServer := strings.Count(res.stdout, "github  the server resolved a review thread")
+	require.Equal(t, 3, resolvedByServer, "two threads after the replies, one on the user's choice:\n%s", res.stdout)
+	_, ready, ok := strings.Cut(res.stdout, "is ready: ")
+	require.True(t, ok)
+	ready, _, _ = strings.Cut(ready, "choices:")
+	assert.Contains(t, ready, "The reviewer approved after our reply on 2 resolved threads")
+	assert.Contains(t, ready, "resolved, approved after our reply: bob on poller_test.go:8 and bob on poller.go:14")
+	for _, claim := range []string{"count as resolved", "counts as resolved", "resolved by approval", "as the reviewer approved"} {
+		assert.NotContains(t, res.stdout, claim, "the server resolved these threads itself, before the approval")
+	}
+	assert.NotRegexp(t, `\b1 [a-z]+s\b`, res.stdout, "one of a thing is singular")
+}
+
 func TestDemoTakesNoArguments(t *testing.T) {
 	res := runCLI(t, &testEnv{}, "demo", "extra")
 	assert.Equal(t, exitUsage, res.code)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
 
@@ -100,6 +101,20 @@ func (g *githubFlags) clientWith(ctx context.Context, e env, sec *secrets, retry
 		return nil, fmt.Errorf("set up the GitHub client: %w", err)
 	}
 	return c, nil
+}
+
+// refuseOtherHost refuses a pull request URL on another host than the configured GitHub's before
+// any request is sent, when the API root says which host that is (ghclient.Endpoints.WebHost);
+// otherwise GitHub's answer decides, after the first read (prstatus.CheckHost).
+func (g *githubFlags) refuseOtherHost(e env, ref string) error {
+	ep, err := ghclient.ResolveEndpoints(e.Getenv, g.url)
+	if err != nil {
+		return nil // the client reports it
+	}
+	if host, ok := ep.WebHost(); ok {
+		return prstatus.CheckHost(ref, "https://"+host+"/")
+	}
+	return nil
 }
 
 // tokenSource says where the token came from (never the token): the first of GITHUB_TOKEN and

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 	prwatch "github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -58,6 +60,9 @@ func runServe(ctx context.Context, args []string, e env) int {
 	team := registerTeamServe(fs)
 	if code, ok := parseNoArguments(fs, serveCommand, args, e); !ok {
 		return code
+	}
+	if team.addr != "" && !teamBuild {
+		return runServeHTTP(ctx, team, statemachine.Config{}, nil, e, nil)
 	}
 	if msg := team.check(fs); msg != "" {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s (see 'prmonitor serve --help')\n", msg)
@@ -105,8 +110,10 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return exitFailure
 	}
 	sec := &secrets{}
+	webHost, _ := ep.WebHost()
 	srv, err := mcpserver.New(mcpserver.Config{
 		Version: version,
+		WebHost: webHost,
 		Connect: func(ctx context.Context) (mcpserver.GitHub, error) {
 			return g.clientWith(ctx, e, sec, ghclient.DefaultRetryPolicy(), logger, gate)
 		},
@@ -131,6 +138,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return exitFailure
 	}
+	warnWithoutToken(ctx, e, ep.Host(), logger)
 	logger.Info("prmonitor MCP server on stdio", "version", version, "quiet_hours", hours.String(), "push", pushMode.String(), "notify", *notify)
 	defer markServer(st, ep.REST, logger)()
 	if err := srv.ServeStdio(ctx, e.Stdin, e.Stdout); err != nil {
@@ -138,6 +146,23 @@ func runServe(ctx context.Context, args []string, e env) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// warnWithoutToken says on stderr, at start, that no GitHub token is to be found, and where it
+// looked. The server starts all the same: the agent reads the same error from each tool that needs
+// GitHub, which looks for the token again (a `gh auth login` meanwhile is found then), and the tools
+// that need no GitHub work.
+func warnWithoutToken(ctx context.Context, e env, host string, logger *slog.Logger) {
+	_, err := ghclient.ResolveToken(ctx, e.Getenv, host, e.RunCommand)
+	if !errors.Is(err, ghclient.ErrNoToken) {
+		return
+	}
+	if host == "" {
+		host = "github.com"
+	}
+	logger.Warn("no GitHub token: the server starts, but every tool that reads GitHub fails until one is found "+
+		"(gh auth login is seen at the next call; GITHUB_TOKEN in the host's entry for prmonitor, once the host restarts the server)",
+		"looked_in", "GITHUB_TOKEN, GH_TOKEN, gh auth token --hostname "+host, "err", text.Error(err))
 }
 
 // graceOf is --checks-grace as mcpserver.Config takes it: 0 (no wait) is a negative grace there.

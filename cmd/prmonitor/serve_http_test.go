@@ -8,17 +8,21 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// serve --http checks its command line before it connects anywhere (in the team build: the
+// default build says first that it is not the team build, team_off_test.go).
 func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywhere(t *testing.T) {
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000\n"), 0o600))
-	refusedAsUsage(t, []usageCase{
-		{"no Temporal", []string{"serve", "--http", ":0", "--auth-tokens", tokens}, "--temporal HOST:PORT is required with --http"},
-		{"no users", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1"}, "--http needs --auth-tokens FILE"},
-		{"a flag of the embedded server", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens, "--state-dir", dir},
-			"--state-dir has no effect with --http"},
-		{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"},
-	})
+	cases := []usageCase{{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"}}
+	if teamBuild {
+		cases = append(cases,
+			usageCase{"no Temporal", []string{"serve", "--http", ":0", "--auth-tokens", tokens}, "--temporal HOST:PORT is required with --http"},
+			usageCase{"no users", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1"}, "--http needs --auth-tokens FILE"},
+			usageCase{"a flag of the embedded server", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens, "--state-dir", dir},
+				"--state-dir has no effect with --http"})
+	}
+	refusedAsUsage(t, cases)
 }
 
 // usageCase is a command line and what its usage error says.

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -24,10 +25,12 @@ var setupCommand = command{
 	about: `Register prmonitor in an agent host and install the instructions that teach the agent its loop.
 HOST is claude-code, copilot-cli, vscode, cursor, or all (each of them found on this machine).
 
-Only prmonitor's own entry is written: other servers, settings and comments stay as they are. A file
-that holds anything of yours is first copied to NAME.prmonitor.bak, once (one backup per file). A
-second run changes nothing; --uninstall takes out what setup put in, files and empty folders it made
-included. In a workspace no symbolic link is followed.
+Only prmonitor's own entry is written: other servers, settings and comments stay as they are, and so
+do arguments you added after 'serve' (serve's verbose flag). A file that was there before is first copied to
+NAME.prmonitor.bak, once (one backup per file). A second run changes nothing; --uninstall takes out
+what setup put in, files and folders it made included, and gives back a file of yours byte for byte
+when nothing else in it changed since (else it names the backup it kept). In a workspace no symbolic
+link is followed.
 No token is written anywhere: the server reads GITHUB_TOKEN, GH_TOKEN or 'gh auth token' when it starts.
 The host runs this binary (its absolute path) with 'serve' unless --command names another.`,
 }
@@ -153,7 +156,11 @@ type hostPlan struct {
 // out: a malformed file anywhere leaves every file untouched.
 func runSetupPlan(o setupOptions, e env) int {
 	var plans []hostPlan
-	var skipped, problems []string
+	var skipped, looked, problems []string
+	made, err := loadMadeFolders(o.loc)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
 	for _, h := range o.hosts {
 		files, err := h.locate(o.loc)
 		if err != nil {
@@ -161,6 +168,7 @@ func runSetupPlan(o setupOptions, e env) int {
 			continue
 		}
 		if o.all && !installed(files) {
+			looked = append(looked, h.name+": "+strings.Join(files.detect, " or "))
 			skipped = append(skipped, fmt.Sprintf("%s: not found here (no %s); 'prmonitor setup %s' sets it up anyway",
 				h.name, strings.Join(files.detect, " or "), h.name))
 			continue
@@ -180,18 +188,22 @@ func runSetupPlan(o setupOptions, e env) int {
 		return exitFailure
 	}
 	if len(plans) == 0 {
-		fmt.Fprintf(e.Stderr, "prmonitor setup: no host found on this machine; name one: %s\n", hostNames())
+		fmt.Fprintf(e.Stderr, "prmonitor setup: no host found on this machine (looked for %s); name one to set it up anyway: %s\n",
+			sanitize.Line(strings.Join(looked, "; ")), hostNames())
 		return exitFailure
 	}
 	w := e.Stdout
 	if o.dryRun {
-		return printDryRun(w, e.Stderr, plans, skipped)
+		return printDryRun(w, e.Stderr, plans, skipped, made)
 	}
 	failed := false
 	for _, p := range plans {
-		if !applyPlan(w, e, p, o) {
+		if !applyPlan(w, e, p, o, made) {
 			failed = true
 		}
+	}
+	if err := made.save(); err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor setup: could not record the folders setup made (--uninstall will leave them): %s\n", sanitize.Line(err.Error()))
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(w, "skipped %s\n", s)
@@ -290,36 +302,31 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 	}
 	path := append(slices.Clone(f.servers), serverName)
 	entryName := fmt.Sprintf("%s.%s", strings.Join(f.servers, "."), serverName)
+	had, err := doc.get(path...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.config, err)
+	}
 	change := &fileChange{path: f.config, before: before, object: fmt.Sprintf("the MCP server %q", serverName),
-		backup: holdsTheUsers(before, path), workspace: o.loc.workspace}
+		// a file that was there before setup (it has no entry of prmonitor's yet), even an empty
+		// {"mcpServers": {}}, is the user's: --uninstall gives it back as it was
+		backup: holdsTheUsers(before, path) || (before != nil && had == nil), workspace: o.loc.workspace}
 	if o.uninstall {
-		removed, err := doc.remove(path...)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.config, err)
-		}
-		if !removed {
-			return nil, nil
-		}
-		change.verb, change.after = "remove", doc.bytes()
-		if doc.holdsNothingBut(f.servers...) { // a file setup made: it goes, and so do the folders it made
-			change.after, change.prune = nil, f.root
-			change.object += " and its file (nothing else is in it)"
-		}
-		return change, nil
+		return planConfigRemoval(change, doc, path, f)
 	}
 	{
-		have, err := doc.get(path...)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.config, err)
-		}
 		entry := h.entry(o.command)
 		entry.Args = o.serveArgs()
 		changed := false
-		switch have.(type) {
+		switch have := had.(type) {
 		case nil:
 			changed, err = doc.set(entry, path...)
 			change.verb = "register"
 		case map[string]any: // update only the keys prmonitor sets; the user's own ("env", "timeout") stay
+			var kept []string
+			entry.Args, kept = keepUsersArgs(entry.Args, have["args"])
+			if len(kept) > 0 {
+				change.object += " (kept your arguments " + strings.Join(kept, " ") + ")"
+			}
 			fields, err := entryFields(entry)
 			if err != nil {
 				return nil, err
@@ -344,6 +351,95 @@ func planConfig(h host, f hostFiles, o setupOptions) (*fileChange, error) {
 	}
 	change.after = doc.bytes()
 	return change, nil
+}
+
+// setupArgs are the arguments setup writes after the command and owns: a run without --dispatch
+// takes out the --dispatch an earlier run with it wrote.
+var setupArgs = []string{"serve", "--dispatch"}
+
+// keepUsersArgs is the entry's arguments: setup's (want), then the ones the user added to the
+// entry setup wrote earlier (have: its "args"), in their order: `--verbose`, which
+// docs/troubleshooting.md has users add, survives a second run. kept are the user's. An "args"
+// that is not a list of strings is replaced.
+func keepUsersArgs(want []string, have any) (args, kept []string) {
+	list, _ := have.([]any)
+	for _, a := range list {
+		if s, ok := a.(string); ok && !slices.Contains(setupArgs, s) {
+			kept = append(kept, s)
+		}
+	}
+	return append(slices.Clone(want), kept...), kept
+}
+
+// planConfigRemoval takes prmonitor's entry out of the configuration (change.before, parsed as
+// doc). A file setup made goes, with the folders it made. A file that was there before setup comes
+// back byte for byte from its backup when nothing but prmonitor's entry changed since; otherwise
+// the entry alone is taken out and the backup is kept.
+func planConfigRemoval(change *fileChange, doc *jsonDoc, path []string, f hostFiles) (*fileChange, error) {
+	removed, err := doc.remove(path...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.config, err)
+	}
+	if !removed {
+		return nil, nil
+	}
+	change.verb, change.after = "remove", doc.bytes()
+	old, err := readFile(backupPath(f.config))
+	if err != nil {
+		return nil, err
+	}
+	change.backup = old != nil // reported as kept; none is made on the way out
+	if old != nil {
+		if sameBut(old, doc, path) {
+			change.after, change.dropBackup, change.backup = old, true, false
+			change.object += ", and put back the file as it was before setup first changed it"
+		}
+		return change, nil
+	}
+	if doc.holdsNothingBut(f.servers...) { // a file setup made: it goes, and so do the folders it made
+		change.after, change.prune = nil, f.root
+		change.object += " and its file (nothing else is in it)"
+	}
+	return change, nil
+}
+
+// sameBut tells whether a backup has no entry of prmonitor's (at path) and says what doc, without
+// that entry, says: then the backup is the file as it is now, with nothing of the user's lost.
+func sameBut(backup []byte, doc *jsonDoc, path []string) bool {
+	old, err := parseJSONDoc(backup)
+	if err != nil {
+		return false
+	}
+	if e, err := old.get(path...); err != nil || e != nil {
+		return false
+	}
+	a, errA := decodeValue(old.root)
+	b, errB := decodeValue(doc.root)
+	if errA != nil || errB != nil {
+		return false
+	}
+	return equalJSON(a, b) || equalJSON(a, withoutEmpty(b, path[:len(path)-1]))
+}
+
+// withoutEmpty is v without the objects along path that are empty once prmonitor's entry is out
+// ({"mcpServers": {}} setup added to a {} of the user's), the deepest first.
+func withoutEmpty(v any, path []string) any {
+	obj, ok := v.(map[string]any)
+	if !ok || len(path) == 0 {
+		return v
+	}
+	child, ok := obj[path[0]]
+	if !ok {
+		return v
+	}
+	out := maps.Clone(obj)
+	child = withoutEmpty(child, path[1:])
+	if m, ok := child.(map[string]any); ok && len(m) == 0 {
+		delete(out, path[0])
+	} else {
+		out[path[0]] = child
+	}
+	return out
 }
 
 // holdsTheUsers tells whether a configuration file holds anything but prmonitor's entry (at path):
@@ -403,7 +499,7 @@ func guideNoun(f guideFormat) string {
 }
 
 // printDryRun shows every change as a unified diff, said in the conditional: nothing is written.
-func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
+func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string, made *madeFolders) int {
 	changed := false
 	for _, p := range plans {
 		gone := map[string]bool{}
@@ -419,18 +515,18 @@ func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
 			}
 			if c.after == nil {
 				gone[c.path] = true
-				if c.dropBackup {
-					if _, err := os.Stat(backupPath(c.path)); err == nil {
-						gone[backupPath(c.path)] = true
-						fmt.Fprintf(w, "# %s: would remove its backup %s\n", p.host.name, backupPath(c.path))
-					}
+			}
+			if c.dropBackup {
+				if _, err := os.Stat(backupPath(c.path)); err == nil {
+					gone[backupPath(c.path)] = true
+					fmt.Fprintf(w, "# %s: would remove its backup %s\n", p.host.name, backupPath(c.path))
 				}
 			}
 			changed = true
 		}
 		for _, c := range p.changes {
 			if c.after == nil {
-				for _, dir := range wouldPrune(filepath.Dir(c.path), c.prune, gone) {
+				for _, dir := range wouldPrune(filepath.Dir(c.path), c.prune, gone, made) {
 					fmt.Fprintf(w, "# %s: would remove the folder %s, left empty\n", p.host.name, dir)
 				}
 			}
@@ -446,12 +542,12 @@ func printDryRun(w, errw io.Writer, plans []hostPlan, skipped []string) int {
 		fmt.Fprintln(w, "dry run: nothing would change")
 		return exitOK
 	}
-	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, a file that holds anything of yours is first copied to NAME.prmonitor.bak, once)")
+	fmt.Fprintln(w, "dry run: nothing was written (without --dry-run, a file that was there before is first copied to NAME.prmonitor.bak, once)")
 	return exitOK
 }
 
 // applyPlan writes one host's changes and reports them, with how to undo them.
-func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
+func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions, made *madeFolders) bool {
 	title := fmt.Sprintf("%s (%s), %s", p.host.title, p.host.name, o.loc.describeScope())
 	if len(p.changes) == 0 {
 		if o.uninstall {
@@ -470,13 +566,16 @@ func applyPlan(w io.Writer, e env, p hostPlan, o setupOptions) bool {
 	fmt.Fprintf(w, "%s:\n", title)
 	var backups []string
 	for _, c := range p.changes {
-		done, err := c.apply()
+		done, err := c.apply(made)
 		if err != nil {
 			fmt.Fprintf(e.Stderr, "prmonitor setup: %s: %s\n", p.host.name, sanitize.Line(err.Error()))
 			return false
 		}
 		fmt.Fprintf(w, "  %s: %s\n", c.done(), c.path)
-		if done.backup != "" {
+		switch {
+		case done.backup != "" && o.uninstall:
+			fmt.Fprintf(w, "    kept its backup, the file as it was before setup first changed it (the file has changed since): %s\n", done.backup)
+		case done.backup != "":
 			fmt.Fprintf(w, "    the file as it was before setup first changed it: %s\n", done.backup)
 			backups = append(backups, done.backup)
 		}

@@ -104,7 +104,7 @@ type applied struct {
 // its backup, once; the new content replaces it in one rename, so a crash leaves the old file or
 // the new one, never half of either. Outside a workspace a symbolic link (dotfiles kept in a
 // repository) is followed: its target is changed, the link stays. A file setup creates is 0600.
-func (c fileChange) apply() (applied, error) {
+func (c fileChange) apply(made *madeFolders) (applied, error) {
 	var out applied
 	target := c.path
 	if c.workspace != "" {
@@ -127,7 +127,7 @@ func (c fileChange) apply() (applied, error) {
 				return out, err
 			}
 		}
-		out.removed = pruneEmpty(filepath.Dir(target), c.prune)
+		out.removed = pruneEmpty(filepath.Dir(target), c.prune, made)
 		return out, nil
 	}
 	if c.before != nil && c.backup {
@@ -137,9 +137,11 @@ func (c fileChange) apply() (applied, error) {
 		}
 		out.backup = b
 	}
+	created := missingDirs(filepath.Dir(target))
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return out, err
 	}
+	made.add(created)
 	if err := replaceFile(target, c.after, mode); err != nil {
 		return out, err
 	}
@@ -170,25 +172,26 @@ func keepBackup(path string, data []byte, mode fs.FileMode) (string, error) {
 	return name, nil
 }
 
-// pruneEmpty removes dir and the folders above it while they are empty, up to stop (not
-// included, nor anything outside it), and returns those it removed.
-func pruneEmpty(dir, stop string) []string {
+// pruneEmpty removes dir and the folders above it while setup made them and they are empty, up
+// to stop (not included, nor anything outside it), and returns those it removed.
+func pruneEmpty(dir, stop string, made *madeFolders) []string {
 	var removed []string
-	for stop != "" && dir != stop && within(stop, dir) {
-		if os.Remove(dir) != nil { // not empty (or not ours to remove): stop here
+	for stop != "" && dir != stop && within(stop, dir) && made.has(dir) {
+		if os.Remove(dir) != nil { // not empty: stop here
 			break
 		}
+		made.forget(dir)
 		removed = append(removed, dir)
 		dir = filepath.Dir(dir)
 	}
 	return removed
 }
 
-// wouldPrune is pruneEmpty for a dry run: the folders that deleting the files gone would leave
-// empty.
-func wouldPrune(dir, stop string, gone map[string]bool) []string {
+// wouldPrune is pruneEmpty for a dry run: the folders setup made that deleting the files gone
+// would leave empty.
+func wouldPrune(dir, stop string, gone map[string]bool, made *madeFolders) []string {
 	var out []string
-	for stop != "" && dir != stop && within(stop, dir) {
+	for stop != "" && dir != stop && within(stop, dir) && made.has(dir) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			break

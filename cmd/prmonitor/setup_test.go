@@ -136,7 +136,7 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 				// --uninstall takes out prmonitor's entry and instructions, and only those.
 				res = runSetupIn(t, goos, home, h.name, "--uninstall")
 				require.Equal(t, exitOK, res.code, res.stderr)
-				assert.Contains(t, res.stdout, `removed the MCP server "prmonitor"`)
+				assert.Contains(t, res.stdout, `removed the MCP server "prmonitor", and put back the file as it was before setup first changed it: `+files.config)
 				after, _ = os.ReadFile(files.config)
 				assert.Equal(t, before, string(after), "setup then --uninstall gives the file back as it was")
 				if files.guide != "" {
@@ -154,8 +154,7 @@ func TestSetupEveryHostOnATemporaryHome(t *testing.T) {
 						baks = append(baks, p)
 					}
 				}
-				assert.Equal(t, []string{strings.TrimPrefix(files.config, home) + ".prmonitor.bak"}, baks,
-					"one backup per file: the configuration as it was before setup")
+				assert.Empty(t, baks, "the configuration is back as it was before setup: its backup went with it")
 			})
 		}
 	}
@@ -249,17 +248,18 @@ func TestSetupLeavesAMalformedFileAlone(t *testing.T) {
 	assert.Contains(t, res.stderr, "mcpServers.prmonitor is not a JSON object")
 }
 
-// TestSetupKeepsTheUsersOwnKeysInTheEntry: an entry the user extended (an env, a timeout) is
-// updated key by key; their keys stay.
+// TestSetupKeepsTheUsersOwnKeysInTheEntry: an entry the user extended (an env, a timeout, an
+// argument such as --verbose) is updated key by key; their keys and arguments stay, and the report
+// says which arguments it kept.
 func TestSetupKeepsTheUsersOwnKeysInTheEntry(t *testing.T) {
 	home := t.TempDir()
 	cfg := filepath.Join(home, ".claude.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"mcpServers": {"prmonitor": {"command": "/old/prmonitor", "args": ["serve", "--verbose"], "env": {"GH_HOST": "ghe.example.com"}, "timeout": 600000}}}`), 0o600))
 	res := runSetupIn(t, "linux", home, "claude-code")
 	require.Equal(t, exitOK, res.code, res.stderr)
-	assert.Contains(t, res.stdout, `updated the MCP server "prmonitor"`)
+	assert.Contains(t, res.stdout, `updated the MCP server "prmonitor" (kept your arguments --verbose)`)
 	got, _ := os.ReadFile(cfg)
-	assert.JSONEq(t, `{"mcpServers": {"prmonitor": {"command": "`+testExe+`", "args": ["serve"], "env": {"GH_HOST": "ghe.example.com"}, "timeout": 600000, "type": "stdio"}}}`, string(got))
+	assert.JSONEq(t, `{"mcpServers": {"prmonitor": {"command": "`+testExe+`", "args": ["serve", "--verbose"], "env": {"GH_HOST": "ghe.example.com"}, "timeout": 600000, "type": "stdio"}}}`, string(got))
 }
 
 // TestSetupAllSetsUpTheHostsFoundHere: `all` sets up the hosts whose folders exist and says which
@@ -277,9 +277,13 @@ func TestSetupAllSetsUpTheHostsFoundHere(t *testing.T) {
 	assert.Contains(t, res.stdout, "skipped copilot-cli: not found here (no "+filepath.Join(home, ".copilot")+"); 'prmonitor setup copilot-cli' sets it up anyway")
 	assert.Contains(t, res.stdout, "skipped cursor: not found here")
 
-	res = runSetupIn(t, "linux", t.TempDir(), "all")
+	empty := t.TempDir()
+	res = runSetupIn(t, "linux", empty, "all")
 	assert.Equal(t, exitFailure, res.code)
-	assert.Contains(t, res.stderr, "no host found on this machine")
+	assert.Contains(t, res.stderr, "prmonitor setup: no host found on this machine (looked for claude-code: "+filepath.Join(empty, ".claude.json")+" or "+
+		filepath.Join(empty, ".claude")+"; copilot-cli: "+filepath.Join(empty, ".copilot")+"; vscode: "+filepath.Join(empty, ".config", "Code", "User")+
+		"; cursor: "+filepath.Join(empty, ".cursor")+"); name one to set it up anyway: claude-code, copilot-cli, vscode, cursor\n")
+	assert.Empty(t, tree(t, empty), "nothing written")
 }
 
 // TestSetupWorkspace writes a project's files: VS Code's .vscode/mcp.json and instructions,

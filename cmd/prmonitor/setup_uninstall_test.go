@@ -78,8 +78,8 @@ func TestSetupThenUninstallLeavesNoTraceOnAFreshMachine(t *testing.T) {
 }
 
 // However often setup runs, each file it changes has one backup: the file as it was before setup
-// first changed it. An instructions file that replaced one of the user's is put back on
-// --uninstall.
+// first changed it. --uninstall puts the user's files back from them: an instructions file that
+// replaced one of the user's, and a configuration in which nothing but prmonitor's entry changed.
 func TestSetupKeepsOneBackupPerFile(t *testing.T) {
 	home := t.TempDir()
 	cfg := filepath.Join(home, ".claude.json")
@@ -104,12 +104,14 @@ func TestSetupKeepsOneBackupPerFile(t *testing.T) {
 				baks = append(baks, p)
 			}
 		}
-		want := []string{".claude.json.prmonitor.bak"}
-		if args[len(args)-1] != "--uninstall" {
-			want = append(want, ".claude/skills/prmonitor/SKILL.md.prmonitor.bak")
+		if args[len(args)-1] == "--uninstall" {
+			assert.Empty(t, baks, "both files are back as they were")
+			got, err := os.ReadFile(cfg)
+			require.NoError(t, err)
+			assert.Equal(t, original, string(got), "byte for byte")
+			continue
 		}
-		sort.Strings(want)
-		assert.Equal(t, want, baks, "%v", args)
+		assert.Equal(t, []string{".claude.json.prmonitor.bak", ".claude/skills/prmonitor/SKILL.md.prmonitor.bak"}, baks, "%v", args)
 		b, err := os.ReadFile(cfg + ".prmonitor.bak")
 		require.NoError(t, err)
 		assert.Equal(t, original, string(b), "%v: the backup is the file before setup first changed it", args)
@@ -124,7 +126,8 @@ func TestSetupKeepsOneBackupPerFile(t *testing.T) {
 	got, err = os.ReadFile(cfg)
 	require.NoError(t, err)
 	assert.Equal(t, original, string(got))
-	assert.Equal(t, []string{".claude.json", ".claude.json.prmonitor.bak", ".claude/", ".claude/skills/", ".claude/skills/prmonitor/",
+	assert.Contains(t, res.stdout, `removed the MCP server "prmonitor", and put back the file as it was before setup first changed it: `+cfg)
+	assert.Equal(t, []string{".claude.json", ".claude/", ".claude/skills/", ".claude/skills/prmonitor/",
 		".claude/skills/prmonitor/SKILL.md"}, tree(t, home))
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
+	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
 // statusColumn is one column of the monitors table: its heading, its width (at most max; a column
@@ -260,7 +261,7 @@ func serverLine(snap statusSnapshot) string {
 	r := snap.report
 	switch {
 	case snap.missing:
-		return fmt.Sprintf("Nothing saved in %s yet: a server creates it when an agent starts its first monitor.", r.StateDir)
+		return fmt.Sprintf("Nothing is saved yet: %s does not exist (a server creates it when an agent starts its first monitor).", r.StateDir)
 	case len(r.Monitors) == 0 && len(r.Servers) == 0:
 		return fmt.Sprintf("No monitors saved in %s.", r.StateDir)
 	case len(r.Monitors) == 0:
@@ -302,7 +303,7 @@ func budgetLine(b statusBudget, now time.Time) string {
 		s += fmt.Sprintf(", %d left until %s", b.Remaining, clock(b.ResetAt, now))
 	}
 	if b.CycleSeconds > 0 {
-		s += fmt.Sprintf("; %d PRs, each looked at every %s", b.PRs, time.Duration(b.CycleSeconds*float64(time.Second)).Round(time.Second))
+		s += fmt.Sprintf("; %s, each looked at every %s", text.Count(b.PRs, "PR", "PRs"), time.Duration(b.CycleSeconds*float64(time.Second)).Round(time.Second))
 	}
 	if b.QuietUntil != nil && b.QuietUntil.After(now) {
 		s += "; quiet until " + clock(*b.QuietUntil, now)

@@ -176,9 +176,9 @@ func TestStatusOfAnEmptyOrMissingDirectory(t *testing.T) {
 		{"empty", []string{"--state-dir", empty}, exitOK, "No monitors saved in " + empty + ".\n", ""},
 		{"an unreadable directory", []string{"--state-dir", os.DevNull}, exitFailure, "", "prmonitor status: store: read " + os.DevNull},
 		{"empty as JSON", []string{"--json", "--state-dir", empty}, exitOK, `"monitors": []`, ""},
-		{"missing", []string{"--state-dir", missing}, exitOK, "Nothing saved in " + missing + " yet: a server creates it when an agent starts its first monitor.\n", ""},
+		{"missing", []string{"--state-dir", missing}, exitOK, "Nothing is saved yet: " + missing + " does not exist (a server creates it when an agent starts its first monitor).\n", ""},
 		{"missing as JSON", []string{"--json", "--state-dir", missing}, exitOK, `"monitors": []`, ""},
-		{"a fresh machine", []string{}, exitOK, "Nothing saved in /nonexistent-home/.local/state/prmonitor yet", ""},
+		{"a fresh machine", []string{}, exitOK, "Nothing is saved yet: /nonexistent-home/.local/state/prmonitor does not exist", ""},
 		{"a fresh machine as JSON", []string{"--json"}, exitOK, `"state_dir": "/nonexistent-home/.local/state/prmonitor"`, ""},
 		{"json and watch", []string{"--json", "--watch"}, exitUsage, "", "choose one of --json or --watch"},
 		{"watch without a terminal", []string{"--watch", "--state-dir", empty}, exitUsage, "", "--watch needs a terminal"},
@@ -374,4 +374,15 @@ func TestOldLogsWithoutTypedFieldsStillRead(t *testing.T) {
 	assert.Equal(t, store.Event{Kind: store.EventPoll, Summary: "poll: ci_pending → polling at polling",
 		Data: map[string]any{"node": "polling", "fired": []any{"nothing_new"}}, Input: "poll", Attention: "ci_pending",
 		Action: "polling", Node: "polling"}, e)
+}
+
+// The watcher's line counts its pull requests in the singular when there is one.
+func TestTheBudgetLineCountsPullRequestsInTheirNumber(t *testing.T) {
+	for _, tt := range []struct {
+		prs  int
+		want string
+	}{{1, "; 1 PR, each looked at every 12s"}, {3, "; 3 PRs, each looked at every 12s"}} {
+		line := budgetLine(statusBudget{API: "https://api.github.com", Budget: 0.25, Limit: 5000, CycleSeconds: 12, PRs: tt.prs, UpdatedAt: testNow}, testNow)
+		assert.Contains(t, line, tt.want)
+	}
 }

@@ -241,7 +241,7 @@ func TestTheWatchCommandQuitsCleanly(t *testing.T) {
 		{"q", d.dir, func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) }, exitOK, "", "acme/widgets#7"},
 		{"interrupted", d.dir, func(_ *io.PipeWriter, cancel context.CancelFunc) { cancel() }, exitOK, "", "acme/widgets#7"},
 		{"no directory yet", d.dir + "/missing", func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) },
-			exitOK, "", "Nothing saved in"},
+			exitOK, "", "Nothing is saved yet"},
 		{"a file, not a directory", os.DevNull, func(in *io.PipeWriter, _ context.CancelFunc) { _, _ = in.Write([]byte("q")) },
 			exitFailure, "prmonitor status: store: read " + os.DevNull, "cannot read"},
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestABuildWithoutTheTeamDeploymentSaysHowToGetOne: the default build checks a team command's
-// flags as the team build does, then says how to build the team's binary, with a usage error.
+// TestABuildWithoutTheTeamDeploymentSaysHowToGetOne: the default build says how to build the
+// team's binary, with a usage error: serve --http says it first, before any check of its flags;
+// the worker checks its flags as the team build does (they are the same in both builds).
 func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	require.NoError(t, os.WriteFile(tokens, []byte("alice "+strings.Repeat("a", 64)+"\n"), 0o600))
@@ -22,7 +23,10 @@ func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
 		{"a worker", []string{"worker", "--temporal", "127.0.0.1:1"}, "prmonitor worker: this prmonitor is built without the team deployment"},
 		{"serve --http", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens},
 			"prmonitor serve: --http: this prmonitor is built without the team deployment"},
-		{"a bad flag still reads as one", []string{"worker"}, "--temporal HOST:PORT is required"},
+		{"a worker's bad flag still reads as one", []string{"worker"}, "--temporal HOST:PORT is required"},
+		{"serve --http with its flags wrong", []string{"serve", "--http", ":0"}, "prmonitor serve: --http: this prmonitor is built without the team deployment"},
+		{"serve --http with a flag of the embedded server", []string{"serve", "--http", ":0", "--state-dir", tokens},
+			"prmonitor serve: --http: this prmonitor is built without the team deployment"},
 	})
 }
 

@@ -89,6 +89,25 @@ func (e Endpoints) Host() string {
 	return h
 }
 
+// WebHost is the web host of the GitHub instance when the REST root's shape says it for certain:
+// github.com for https://api.github.com, SUBDOMAIN.ghe.com for https://api.SUBDOMAIN.ghe.com, HOST
+// for GitHub Enterprise Server's https://HOST/api/v3. Any other root (a proxy, a local fake) says
+// nothing of the web host: ok is false, and only GitHub's own answer (a pull request's URL) tells.
+func (e Endpoints) WebHost() (host string, ok bool) {
+	u, err := url.Parse(e.REST)
+	if err != nil || u.Host == "" || u.Scheme != "https" {
+		return "", false
+	}
+	h := strings.ToLower(u.Host)
+	switch path := strings.TrimRight(u.Path, "/"); {
+	case path == "" && (h == "api.github.com" || strings.HasPrefix(h, "api.") && strings.HasSuffix(h, ".ghe.com")):
+		return e.Host(), true
+	case path == "/api/v3":
+		return h, true
+	}
+	return "", false
+}
+
 // validURL checks one endpoint URL the way ResolveEndpoints does. what names it in the error.
 func validURL(what, raw string) (string, error) {
 	u, err := parseEndpoint(what, raw)

@@ -83,3 +83,28 @@ func TestGraphQLURLFor(t *testing.T) {
 	assert.Equal(t, "https://h/api/graphql", GraphQLURLFor("https://h/api/v3/"))
 	assert.Equal(t, "http://127.0.0.1:1/graphql", GraphQLURLFor("http://127.0.0.1:1"))
 }
+
+// The web host is known from the REST root only for the shapes GitHub's own roots have.
+func TestWebHostIsKnownOnlyFromGitHubsOwnShapes(t *testing.T) {
+	tests := []struct {
+		rest, host string
+		ok         bool
+	}{
+		{"https://api.github.com", "github.com", true},
+		{"https://API.GitHub.com/", "github.com", true},
+		{"https://api.acme.ghe.com", "acme.ghe.com", true},
+		{"https://ghe.example.com/api/v3", "ghe.example.com", true},
+		{"https://ghe.example.com:8443/api/v3/", "ghe.example.com:8443", true},
+		{"https://proxy.example.com/github", "", false},
+		{"https://api.github.com/proxied", "", false},
+		{"http://127.0.0.1:8080", "", false},
+		{"http://127.0.0.1:8080/api/v3", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.rest, func(t *testing.T) {
+			host, ok := Endpoints{REST: tt.rest}.WebHost()
+			assert.Equal(t, tt.ok, ok)
+			assert.Equal(t, tt.host, host)
+		})
+	}
+}

@@ -48,6 +48,9 @@ func ConfigFor(ctx context.Context, src Source, repo dispatch.RepoRef, path stri
 	switch {
 	case errors.Is(err, ghclient.ErrNotFound):
 		return dispatch.DefaultConfig(), "the defaults (no " + dispatch.DefaultConfigPath + " on " + repo.String() + "'s default branch)", nil
+	case errors.Is(err, ghclient.ErrUnauthorized):
+		// The first request of a run: a rejected token is the news, not the file it was reading.
+		return dispatch.Config{}, "", restError(err)
 	case err != nil:
 		return dispatch.Config{}, "", fmt.Errorf("read %s from %s: %w", dispatch.DefaultConfigPath, repo, restError(err))
 	case file == nil:
