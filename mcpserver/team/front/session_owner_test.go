@@ -64,3 +64,39 @@ func TestAnMCPSessionServesOnlyTheUserWhoOpenedItAnotherUsersTokenFindsNoSuchSes
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "alice's session still serves her: %s", body)
 	assert.Contains(t, string(body), `"id":2`)
 }
+
+// TestAnUnknownSessionIdIsNotFoundAndTheClientStartsAgain: an id this process never issued (one
+// from before a restart of serve --http, or made up) is 404 for everyone, however often shown;
+// the client then initializes a new session, which serves it.
+func TestAnUnknownSessionIdIsNotFoundAndTheClientStartsAgain(t *testing.T) {
+	hs := offline(t)
+	old := offline(t) // the process before the restart
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	resp := mcpRequest(t, old.URL, http.MethodPost, "alice", "", initialize)
+	resp.Body.Close()
+	before := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, before)
+
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	for _, tt := range []struct{ name, user, session string }{
+		{"its owner's id from before the restart", "alice", before},
+		{"the same id shown by another user, first", "bob", before},
+		{"the same id shown again by its owner", "alice", before},
+		{"a well-formed id never issued", "bob", "mcp-session-0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := mcpRequest(t, hs.URL, http.MethodPost, tt.user, tt.session, ping)
+			resp.Body.Close()
+			assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+		})
+	}
+
+	resp = mcpRequest(t, hs.URL, http.MethodPost, "alice", "", initialize)
+	resp.Body.Close()
+	fresh := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, fresh, "a new initialize opens a session")
+	resp = mcpRequest(t, hs.URL, http.MethodPost, "alice", fresh, ping)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+}
