@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,6 +33,14 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if err != nil {
 		return fail(exitUsage, err)
 	}
+	var serving *tls.Config // HTTPS, read before anything is dialled: a bad pair is a usage error
+	if t.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(t.tlsCert, t.tlsKey)
+		if err != nil {
+			return fail(exitUsage, fmt.Errorf("--tls-cert and --tls-key: %w", err))
+		}
+		serving = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
 	tlsCfg, apiKey, err := t.temporal.auth()
 	if err != nil {
 		return fail(exitUsage, err)
@@ -51,19 +60,26 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		policy = prstatus.ReviewerPolicy{Bots: slices.Clone(bots)}
 	}
 	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		Machine: machine, Policy: policy, Version: version, Logger: logger})
+		Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)
 	}
+	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
+	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv.TLSConfig = serving
 	ln, err := net.Listen("tcp", t.addr)
 	if err != nil {
 		return fail(exitFailure, fmt.Errorf("listen on %s: %w", t.addr, err))
 	}
-	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
-	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "version", version,
+	go func() {
+		if t.tlsCert != "" {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
+	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "tls", t.tlsCert != "", "version", version,
 		"temporal", t.temporal.hostPort, "namespace", t.temporal.namespace, "task_queue", t.temporal.queue)
 	select {
 	case err := <-errc:
