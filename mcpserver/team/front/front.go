@@ -122,6 +122,8 @@ type Front struct {
 	bodies  *httpguard.Bodies
 	// sessions binds each MCP session to the user who opened it (mcpsessions.go).
 	sessions *mcpSessions
+	// revoked are the board sessions signed out (revoked.go).
+	revoked *revoked
 
 	mu sync.Mutex
 	// handed is, per user, the monitor whose action monitor_id=all handed out last: an answer
@@ -174,6 +176,7 @@ func New(cfg Config) (*Front, error) {
 	// mcp-go's loopback Host check would refuse a deployment's own name when the process listens
 	// on loopback behind a proxy.
 	f.sessions = newMCPSessions(cfg.Now, 2*sessionIdle)
+	f.revoked = newRevoked()
 	f.stream = server.NewStreamableHTTPServer(f.mcp,
 		server.WithEndpointPath("/mcp"),
 		server.WithHeartbeatInterval(15*time.Second),
