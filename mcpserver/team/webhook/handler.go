@@ -3,12 +3,15 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,8 +24,9 @@ import (
 
 // Monitors is where deliveries go: the monitors' workflows.
 type Monitors interface {
-	// Notify signals the monitor of ref, starting it when none runs (SignalWithStart).
-	Notify(ctx context.Context, ref prstatus.PRRef, c monitorwf.Change) error
+	// Start signals the monitor of ref, starting it for c.Owner when none runs, unless its last
+	// run was stopped by that owner (or merged); ok is false when nothing was signalled.
+	Start(ctx context.Context, ref prstatus.PRRef, c monitorwf.Change) (ok bool, err error)
 	// Poke signals the monitor of ref if one runs; ok is false when none does.
 	Poke(ctx context.Context, ref prstatus.PRRef, c monitorwf.Change) (ok bool, err error)
 }
@@ -42,9 +46,11 @@ const (
 	DefaultMaxInFlight = 64 << 20
 	// DefaultWaitForRoom is how long a delivery waits for in-flight room before it is answered 503.
 	DefaultWaitForRoom = 10 * time.Second
-	// DefaultDedupWindow: redeliveries within it are dropped (GitHub redelivers on request, or
-	// when the receiver failed, usually within minutes).
-	DefaultDedupWindow = 6 * time.Hour
+	// DefaultDedupWindow is the replay window: a delivery seen within it (by its id, or by its
+	// signed body's digest, also remembered by the monitor it signalled) is dropped, and one whose
+	// event happened before it is refused. GitHub delivers within seconds and redelivers on
+	// request, usually within minutes.
+	DefaultDedupWindow = monitorwf.DefaultDeliveryWindow
 	dedupMax           = 100_000
 )
 
@@ -69,6 +75,8 @@ type Handler struct {
 	cfg    Config
 	seen   *seen
 	bodies *httpguard.Bodies
+	// unseen are the repositories already logged as not visible (each is logged once a window).
+	unseen *seen
 }
 
 // New returns the handler; a missing secret is an error, never an open endpoint.
@@ -94,7 +102,7 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: cfg, seen: newSeen(cfg.DedupWindow, dedupMax),
+	return &Handler{cfg: cfg, seen: newSeen(cfg.DedupWindow, dedupMax), unseen: newSeen(cfg.DedupWindow, 10_000),
 		bodies: httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, DefaultWaitForRoom)}, nil
 }
 
@@ -112,22 +120,78 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	delivery, event := github.DeliveryID(r), github.WebHookType(r)
-	if delivery != "" && h.seen.has(delivery, h.cfg.Now()) {
-		writeText(w, http.StatusOK, "duplicate delivery, dropped\n")
+	sum := sha256.Sum256(payload)
+	digest := hex.EncodeToString(sum[:16])
+	now := h.cfg.Now()
+	if (delivery != "" && h.seen.has(delivery, now)) || h.seen.has(digest, now) {
+		answer(w, http.StatusOK, "duplicate", "duplicate delivery, dropped")
 		return
 	}
-	n, err := h.dispatch(r.Context(), event, delivery, payload)
+	if !slices.Contains(Events, event) {
+		answer(w, http.StatusOK, "not-handled", fmt.Sprintf("event %q is not one this receiver handles; nothing to signal", clip(event)))
+		return
+	}
+	p, err := decode(payload)
+	if err != nil {
+		answer(w, http.StatusBadRequest, "malformed", err.Error())
+		return
+	}
+	if at, ok := eventTime(event, p); ok && now.Sub(at) > h.cfg.DedupWindow {
+		h.cfg.Logger.Warn("webhook delivery refused as a replay", "event", event, "delivery", delivery, "event_time", at)
+		answer(w, http.StatusUnprocessableEntity, "stale",
+			fmt.Sprintf("refused: the event happened %s ago, before the replay window (%s)", now.Sub(at).Round(time.Second), h.cfg.DedupWindow))
+		return
+	}
+	action := p.Action
+	if event == "status" {
+		action = p.State
+	}
+	out, err := h.dispatch(r.Context(), event, p, monitorwf.Change{Kind: kind(event, action), Delivery: delivery, Digest: digest})
 	if err != nil {
 		// Not recorded as seen: GitHub's redelivery (or the reconcile timer) gets another try.
 		h.cfg.Logger.Error("webhook delivery not signalled", "event", event, "delivery", delivery, "err", err)
-		http.Error(w, "could not signal the monitors", http.StatusInternalServerError)
+		answer(w, http.StatusInternalServerError, "failed", "could not signal the monitors")
 		return
 	}
 	if delivery != "" {
-		h.seen.add(delivery, h.cfg.Now())
+		h.seen.add(delivery, now)
 	}
-	h.cfg.Logger.Debug("webhook delivery", "event", event, "delivery", delivery, "monitors", n)
-	writeText(w, http.StatusAccepted, fmt.Sprintf("signalled %d monitor(s)\n", n))
+	h.seen.add(digest, now)
+	h.cfg.Logger.Debug("webhook delivery", "event", event, "delivery", delivery, "monitors", out.signalled)
+	switch {
+	case out.notVisible:
+		repo := p.Repository.Owner.Login + "/" + p.Repository.Name
+		if !h.unseen.has(repo, now) {
+			h.unseen.add(repo, now)
+			h.cfg.Logger.Info("webhook: a commit or repository this installation cannot see; its deliveries signal nothing",
+				"event", event, "repository", clip(repo))
+		}
+		answer(w, http.StatusOK, "not-visible", "nothing to signal: "+ErrNotVisible.Error())
+	case out.signalled == 0:
+		answer(w, http.StatusOK, "no-monitor", "handled: no monitor to signal")
+	default:
+		answer(w, http.StatusAccepted, "signalled", fmt.Sprintf("signalled %d monitor(s)", out.signalled))
+	}
+}
+
+// OutcomeHeader names what became of a delivery, one word (signalled, no-monitor, not-handled,
+// not-visible, duplicate, stale, malformed, failed), beside the sentence in the body that GitHub's
+// delivery log shows.
+const OutcomeHeader = "X-Prmonitor-Outcome"
+
+func answer(w http.ResponseWriter, status int, outcome, text string) {
+	w.Header().Set(OutcomeHeader, outcome)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, text+"\n")
+}
+
+// clip bounds GitHub's text quoted in an answer or a log.
+func clip(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
 }
 
 // verified reads the body within the caps (the body's size and the bytes of all deliveries in
@@ -159,10 +223,4 @@ func (h *Handler) verified(r *http.Request) (payload []byte, release func(), sta
 		return fail(http.StatusBadRequest, err)
 	}
 	return payload, release, 0, nil
-}
-
-func writeText(w http.ResponseWriter, status int, s string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, s)
 }
