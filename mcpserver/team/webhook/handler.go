@@ -6,12 +6,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -119,79 +116,31 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	delivery, event := github.DeliveryID(r), github.WebHookType(r)
+	d := incoming{event: github.WebHookType(r), delivery: github.DeliveryID(r), now: h.cfg.Now()}
 	sum := sha256.Sum256(payload)
-	digest := hex.EncodeToString(sum[:16])
-	now := h.cfg.Now()
-	if (delivery != "" && h.seen.has(delivery, now)) || h.seen.has(digest, now) {
-		answer(w, http.StatusOK, "duplicate", "duplicate delivery, dropped")
-		return
-	}
-	if !slices.Contains(Events, event) {
-		answer(w, http.StatusOK, "not-handled", fmt.Sprintf("event %q is not one this receiver handles; nothing to signal", clip(event)))
-		return
-	}
-	p, err := decode(payload)
-	if err != nil {
-		answer(w, http.StatusBadRequest, "malformed", err.Error())
-		return
-	}
-	if at, ok := eventTime(event, p); ok && now.Sub(at) > h.cfg.DedupWindow {
-		h.cfg.Logger.Warn("webhook delivery refused as a replay", "event", event, "delivery", delivery, "event_time", at)
-		answer(w, http.StatusUnprocessableEntity, "stale",
-			fmt.Sprintf("refused: the event happened %s ago, before the replay window (%s)", now.Sub(at).Round(time.Second), h.cfg.DedupWindow))
+	d.digest = hex.EncodeToString(sum[:16])
+	p, early := h.screen(d, payload)
+	if early != nil {
+		early.write(w)
 		return
 	}
 	action := p.Action
-	if event == "status" {
+	if d.event == "status" {
 		action = p.State
 	}
-	out, err := h.dispatch(r.Context(), event, p, monitorwf.Change{Kind: kind(event, action), Delivery: delivery, Digest: digest})
+	out, err := h.dispatch(r.Context(), d.event, p, monitorwf.Change{Kind: kind(d.event, action), Delivery: d.delivery, Digest: d.digest})
 	if err != nil {
 		// Not recorded as seen: GitHub's redelivery (or the reconcile timer) gets another try.
-		h.cfg.Logger.Error("webhook delivery not signalled", "event", event, "delivery", delivery, "err", err)
-		answer(w, http.StatusInternalServerError, "failed", "could not signal the monitors")
+		h.cfg.Logger.Error("webhook delivery not signalled", "event", clip(d.event), "delivery", clip(d.delivery), "err", err)
+		reply{http.StatusInternalServerError, "failed", "could not signal the monitors"}.write(w)
 		return
 	}
-	if delivery != "" {
-		h.seen.add(delivery, now)
+	if d.delivery != "" {
+		h.seen.add(d.delivery, d.now)
 	}
-	h.seen.add(digest, now)
-	h.cfg.Logger.Debug("webhook delivery", "event", event, "delivery", delivery, "monitors", out.signalled)
-	switch {
-	case out.notVisible:
-		repo := p.Repository.Owner.Login + "/" + p.Repository.Name
-		if !h.unseen.has(repo, now) {
-			h.unseen.add(repo, now)
-			h.cfg.Logger.Info("webhook: a commit or repository this installation cannot see; its deliveries signal nothing",
-				"event", event, "repository", clip(repo))
-		}
-		answer(w, http.StatusOK, "not-visible", "nothing to signal: "+ErrNotVisible.Error())
-	case out.signalled == 0:
-		answer(w, http.StatusOK, "no-monitor", "handled: no monitor to signal")
-	default:
-		answer(w, http.StatusAccepted, "signalled", fmt.Sprintf("signalled %d monitor(s)", out.signalled))
-	}
-}
-
-// OutcomeHeader names what became of a delivery, one word (signalled, no-monitor, not-handled,
-// not-visible, duplicate, stale, malformed, failed), beside the sentence in the body that GitHub's
-// delivery log shows.
-const OutcomeHeader = "X-Prmonitor-Outcome"
-
-func answer(w http.ResponseWriter, status int, outcome, text string) {
-	w.Header().Set(OutcomeHeader, outcome)
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, text+"\n")
-}
-
-// clip bounds GitHub's text quoted in an answer or a log.
-func clip(s string) string {
-	if len(s) > 100 {
-		return s[:100] + "…"
-	}
-	return s
+	h.seen.add(d.digest, d.now)
+	h.cfg.Logger.Debug("webhook delivery", "event", d.event, "delivery", clip(d.delivery), "monitors", out.signalled)
+	h.settled(d, p, out).write(w)
 }
 
 // verified reads the body within the caps (the body's size and the bytes of all deliveries in
