@@ -1,14 +1,24 @@
 package front_test
 
 import (
+	"context"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/front"
+	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 )
 
 // mcpRequest sends one request to /mcp as user (its bearer token), in session id when given.
@@ -99,4 +109,44 @@ func TestAnUnknownSessionIdIsNotFoundAndTheClientStartsAgain(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+}
+
+// TestAfterARestartTheOfficialClientIsToldItsSessionIsGoneAndConnectsAgain: the same address,
+// served by a new process (its sessions empty), answers the old session's next call 404; the
+// go-sdk client reports its session missing, and a new connection is served.
+func TestAfterARestartTheOfficialClientIsToldItsSessionIsGoneAndConnectsAgain(t *testing.T) {
+	var current atomic.Pointer[http.Handler]
+	serve := func(t *testing.T) {
+		c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+		require.NoError(t, err)
+		t.Cleanup(c.Close)
+		fr, err := front.New(front.Config{Client: c, Users: users(t)})
+		require.NoError(t, err)
+		h := fr.Handler()
+		current.Store(&h)
+	}
+	serve(t)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }))
+	t.Cleanup(hs.Close)
+	connect := func() *sdk.ClientSession {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s, err := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, nil).Connect(ctx,
+			&sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: teamtest.HTTPClient(tokens["alice"])},
+			&sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	old := connect()
+	_, err := old.ListTools(ctx, nil)
+	require.NoError(t, err)
+
+	serve(t) // the restart
+	_, err = old.ListTools(ctx, nil)
+	require.ErrorIs(t, err, sdk.ErrSessionMissing, "the old session is not adopted")
+	_, err = connect().ListTools(ctx, nil)
+	assert.NoError(t, err, "a new session is served")
 }
