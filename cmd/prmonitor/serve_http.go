@@ -38,7 +38,8 @@ func splitList(s string) []string {
 	return out
 }
 
-// registerTeamServe adds --http, --auth-tokens and the Temporal flags to serve's.
+// registerTeamServe adds --http, --auth-tokens, the listening flags (TLS, allowed hosts and
+// origins) and the Temporal flags to serve's.
 func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	t := &teamServe{}
 	fs.StringVar(&t.addr, "http", "", "serve MCP over Streamable HTTP at /mcp on `ADDR` (the team deployment: needs --temporal and --auth-tokens; docs/deploy.md)")
