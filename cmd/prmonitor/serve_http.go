@@ -2,9 +2,6 @@ package main
 
 import (
 	"flag"
-	"strings"
-
-	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 )
 
 // serve --http: the team deployment's front end (docs/deploy.md). The same tools over MCP's
@@ -20,22 +17,6 @@ type teamServe struct {
 	// tlsCert and tlsKey serve HTTPS; behindProxy says a proxy in front terminates TLS.
 	tlsCert, tlsKey string
 	behindProxy     bool
-}
-
-// origins is the front end's Host and Origin allow-list.
-func (t *teamServe) allowList() httpguard.Origins {
-	return httpguard.Origins{Hosts: splitList(t.hosts), Origins: splitList(t.origins)}
-}
-
-// splitList is a comma-separated flag's values, blanks dropped.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // registerTeamServe adds --http, --auth-tokens, the listening flags (TLS, allowed hosts and
@@ -86,13 +67,6 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 		return "--tls-cert and --tls-key go together"
 	case t.tlsCert != "" && t.behindProxy:
 		return "--behind-tls-proxy means this process serves plain HTTP; drop it or --tls-cert and --tls-key"
-	}
-	if err := httpguard.CheckListen(t.addr, t.tlsCert != "", t.behindProxy); err != nil {
-		return "--http " + err.Error()
-	}
-	if !httpguard.IsLoopback(t.addr) && t.hosts == "" {
-		return "--http " + t.addr + " is reachable from other machines: pass --allowed-hosts with the name clients reach it by " +
-			"(a request whose Host is not listed is refused; without the flag only loopback names are)"
 	}
 	return ""
 }

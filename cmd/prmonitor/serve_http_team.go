@@ -11,23 +11,57 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
+	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
+// listening is the usage error of the address and its TLS ("" when none): plain HTTP only on
+// loopback or behind a TLS proxy, and off loopback the names clients use.
+func (t *teamServe) listening() string {
+	if err := httpguard.CheckListen(t.addr, t.tlsCert != "", t.behindProxy); err != nil {
+		return "--http " + err.Error()
+	}
+	if !httpguard.IsLoopback(t.addr) && t.hosts == "" {
+		return "--http " + t.addr + " is reachable from other machines: pass --allowed-hosts with the name clients reach it by " +
+			"(a request whose Host is not listed is refused; without the flag only loopback names are)"
+	}
+	return ""
+}
+
+// allowList is the front end's Host and Origin allow-list.
+func (t *teamServe) allowList() httpguard.Origins {
+	return httpguard.Origins{Hosts: splitList(t.hosts), Origins: splitList(t.origins)}
+}
+
+// splitList is a comma-separated flag's values, blanks dropped.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // runServeHTTP serves the front end until ctx ends.
 func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config, bots []string, e env, logger *slog.Logger) int {
 	fail := func(code int, err error) int {
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return code
+	}
+	if msg := t.listening(); msg != "" {
+		return fail(exitUsage, errors.New(msg))
 	}
 	users, err := front.LoadUsers(t.tokens)
 	if err != nil {

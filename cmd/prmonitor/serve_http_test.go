@@ -19,16 +19,6 @@ func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywh
 			"--state-dir has no effect with --http"},
 		{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"},
 		{"TLS without --http", []string{"serve", "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "--tls-cert goes with --http"},
-		{"every interface in plain HTTP", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens},
-			"--http :8443 is reachable from other machines and would be served in plain HTTP"},
-		{"a certificate without its key", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens, "--tls-cert", "c.pem"},
-			"--tls-cert and --tls-key go together"},
-		{"TLS both here and at a proxy", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens,
-			"--tls-cert", "c.pem", "--tls-key", "k.pem", "--behind-tls-proxy"}, "--behind-tls-proxy means this process serves plain HTTP"},
-		{"every interface over TLS without the names it answers to", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1",
-			"--auth-tokens", tokens, "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "pass --allowed-hosts"},
-		{"behind a proxy without the names it answers to", []string{"serve", "--http", "0.0.0.0:8080", "--temporal", "127.0.0.1:1",
-			"--auth-tokens", tokens, "--behind-tls-proxy"}, "pass --allowed-hosts"},
 	})
 }
 
