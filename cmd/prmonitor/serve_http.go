@@ -12,13 +12,26 @@ import (
 type teamServe struct {
 	addr, tokens string
 	temporal     temporalFlags
+	// hosts and origins are the allow-lists of Host and Origin (comma-separated; loopback when empty).
+	hosts, origins string
+	// tlsCert and tlsKey serve HTTPS; behindProxy says a proxy in front terminates TLS.
+	tlsCert, tlsKey string
+	behindProxy     bool
 }
 
-// registerTeamServe adds --http, --auth-tokens and the Temporal flags to serve's.
+// registerTeamServe adds --http, --auth-tokens, the listening flags (TLS, allowed hosts and
+// origins) and the Temporal flags to serve's.
 func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	t := &teamServe{}
 	fs.StringVar(&t.addr, "http", "", "serve MCP over Streamable HTTP at /mcp on `ADDR` (the team deployment: needs --temporal and --auth-tokens; docs/deploy.md)")
 	fs.StringVar(&t.tokens, "auth-tokens", "", "with --http: the users, one line each: USER SHA256HEX (the hex SHA-256 of the user's bearer token) (`FILE`)")
+	fs.StringVar(&t.hosts, "allowed-hosts", "", "with --http: the host `NAMES` clients reach it by, comma-separated (a NAME:PORT matches that port only); "+
+		"other Host headers are refused (default: localhost, 127.0.0.1, ::1)")
+	fs.StringVar(&t.origins, "allowed-origins", "", "with --http: other web `ORIGINS` (https://tools.example.com) whose pages may call /mcp, comma-separated; "+
+		"a page of the deployment's own host always may (default: pages served from a loopback host)")
+	fs.StringVar(&t.tlsCert, "tls-cert", "", "with --http: serve HTTPS with this certificate chain (`FILE`, PEM); needs --tls-key")
+	fs.StringVar(&t.tlsKey, "tls-key", "", "with --http: the private key of --tls-cert (`FILE`, PEM)")
+	fs.BoolVar(&t.behindProxy, "behind-tls-proxy", false, "with --http: a proxy in front terminates TLS, so a non-loopback ADDR may be served in plain HTTP")
 	t.temporal.register(fs, teamTaskQueue)
 	return t
 }
@@ -33,7 +46,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range []string{"auth-tokens", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
+		for _, name := range []string{"auth-tokens", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}
@@ -50,6 +63,10 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 		return t.temporal.check() + " with --http"
 	case t.tokens == "":
 		return "--http needs --auth-tokens FILE: without it anyone who reaches the address could drive the monitors"
+	case (t.tlsCert == "") != (t.tlsKey == ""):
+		return "--tls-cert and --tls-key go together"
+	case t.tlsCert != "" && t.behindProxy:
+		return "--behind-tls-proxy means this process serves plain HTTP; drop it or --tls-cert and --tls-key"
 	}
 	return ""
 }

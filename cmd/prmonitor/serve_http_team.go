@@ -4,23 +4,55 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
+	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
+
+// listening is the usage error of the address and its TLS ("" when none): plain HTTP only on
+// loopback or behind a TLS proxy, and off loopback the names clients use.
+func (t *teamServe) listening() string {
+	if err := httpguard.CheckListen(t.addr, t.tlsCert != "", t.behindProxy); err != nil {
+		return "--http " + err.Error()
+	}
+	if !httpguard.IsLoopback(t.addr) && t.hosts == "" {
+		return "--http " + t.addr + " is reachable from other machines: pass --allowed-hosts with the name clients reach it by " +
+			"(a request whose Host is not listed is refused; without the flag only loopback names are)"
+	}
+	return ""
+}
+
+// allowList is the front end's Host and Origin allow-list.
+func (t *teamServe) allowList() httpguard.Origins {
+	return httpguard.Origins{Hosts: splitList(t.hosts), Origins: splitList(t.origins)}
+}
+
+// splitList is a comma-separated flag's values, blanks dropped.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
 
 // runServeHTTP serves the front end until ctx ends.
 func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config, bots []string, e env, logger *slog.Logger) int {
@@ -28,9 +60,20 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return code
 	}
+	if msg := t.listening(); msg != "" {
+		return fail(exitUsage, errors.New(msg))
+	}
 	users, err := front.LoadUsers(t.tokens)
 	if err != nil {
 		return fail(exitUsage, err)
+	}
+	var serving *tls.Config // HTTPS, read before anything is dialled: a bad pair is a usage error
+	if t.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(t.tlsCert, t.tlsKey)
+		if err != nil {
+			return fail(exitUsage, fmt.Errorf("--tls-cert and --tls-key: %w", err))
+		}
+		serving = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	tlsCfg, apiKey, err := t.temporal.auth()
 	if err != nil {
@@ -51,19 +94,26 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		policy = prstatus.ReviewerPolicy{Bots: slices.Clone(bots)}
 	}
 	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		Machine: machine, Policy: policy, Version: version, Logger: logger})
+		Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)
 	}
+	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
+	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv.TLSConfig = serving
 	ln, err := net.Listen("tcp", t.addr)
 	if err != nil {
 		return fail(exitFailure, fmt.Errorf("listen on %s: %w", t.addr, err))
 	}
-	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
-	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "version", version,
+	go func() {
+		if t.tlsCert != "" {
+			errc <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		errc <- srv.Serve(ln)
+	}()
+	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "tls", t.tlsCert != "", "version", version,
 		"temporal", t.temporal.hostPort, "namespace", t.temporal.namespace, "task_queue", t.temporal.queue)
 	select {
 	case err := <-errc:

@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,9 +20,34 @@ func TestServeOverHTTPRefusesABadTokensFileBeforeConnectingAnywhere(t *testing.T
 	bad := filepath.Join(dir, "bad")
 	assert.NoError(t, os.WriteFile(bad, []byte("alice the-token-itself\n"), 0o600))
 	refusedAsUsage(t, []usageCase{
-		{"a tokens file that holds a token", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", bad},
+		{"a tokens file that holds a token", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", bad},
 			"line 1: the second field must be the 64 hex digits"},
-		{"a tokens file that is not there", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens + ".missing"},
+		{"a tokens file that is not there", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens + ".missing"},
 			"the tokens file"},
+	})
+}
+
+// TestServeOverHTTPRefusesPlainHTTPOffLoopbackAndAsksForItsNames: in the team build, an address
+// other machines reach is served over TLS, or in plain HTTP only behind a TLS proxy, and needs
+// the host names clients use; a certificate that cannot be read is a usage error, all before
+// Temporal is dialled.
+func TestServeOverHTTPRefusesPlainHTTPOffLoopbackAndAsksForItsNames(t *testing.T) {
+	dir := t.TempDir()
+	tokens := filepath.Join(dir, "tokens")
+	good := filepath.Join(dir, "good")
+	assert.NoError(t, os.WriteFile(good, []byte("alice "+strings.Repeat("0", 64)+"\n"), 0o600))
+	refusedAsUsage(t, []usageCase{
+		{"a certificate that is not there", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", good,
+			"--allowed-hosts", "prmonitor.example.com", "--tls-cert", tokens + ".pem", "--tls-key", tokens + ".key"}, "--tls-cert and --tls-key"},
+		{"every interface in plain HTTP", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1", "--auth-tokens", good},
+			"--http :8443 is reachable from other machines and would be served in plain HTTP"},
+		{"a certificate without its key", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1", "--auth-tokens", good, "--tls-cert", "c.pem"},
+			"--tls-cert and --tls-key go together"},
+		{"TLS both here and at a proxy", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1", "--auth-tokens", good,
+			"--tls-cert", "c.pem", "--tls-key", "k.pem", "--behind-tls-proxy"}, "--behind-tls-proxy means this process serves plain HTTP"},
+		{"every interface over TLS without the names it answers to", []string{"serve", "--http", ":8443", "--temporal", "127.0.0.1:1",
+			"--auth-tokens", good, "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "pass --allowed-hosts"},
+		{"behind a proxy without the names it answers to", []string{"serve", "--http", "0.0.0.0:8080", "--temporal", "127.0.0.1:1",
+			"--auth-tokens", good, "--behind-tls-proxy"}, "pass --allowed-hosts"},
 	})
 }

@@ -14,12 +14,15 @@ func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywh
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000\n"), 0o600))
-	cases := []usageCase{{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"}}
+	cases := []usageCase{
+		{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"},
+		{"TLS without --http", []string{"serve", "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "--tls-cert goes with --http"},
+	}
 	if teamBuild {
 		cases = append(cases,
-			usageCase{"no Temporal", []string{"serve", "--http", ":0", "--auth-tokens", tokens}, "--temporal HOST:PORT is required with --http"},
-			usageCase{"no users", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1"}, "--http needs --auth-tokens FILE"},
-			usageCase{"a flag of the embedded server", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens, "--state-dir", dir},
+			usageCase{"no Temporal", []string{"serve", "--http", "127.0.0.1:0", "--auth-tokens", tokens}, "--temporal HOST:PORT is required with --http"},
+			usageCase{"no users", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1"}, "--http needs --auth-tokens FILE"},
+			usageCase{"a flag of the embedded server", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens, "--state-dir", dir},
 				"--state-dir has no effect with --http"})
 	}
 	refusedAsUsage(t, cases)

@@ -42,12 +42,15 @@ func TestWithTheBuiltWorkerAMonitorContinuesAsNewAndTheAgentFindsItWhereItWas(t 
 	require.Equal(t, "refine", task["task"], "%v", task)
 	first := d.c.GetWorkflow(ctx, id, "").GetRunID()
 
-	comment := fmt.Sprintf(`{"action":"created","issue":{"number":%d,"author_association":"CONTRIBUTOR","user":{"login":"carol"},"pull_request":{"url":"x"}},"repository":{"name":%q,"owner":{"login":%q}}}`,
-		ref.Number, ref.Repo, ref.Owner)
+	// Each comment is another (its id): the receiver drops a body it took already.
+	comment := func(n int) string {
+		return fmt.Sprintf(`{"action":"created","comment":{"id":%d},"issue":{"number":%d,"author_association":"CONTRIBUTOR","user":{"login":"carol"},"pull_request":{"url":"x"}},"repository":{"name":%q,"owner":{"login":%q}}}`,
+			n, ref.Number, ref.Repo, ref.Owner)
+	}
 	var st monitorwf.Status
 	n := 0
 	for ; n < 200 && st.Runs == 0; n++ {
-		require.Equal(t, http.StatusAccepted, d.deliver(w, "issue_comment", fmt.Sprint("c-", n), comment, []byte(secret)))
+		require.Equal(t, http.StatusAccepted, d.deliver(w, "issue_comment", fmt.Sprint("c-", n), comment(n), []byte(secret)))
 		st, _ = d.status(ref)
 	}
 	require.Positive(t, st.Runs, "the monitor continued as new")

@@ -85,7 +85,8 @@ func TestTheWorkerDoesTheMachinesGitHubWorkThroughTheEffectsPackage(t *testing.T
 	w := d.worker()
 	d.fake.Advance(10 * time.Minute)
 	require.NoError(t, d.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("bob"), "Please rework the retries.")))
-	require.Equal(t, http.StatusAccepted, d.deliver(w, "pull_request_review", "r1", prEvent("pull_request_review", "submitted", ref, "dev"), []byte(secret)))
+	// The pull request opened (a review only signals a monitor that runs): its first read finds bob's review.
+	require.Equal(t, http.StatusAccepted, d.deliver(w, "pull_request", "r1", prEvent("pull_request", "opened", ref, "dev"), []byte(secret)))
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

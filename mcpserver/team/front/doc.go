@@ -1,7 +1,9 @@
 // Package front is the team deployment's HTTP front end (prmonitor serve --http): the same MCP
 // tools as the embedded server, over Streamable HTTP at /mcp, each user authenticated by a bearer
 // token; the live board at /; a health check at /healthz (docs/deploy.md,
-// docs/decisions/0002-temporal-past-one-machine.md).
+// docs/decisions/0002-temporal-past-one-machine.md). /mcp and the board answer only their own
+// Host names and Origins, and /mcp reads bodies within caps before the token is checked
+// (httpguard); an MCP session id this process did not mint for the user is 404.
 //
 // The tools are mcpserver's definitions behind mcpserver's argument checks (the toolsnaps are the
 // contract of both front ends), with handlers over Temporal: pr_monitor_start and start_all are

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
+	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -37,9 +38,27 @@ type Config struct {
 	BoardEvery time.Duration
 	// ProgressEvery is how often a waiting call sends progress, when the client asked (default 5 s).
 	ProgressEvery time.Duration
-	Now           func() time.Time
-	Logger        *slog.Logger
+	// Origins are the Host names and web origins the front end answers to (loopback by default);
+	// anything else is 403 before it is read.
+	Origins httpguard.Origins
+	// MaxBody caps a request's body at /mcp (DefaultMaxBody when zero); MaxInFlight the bytes of
+	// all bodies being read or served at once (DefaultMaxInFlight when zero).
+	MaxBody, MaxInFlight int64
+	Now                  func() time.Time
+	Logger               *slog.Logger
 }
+
+// Body limits at /mcp. A JSON-RPC message of this contract is small: a tool call's arguments
+// (a pull request, a monitor id, an event, a choice, a short reply), a form's answer, the client's
+// capabilities, each a few kilobytes. 1 MiB is over a hundred times the largest, and a body is
+// read whole before it is parsed: the cap is what one request may cost. The in-flight budget is
+// spent before the bearer token is checked.
+const (
+	DefaultMaxBody     = 1 << 20
+	DefaultMaxInFlight = 32 << 20
+	// waitForRoom is how long a request waits for in-flight room before it is answered 503.
+	waitForRoom = 5 * time.Second
+)
 
 func (c *Config) defaults() error {
 	switch {
@@ -69,6 +88,12 @@ func (c *Config) defaults() error {
 	if c.ProgressEvery <= 0 {
 		c.ProgressEvery = 5 * time.Second
 	}
+	if c.MaxBody <= 0 {
+		c.MaxBody = DefaultMaxBody
+	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = DefaultMaxInFlight
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -94,8 +119,11 @@ type Front struct {
 	stream  *server.StreamableHTTPServer
 	board   *board.Handler
 	views   *viewCache
+	bodies  *httpguard.Bodies
 	// sessions binds each MCP session to the user who opened it (mcpsessions.go).
 	sessions *mcpSessions
+	// revoked are the board sessions signed out (revoked.go).
+	revoked *revoked
 
 	mu sync.Mutex
 	// handed is, per user, the monitor whose action monitor_id=all handed out last: an answer
@@ -144,10 +172,11 @@ func New(cfg Config) (*Front, error) {
 	}
 	f.mcp.AddTools(tools...)
 	f.mcp.AddPrompts(mcpserver.Prompts()...)
-	// Served behind the bearer check (Handler), which is also what keeps a web page elsewhere from
-	// driving it through a browser: mcp-go's loopback Host check would refuse a deployment's own
-	// name when the process listens on loopback behind a proxy.
+	// Served behind the front end's own Host and Origin check and the bearer check (Handler):
+	// mcp-go's loopback Host check would refuse a deployment's own name when the process listens
+	// on loopback behind a proxy.
 	f.sessions = newMCPSessions(cfg.Now, 2*sessionIdle)
+	f.revoked = newRevoked()
 	f.stream = server.NewStreamableHTTPServer(f.mcp,
 		server.WithEndpointPath("/mcp"),
 		server.WithHeartbeatInterval(15*time.Second),
@@ -156,6 +185,7 @@ func New(cfg Config) (*Front, error) {
 		server.WithSessionIdManagerResolver(f.sessions),
 		server.WithStreamableHTTPLogger(cfg.Logger),
 	)
+	f.bodies = httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, waitForRoom)
 	f.views = newViewCache(f, cfg.BoardEvery)
 	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Every: cfg.BoardEvery, Logger: cfg.Logger,
 		SignIn: http.HandlerFunc(f.signIn), SignOut: http.HandlerFunc(f.signOut)})
@@ -165,12 +195,14 @@ func New(cfg Config) (*Front, error) {
 	return f, nil
 }
 
-// Handler serves /mcp (bearer token required), /healthz and the board at /.
+// Handler serves /mcp (bearer token required), /healthz and the board at /. Each layer is a plain
+// http.Handler wrapper, outermost first: the Host and Origin check (not on /healthz, which a load
+// balancer's probe reaches by address), the body caps, the bearer token, the session's owner.
 func (f *Front) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.users.requireBearer(f.sessions.guard(f.stream)))
+	mux.Handle("/mcp", f.cfg.Origins.Guard(f.bodies.Limit(f.users.requireBearer(f.sessions.guard(f.stream)))))
 	mux.HandleFunc("GET /healthz", monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
-	mux.Handle("/", f.board)
+	mux.Handle("/", f.cfg.Origins.Guard(f.board))
 	return mux
 }
 

@@ -12,8 +12,9 @@ import (
 // token opened it. A session carries the server's requests to the host (a question's form) and the
 // host's answers: another user's token that shows the session's id finds no such session (404, the
 // transport's answer to an unknown session), so it can neither listen to the session's stream,
-// answer its forms, send in it nor end it. An id this process did not open (it restarted; mcp-go
-// keeps no sessions across a restart and takes the id back) belongs to the first user who shows it.
+// answer its forms, send in it nor end it. An id this process did not open (it restarted, or the id
+// was never issued) is no one's: it is answered 404 too, and the client initializes a new session,
+// as the transport says it must. An id is never adopted by whoever shows it first.
 type mcpSessions struct {
 	now  func() time.Time
 	idle time.Duration // an id unseen this long is forgotten when room is needed
@@ -34,20 +35,33 @@ func newMCPSessions(now func() time.Time, idle time.Duration) *mcpSessions {
 	return &mcpSessions{now: now, idle: idle, owner: map[string]sessionOwner{}}
 }
 
-// claim says whether session id is user's, binding it to them when it is no one's yet.
-func (s *mcpSessions) claim(id, user string) bool {
+// bind records a session id this process minted as user's.
+func (s *mcpSessions) bind(id, user string) {
 	if user == "" {
-		return false
+		return
 	}
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if o, ok := s.owner[id]; ok && o.user != user {
-		return false
-	} else if !ok && len(s.owner) >= maxMCPSessions {
+	if _, ok := s.owner[id]; !ok && len(s.owner) >= maxMCPSessions {
 		s.makeRoom(now)
 	}
 	s.owner[id] = sessionOwner{user: user, seen: now}
+}
+
+// owns says whether session id was minted here for user (and marks it seen).
+func (s *mcpSessions) owns(id, user string) bool {
+	if user == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.owner[id]
+	if !ok || o.user != user {
+		return false
+	}
+	o.seen = s.now()
+	s.owner[id] = o
 	return true
 }
 
@@ -74,11 +88,12 @@ func (s *mcpSessions) forget(id string) {
 	delete(s.owner, id)
 }
 
-// guard answers 404 to a request in a session another user opened; it runs behind the bearer
-// check, with the request's user in its context.
+// guard answers 404 to a request in a session this process did not open for the request's user
+// (another user's, a forgotten one, one from before a restart, a made-up one); it runs behind the
+// bearer check, with the request's user in its context.
 func (s *mcpSessions) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !s.claim(id, userOf(r.Context())) {
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !s.owns(id, userOf(r.Context())) {
 			http.Error(w, "session not found", http.StatusNotFound)
 			return
 		}
@@ -107,7 +122,7 @@ type sessionIDs struct {
 
 func (m *sessionIDs) Generate() string {
 	id := m.StatelessGeneratingSessionIdManager.Generate()
-	m.s.claim(id, m.user)
+	m.s.bind(id, m.user)
 	return id
 }
 

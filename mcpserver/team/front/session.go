@@ -97,6 +97,12 @@ func secure(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
+// boardSession is what the board's cookie carries: its id (what sign-out revokes) and its end.
+type boardSession struct {
+	ID    string `json:"id"`
+	Until int64  `json:"until"`
+}
+
 // signIn serves POST /login.
 func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
 	name, ok := f.users.bearer(r)
@@ -104,7 +110,13 @@ func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
 		unauthorized(w)
 		return
 	}
-	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, nil)
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		http.Error(w, "could not sign in", http.StatusInternalServerError)
+		return
+	}
+	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix()}
+	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, sess)
 	if err != nil {
 		http.Error(w, "could not sign in", http.StatusInternalServerError)
 		return
@@ -119,8 +131,15 @@ func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// signOut serves POST /logout: the cookie is dropped.
+// signOut serves POST /logout: the session is revoked here (the same cookie, kept or copied,
+// reads nothing more, and the live streams it opened end at their next look) and the browser is
+// told to drop the cookie.
 func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
+	for _, n := range []string{cookieSecure, cookiePlain} {
+		if sess, _, ok := f.boardSession(r, n); ok {
+			f.revoked.add(sess.ID, time.Unix(sess.Until, 0), f.cfg.Now())
+		}
+	}
 	for _, c := range []*http.Cookie{{Name: cookiePlain, Path: "/"}, {Name: cookieSecure, Path: "/", Secure: true}} {
 		c.MaxAge, c.HttpOnly, c.SameSite = -1, true, http.SameSiteStrictMode
 		http.SetCookie(w, c)
@@ -135,13 +154,24 @@ func (f *Front) boardUser(r *http.Request) (string, bool) {
 		return name, true
 	}
 	for _, n := range []string{cookieSecure, cookiePlain} {
-		c, err := r.Cookie(n)
-		if err != nil {
-			continue
-		}
-		if name, err := f.signer.open(c.Value, purposeBoard, nil); err == nil && f.users.has(name) {
+		if _, name, ok := f.boardSession(r, n); ok && f.users.has(name) {
 			return name, true
 		}
 	}
 	return "", false
+}
+
+// boardSession is the session of r's cookie named name, when this process issued it and it was
+// not revoked.
+func (f *Front) boardSession(r *http.Request, name string) (boardSession, string, bool) {
+	c, err := r.Cookie(name)
+	if err != nil {
+		return boardSession{}, "", false
+	}
+	var sess boardSession
+	user, err := f.signer.open(c.Value, purposeBoard, &sess)
+	if err != nil || sess.ID == "" || f.revoked.has(sess.ID) {
+		return boardSession{}, "", false
+	}
+	return sess, user, true
 }

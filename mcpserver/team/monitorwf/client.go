@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
@@ -27,6 +28,59 @@ type Starter struct {
 // (SignalWithStart: one call, no race between two deliveries). A monitor it starts belongs to
 // c.Owner: its Params, its memo and its PrmonitorOwner search attribute say so.
 func (s Starter) Notify(ctx context.Context, ref prstatus.PRRef, c Change) error {
+	return s.signalWithStart(ctx, ref, c, enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE)
+}
+
+// Start is a webhook delivery's Notify: it signals the monitor of ref, starting it for c.Owner
+// when none runs, except over a last run that its owner stopped (a stop lasts until the owner
+// starts the monitor again, through the front end's Notify), one that saw the merge, or one that
+// took this very delivery already (a replay). ok is false when nothing was signalled.
+func (s Starter) Start(ctx context.Context, ref prstatus.PRRef, c Change) (bool, error) {
+	id := WorkflowID(ref)
+	// REJECT_DUPLICATE unless the last run is known to allow a new one: a run that closes between
+	// this look and the start is not replaced behind its owner's back.
+	policy := enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	d, err := s.Client.DescribeWorkflow(ctx, id, "")
+	var notFound *serviceerror.NotFound
+	switch {
+	case errors.As(err, &notFound):
+	case err != nil:
+		return false, fmt.Errorf("monitor %s: %w", id, err)
+	case d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
+	case d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		var r Result
+		if err := s.Client.GetWorkflow(ctx, id, "").Get(ctx, &r); err != nil {
+			return false, fmt.Errorf("monitor %s: how it ended: %w", id, err)
+		}
+		if !r.allowsStart(c) {
+			return false, nil
+		}
+		policy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
+	default: // failed, terminated, timed out: a new run may start
+		policy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE
+	}
+	err = s.signalWithStart(ctx, ref, c, policy)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// allowsStart: a delivery may start a new run after this one.
+func (r Result) allowsStart(c Change) bool {
+	switch {
+	case r.Final.Kind == statemachine.ActionMerged:
+		return false
+	case r.StoppedBy != "" && r.StoppedBy == NormalizeOwner(c.Owner):
+		return false
+	case c.Digest != "" && slices.ContainsFunc(r.Deliveries, func(d Delivery) bool { return d.Digest == c.Digest }):
+		return false
+	}
+	return true
+}
+
+func (s Starter) signalWithStart(ctx context.Context, ref prstatus.PRRef, c Change, policy enumspb.WorkflowIdReusePolicy) error {
 	p := NewParams(ref, statemachine.DefaultConfig(), prstatus.DefaultReviewerPolicy())
 	if s.Params != nil {
 		p = s.Params(ref)
@@ -41,7 +95,7 @@ func (s Starter) Notify(ctx context.Context, ref prstatus.PRRef, c Change) error
 	opts := client.StartWorkflowOptions{
 		ID:                    WorkflowID(p.Ref),
 		TaskQueue:             s.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		WorkflowIDReusePolicy: policy,
 		TypedSearchAttributes: temporal.NewSearchAttributes(attrs...),
 		Memo:                  map[string]any{memoOwner: p.Owner},
 	}

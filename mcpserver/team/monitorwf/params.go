@@ -32,6 +32,9 @@ type Params struct {
 	// MaxHistoryEvents: past this many events (or when Temporal suggests it) the workflow
 	// continues as new.
 	MaxHistoryEvents int `json:"max_history_events"`
+	// DeliveryWindow is how long the webhook deliveries the monitor took are remembered, so that
+	// a replay of one is dropped.
+	DeliveryWindow time.Duration `json:"delivery_window,omitempty"`
 
 	// Carry is what a continued run starts from; nil for a new monitor.
 	Carry *Carry `json:"carry,omitempty"`
@@ -47,6 +50,8 @@ type Carry struct {
 	HotAt       time.Time `json:"hot_at,omitzero"`
 	// Runs counts the continuations so far (status shows it).
 	Runs int `json:"runs"`
+	// Deliveries are the webhook deliveries taken within the window.
+	Deliveries []Delivery `json:"deliveries,omitempty"`
 }
 
 // Defaults used when a Params field is zero.
@@ -73,6 +78,9 @@ func (p Params) withDefaults() Params {
 	}
 	if p.MaxWait <= 0 {
 		p.MaxWait = DefaultMaxWait
+	}
+	if p.DeliveryWindow <= 0 {
+		p.DeliveryWindow = DefaultDeliveryWindow
 	}
 	if p.MaxHistoryEvents <= 0 {
 		p.MaxHistoryEvents = DefaultMaxHistoryEvents

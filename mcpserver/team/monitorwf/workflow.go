@@ -16,6 +16,12 @@ import (
 type Result struct {
 	Position statemachine.Position `json:"position"`
 	Final    statemachine.Action   `json:"final"`
+	// StoppedBy is the owner when the owner stopped the monitor (a stop lasts: a webhook delivery
+	// starts no new run over it, only the owner's own start does); empty when it ended otherwise.
+	StoppedBy string `json:"stopped_by,omitempty"`
+	// Deliveries are the webhook deliveries the last run took within its window: a replay of one
+	// starts nothing either.
+	Deliveries []Delivery `json:"deliveries,omitempty"`
 }
 
 // Monitor is the workflow: one per pull request, id WorkflowID(ref). It runs until the machine
@@ -40,7 +46,7 @@ func Monitor(ctx workflow.Context, p Params) (Result, error) {
 			w.woken = false
 			w.drainSignals(ctx)
 			if w.ended() {
-				return Result{Position: w.m.Position(), Final: w.act}, nil
+				return w.result(), nil
 			}
 			if w.woken { // a signal came while the handlers finished: serve it in this run
 				continue
@@ -64,6 +70,12 @@ type monitor struct {
 	busy     bool // the loop is waiting on an activity whose result it will feed to the machine
 	woken    bool // something happened that the sleeping loop must look at
 	stopping bool
+	// stopSignalled: the Stop signal came (from the owner, through a front end).
+	stopSignalled bool
+	// stoppedBy is the owner once the owner stopped the machine.
+	stoppedBy string
+	// deliveries are the webhook deliveries taken within the window (deliveries.go).
+	deliveries []Delivery
 
 	// owed is when the first change no read has seen arrived; lastChange the latest one.
 	owed, lastChange time.Time
@@ -94,6 +106,9 @@ type Change struct {
 	Kind string `json:"kind"`
 	// Delivery is GitHub's X-GitHub-Delivery id, when it came from a webhook.
 	Delivery string `json:"delivery,omitempty"`
+	// Digest names the delivery's signed body (hex of its SHA-256's first half): a change whose
+	// digest the monitor took within its delivery window is a replay, and is dropped.
+	Digest string `json:"digest,omitempty"`
 	// Owner is whom a monitor this change starts belongs to (Params.Owner): the user who asked,
 	// or the pull request's author for a delivery. A running monitor keeps its owner.
 	Owner string `json:"owner,omitempty"`
@@ -107,7 +122,7 @@ func newMonitor(ctx workflow.Context, p Params) (*monitor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("restore the carried position: %w", err)
 		}
-		w.m, w.act, w.runs = m, m.Pending(), c.Runs
+		w.m, w.act, w.runs, w.deliveries = m, m.Pending(), c.Runs, c.Deliveries
 		w.owed, w.lastChange, w.reconcileAt, w.hotAt = c.Owed, c.Owed, c.ReconcileAt, c.HotAt
 		if w.reconcileAt.IsZero() {
 			w.reconcileAt = now.Add(w.reconcilePeriod())
@@ -151,6 +166,12 @@ func (w *monitor) register(ctx workflow.Context) error {
 
 func (w *monitor) onChange(ctx workflow.Context, c Change) {
 	now := workflow.Now(ctx)
+	if c.Digest != "" {
+		var fresh bool
+		if w.deliveries, fresh = took(w.deliveries, c.Digest, now, w.p.DeliveryWindow); !fresh {
+			return // a replay of a delivery this monitor took: nothing new
+		}
+	}
 	if w.owed.IsZero() {
 		w.owed = now
 	}
@@ -161,7 +182,7 @@ func (w *monitor) onChange(ctx workflow.Context, c Change) {
 }
 
 func (w *monitor) onStop(ctx workflow.Context) {
-	w.stopping, w.woken = true, true
+	w.stopping, w.woken, w.stopSignalled = true, true, true
 	w.lastEvent = Event{At: workflow.Now(ctx), What: "stop requested"}
 }
 
@@ -182,6 +203,11 @@ func (w *monitor) drainSignals(ctx workflow.Context) {
 	}
 }
 
+// result is what the workflow returns when the machine ended.
+func (w *monitor) result() Result {
+	return Result{Position: w.m.Position(), Final: w.act, StoppedBy: w.stoppedBy, Deliveries: w.deliveries}
+}
+
 // ended: the machine stopped or saw the merge.
 func (w *monitor) ended() bool {
 	return w.act.Kind == statemachine.ActionStop || w.act.Kind == statemachine.ActionMerged
@@ -200,7 +226,8 @@ func (w *monitor) continued() Params {
 	if owed.IsZero() && w.lastChange.After(w.lastRead) {
 		owed = w.lastChange
 	}
-	p.Carry = &Carry{Position: w.m.Position(), Owed: owed, ReconcileAt: w.reconcileAt, HotAt: w.hotAt, Runs: w.runs + 1}
+	p.Carry = &Carry{Position: w.m.Position(), Owed: owed, ReconcileAt: w.reconcileAt, HotAt: w.hotAt, Runs: w.runs + 1,
+		Deliveries: w.deliveries}
 	return p
 }
 
@@ -214,6 +241,9 @@ func (w *monitor) step(ctx workflow.Context, in statemachine.Input, what string)
 		return err
 	}
 	w.act = act
+	if stoppedByOwner(in, act, w.stopSignalled) {
+		w.stoppedBy = w.p.Owner
+	}
 	w.steps++
 	w.lastEvent = Event{At: now, What: what + " → " + string(act.Kind)}
 	w.publish(ctx)

@@ -199,6 +199,13 @@ func (p *Proc) RSS() int {
 // (X-Hub-Signature-256), and returns the answer's status.
 func Deliver(t testing.TB, addr, event, id, body string, key []byte) int {
 	t.Helper()
+	status, _ := DeliverAnswer(t, addr, event, id, body, key)
+	return status
+}
+
+// DeliverAnswer is Deliver that also returns the receiver's outcome (its X-Prmonitor-Outcome).
+func DeliverAnswer(t testing.TB, addr, event, id, body string, key []byte) (int, string) {
+	t.Helper()
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte(body))
 	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/webhook", strings.NewReader(body))
@@ -211,7 +218,7 @@ func Deliver(t testing.TB, addr, event, id, body string, key []byte) int {
 	require.NoError(t, err)
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
-	return resp.StatusCode
+	return resp.StatusCode, resp.Header.Get("X-Prmonitor-Outcome")
 }
 
 // UsersFile is a tokens file (USER SHA256HEX per line) for the users and bearer tokens given.

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/go-github/v92/github"
-
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 )
@@ -17,98 +15,118 @@ import (
 var Events = []string{"pull_request", "pull_request_review", "pull_request_review_comment",
 	"pull_request_review_thread", "check_run", "check_suite", "status", "issue_comment"}
 
-// target is one monitor to signal; start: create it when it is not running, owned by owner (the
-// pull request's author).
+// startActions are the pull_request actions that start a monitor (for an author with write
+// access, unless that author stopped it): a pull request that is open and wants work. Every other
+// delivery, comments and reviews by anyone and closed included, only signals a running monitor.
+var startActions = []string{"opened", "reopened", "ready_for_review", "synchronize"}
+
+// ErrNotVisible is what PullsForCommit wraps when GitHub says the repository or commit is not
+// one this installation can see (404, 403, 422): a redelivery would find the same, so the
+// delivery is answered "nothing to signal", not as a failure.
+var ErrNotVisible = errors.New("the repository or commit is not visible to this installation")
+
+// target is one monitor to signal; start: create it when it is not running (and was not stopped
+// by its owner), owned by owner (the pull request's author).
 type target struct {
 	ref   prstatus.PRRef
 	start bool
 	owner string
 }
 
-// dispatch signals the monitors a delivery names and returns how many.
-func (h *Handler) dispatch(ctx context.Context, event, delivery string, payload []byte) (int, error) {
+// outcome is what became of a delivery, as the answer says it.
+type outcome struct {
+	signalled  int  // monitors signalled or started
+	handled    bool // an event type the receiver handles
+	notVisible bool // a commit or repository GitHub would not show this installation
+}
+
+// dispatch signals the monitors a delivery names.
+func (h *Handler) dispatch(ctx context.Context, event string, p payload, change monitorwf.Change) (outcome, error) {
 	if !slices.Contains(Events, event) {
-		return 0, nil // ping, installation events and the like: nothing to watch
+		return outcome{}, nil // ping, installation events and the like: nothing to watch
 	}
-	parsed, err := github.ParseWebHook(event, payload)
+	targets, err := h.targets(ctx, event, p)
+	if errors.Is(err, ErrNotVisible) {
+		return outcome{handled: true, notVisible: true}, nil
+	}
 	if err != nil {
-		return 0, fmt.Errorf("parse %s delivery: %w", event, err)
+		return outcome{handled: true}, err
 	}
-	targets, action, err := h.targets(ctx, parsed)
-	if err != nil {
-		return 0, err
-	}
-	change := monitorwf.Change{Kind: kind(event, action), Delivery: delivery}
-	n := 0
+	out := outcome{handled: true}
 	var errs []error
 	for _, t := range targets {
+		c := change
+		var ok bool
 		if t.start {
-			change.Owner = t.owner
-			if err := h.cfg.Monitors.Notify(ctx, t.ref, change); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			n++
-			continue
+			c.Owner = t.owner
+			ok, err = h.cfg.Monitors.Start(ctx, t.ref, c)
+		} else {
+			ok, err = h.cfg.Monitors.Poke(ctx, t.ref, c)
 		}
-		ok, err := h.cfg.Monitors.Poke(ctx, t.ref, change)
 		if err != nil {
 			errs = append(errs, err)
 		} else if ok {
-			n++
+			out.signalled++
 		}
 	}
-	return n, errors.Join(errs...)
+	return out, errors.Join(errs...)
 }
 
-// targets are the pull requests a delivery is about. A pull request event from someone with
-// write access to the repository starts its monitor; every other delivery only pokes a monitor
-// already running (work is done only for people with write access, and a check or status event
-// says nothing about who wrote the pull request).
-func (h *Handler) targets(ctx context.Context, ev any) ([]target, string, error) {
-	switch e := ev.(type) {
-	case *github.PullRequestEvent:
-		return prTarget(e.GetRepo(), e.GetPullRequest()), e.GetAction(), nil
-	case *github.PullRequestReviewEvent:
-		return prTarget(e.GetRepo(), e.GetPullRequest()), e.GetAction(), nil
-	case *github.PullRequestReviewCommentEvent:
-		return prTarget(e.GetRepo(), e.GetPullRequest()), e.GetAction(), nil
-	case *github.PullRequestReviewThreadEvent:
-		return prTarget(e.GetRepo(), e.GetPullRequest()), e.GetAction(), nil
-	case *github.IssueCommentEvent:
-		if !e.GetIssue().IsPullRequest() {
-			return nil, e.GetAction(), nil
+// targets are the pull requests a delivery is about. A pull request opened, reopened, marked
+// ready or pushed to, by an author with write access to the repository, starts its monitor;
+// every other delivery only pokes a monitor already running (work is done only for people with
+// write access, and a comment, review or check says nothing about whom the work is for).
+func (h *Handler) targets(ctx context.Context, event string, p payload) ([]target, error) {
+	switch event {
+	case "pull_request":
+		if p.PullRequest == nil {
+			return nil, nil
 		}
-		return one(e.GetRepo(), e.GetIssue().GetNumber(), canWrite(e.GetIssue().GetAuthorAssociation()), e.GetIssue().GetUser().GetLogin()), e.GetAction(), nil
-	case *github.CheckRunEvent:
-		ts, err := h.byCommit(ctx, e.GetRepo(), e.GetCheckRun().PullRequests, e.GetCheckRun().GetHeadSHA())
-		return ts, e.GetAction(), err
-	case *github.CheckSuiteEvent:
-		ts, err := h.byCommit(ctx, e.GetRepo(), e.GetCheckSuite().PullRequests, e.GetCheckSuite().GetHeadSHA())
-		return ts, e.GetAction(), err
-	case *github.StatusEvent:
-		ts, err := h.byCommit(ctx, e.GetRepo(), nil, e.GetSHA())
-		return ts, e.GetState(), err
+		pr := p.PullRequest
+		start := slices.Contains(startActions, p.Action) && canWrite(pr.AuthorAssociation)
+		return one(p.Repository, pr.Number, start, pr.User.Login), nil
+	case "pull_request_review", "pull_request_review_comment", "pull_request_review_thread":
+		if p.PullRequest == nil {
+			return nil, nil
+		}
+		return one(p.Repository, p.PullRequest.Number, false, ""), nil
+	case "issue_comment":
+		if p.Issue == nil || len(p.Issue.PullRequest) == 0 || string(p.Issue.PullRequest) == "null" {
+			return nil, nil // a comment on an issue
+		}
+		return one(p.Repository, p.Issue.Number, false, ""), nil
+	case "check_run":
+		if p.CheckRun == nil {
+			return nil, nil
+		}
+		return h.byCommit(ctx, p.Repository, p.CheckRun.PullRequests, p.CheckRun.HeadSHA)
+	case "check_suite":
+		if p.CheckSuite == nil {
+			return nil, nil
+		}
+		return h.byCommit(ctx, p.Repository, p.CheckSuite.PullRequests, p.CheckSuite.HeadSHA)
+	case "status":
+		return h.byCommit(ctx, p.Repository, nil, p.SHA)
 	}
-	return nil, "", nil
-}
-
-func prTarget(repo *github.Repository, pr *github.PullRequest) []target {
-	return one(repo, pr.GetNumber(), canWrite(pr.GetAuthorAssociation()), pr.GetUser().GetLogin())
+	return nil, nil
 }
 
 // one is the monitor of one pull request; a monitor it starts belongs to the pull request's
 // author (a start without an author starts nothing).
-func one(repo *github.Repository, number int, start bool, author string) []target {
+func one(repo repository, number int, start bool, author string) []target {
 	ref, ok := refOf(repo, number)
 	if !ok {
 		return nil
 	}
-	return []target{{ref: ref, start: start && author != "", owner: author}}
+	start = start && author != ""
+	if !start {
+		author = ""
+	}
+	return []target{{ref: ref, start: start, owner: author}}
 }
 
 // byCommit: the pull requests the payload lists, else those whose head is sha.
-func (h *Handler) byCommit(ctx context.Context, repo *github.Repository, prs []*github.PullRequest, sha string) ([]target, error) {
+func (h *Handler) byCommit(ctx context.Context, repo repository, prs []number, sha string) ([]target, error) {
 	var out []target
 	add := func(n int) {
 		if ref, ok := refOf(repo, n); ok && !slices.ContainsFunc(out, func(t target) bool { return t.ref == ref }) {
@@ -116,12 +134,15 @@ func (h *Handler) byCommit(ctx context.Context, repo *github.Repository, prs []*
 		}
 	}
 	for _, pr := range prs {
-		add(pr.GetNumber())
+		add(pr.Number)
 	}
 	if len(out) > 0 || sha == "" || h.cfg.Pulls == nil {
 		return out, nil
 	}
-	numbers, err := h.cfg.Pulls(ctx, repo.GetOwner().GetLogin(), repo.GetName(), sha)
+	if _, ok := refOf(repo, 1); !ok {
+		return nil, nil // no repository a lookup could name
+	}
+	numbers, err := h.cfg.Pulls(ctx, repo.Owner.Login, repo.Name, sha)
 	if err != nil {
 		return nil, fmt.Errorf("find the pull requests of commit %.12s: %w", sha, err)
 	}
@@ -132,8 +153,8 @@ func (h *Handler) byCommit(ctx context.Context, repo *github.Repository, prs []*
 }
 
 // refOf is the pull request, its identifiers checked as any input is (GitHub's text is data).
-func refOf(repo *github.Repository, number int) (prstatus.PRRef, bool) {
-	ref, err := prstatus.ParsePRRef(fmt.Sprintf("%s/%s#%d", repo.GetOwner().GetLogin(), repo.GetName(), number))
+func refOf(repo repository, number int) (prstatus.PRRef, bool) {
+	ref, err := prstatus.ParsePRRef(fmt.Sprintf("%s/%s#%d", repo.Owner.Login, repo.Name, number))
 	return ref, err == nil
 }
 

@@ -3,9 +3,9 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -14,14 +14,16 @@ import (
 
 	"github.com/google/go-github/v92/github"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 )
 
 // Monitors is where deliveries go: the monitors' workflows.
 type Monitors interface {
-	// Notify signals the monitor of ref, starting it when none runs (SignalWithStart).
-	Notify(ctx context.Context, ref prstatus.PRRef, c monitorwf.Change) error
+	// Start signals the monitor of ref, starting it for c.Owner when none runs, unless its last
+	// run was stopped by that owner (or merged); ok is false when nothing was signalled.
+	Start(ctx context.Context, ref prstatus.PRRef, c monitorwf.Change) (ok bool, err error)
 	// Poke signals the monitor of ref if one runs; ok is false when none does.
 	Poke(ctx context.Context, ref prstatus.PRRef, c monitorwf.Change) (ok bool, err error)
 }
@@ -32,11 +34,20 @@ type PullsForCommit func(ctx context.Context, owner, repo, sha string) ([]int, e
 
 // Defaults.
 const (
-	// DefaultMaxBody is GitHub's own cap on a delivery's payload.
+	// DefaultMaxBody is GitHub's own cap on a delivery's payload (25 MB: GitHub drops larger
+	// payloads rather than send them).
 	DefaultMaxBody = 25 << 20
-	// DefaultDedupWindow: redeliveries within it are dropped (GitHub redelivers on request, or
-	// when the receiver failed, usually within minutes).
-	DefaultDedupWindow = 6 * time.Hour
+	// DefaultMaxInFlight bounds the bytes all deliveries being read or checked hold at once: two
+	// payloads at GitHub's cap, or thousands of ordinary ones (tens of kilobytes). It is spent
+	// before the signature is checked, so unsigned posts cannot grow the heap past it.
+	DefaultMaxInFlight = 64 << 20
+	// DefaultWaitForRoom is how long a delivery waits for in-flight room before it is answered 503.
+	DefaultWaitForRoom = 10 * time.Second
+	// DefaultDedupWindow is the replay window: a delivery seen within it (by its id, or by its
+	// signed body's digest, also remembered by the monitor it signalled) is dropped, and one whose
+	// event happened before it is refused. GitHub delivers within seconds and redelivers on
+	// request, usually within minutes.
+	DefaultDedupWindow = monitorwf.DefaultDeliveryWindow
 	dedupMax           = 100_000
 )
 
@@ -47,8 +58,10 @@ type Config struct {
 	Monitors Monitors
 	// Pulls finds pull requests by head commit; nil ignores events that name none.
 	Pulls PullsForCommit
-	// MaxBody caps a delivery's body (DefaultMaxBody when zero).
+	// MaxBody caps a delivery's body (DefaultMaxBody when zero); MaxInFlight the bytes of all
+	// deliveries being read at once (DefaultMaxInFlight when zero).
 	MaxBody     int64
+	MaxInFlight int64
 	DedupWindow time.Duration
 	Now         func() time.Time
 	Logger      *slog.Logger
@@ -56,8 +69,11 @@ type Config struct {
 
 // Handler is the POST /webhook endpoint.
 type Handler struct {
-	cfg  Config
-	seen *seen
+	cfg    Config
+	seen   *seen
+	bodies *httpguard.Bodies
+	// unseen are the repositories already logged as not visible (each is logged once a window).
+	unseen *seen
 }
 
 // New returns the handler; a missing secret is an error, never an open endpoint.
@@ -71,6 +87,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
 	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = DefaultMaxInFlight
+	}
 	if cfg.DedupWindow <= 0 {
 		cfg.DedupWindow = DefaultDedupWindow
 	}
@@ -80,7 +99,8 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{cfg: cfg, seen: newSeen(cfg.DedupWindow, dedupMax)}, nil
+	return &Handler{cfg: cfg, seen: newSeen(cfg.DedupWindow, dedupMax), unseen: newSeen(cfg.DedupWindow, 10_000),
+		bodies: httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, DefaultWaitForRoom)}, nil
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -89,62 +109,67 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	payload, status, err := h.verified(w, r)
+	payload, release, status, err := h.verified(r)
 	if err != nil {
 		h.cfg.Logger.Warn("webhook delivery refused", "status", status, "err", err, "remote", r.RemoteAddr)
-		http.Error(w, http.StatusText(status), status)
+		httpguard.Refuse(w, status, errors.New(http.StatusText(status)))
 		return
 	}
-	delivery, event := github.DeliveryID(r), github.WebHookType(r)
-	if delivery != "" && h.seen.has(delivery, h.cfg.Now()) {
-		writeText(w, http.StatusOK, "duplicate delivery, dropped\n")
+	defer release()
+	d := incoming{event: github.WebHookType(r), delivery: github.DeliveryID(r), now: h.cfg.Now()}
+	sum := sha256.Sum256(payload)
+	d.digest = hex.EncodeToString(sum[:16])
+	p, early := h.screen(d, payload)
+	if early != nil {
+		early.write(w)
 		return
 	}
-	n, err := h.dispatch(r.Context(), event, delivery, payload)
+	action := p.Action
+	if d.event == "status" {
+		action = p.State
+	}
+	out, err := h.dispatch(r.Context(), d.event, p, monitorwf.Change{Kind: kind(d.event, action), Delivery: d.delivery, Digest: d.digest})
 	if err != nil {
 		// Not recorded as seen: GitHub's redelivery (or the reconcile timer) gets another try.
-		h.cfg.Logger.Error("webhook delivery not signalled", "event", event, "delivery", delivery, "err", err)
-		http.Error(w, "could not signal the monitors", http.StatusInternalServerError)
+		h.cfg.Logger.Error("webhook delivery not signalled", "event", clip(d.event), "delivery", clip(d.delivery), "err", err)
+		reply{http.StatusInternalServerError, "failed", "could not signal the monitors"}.write(w)
 		return
 	}
-	if delivery != "" {
-		h.seen.add(delivery, h.cfg.Now())
+	if d.delivery != "" {
+		h.seen.add(d.delivery, d.now)
 	}
-	h.cfg.Logger.Debug("webhook delivery", "event", event, "delivery", delivery, "monitors", n)
-	writeText(w, http.StatusAccepted, fmt.Sprintf("signalled %d monitor(s)\n", n))
+	h.seen.add(d.digest, d.now)
+	h.cfg.Logger.Debug("webhook delivery", "event", d.event, "delivery", clip(d.delivery), "monitors", out.signalled)
+	h.settled(d, p, out).write(w)
 }
 
-// verified reads the body within the cap and checks its signature. Only a sha256 signature in
-// X-Hub-Signature-256 is accepted (go-github would fall back to the SHA-1 header).
-func (h *Handler) verified(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
+// verified reads the body within the caps (the body's size and the bytes of all deliveries in
+// flight, both before the signature can be checked) and checks its signature. Only a sha256
+// signature in X-Hub-Signature-256 is accepted (go-github would fall back to the SHA-1 header).
+// release gives the body's room back; it is set when err is nil.
+func (h *Handler) verified(r *http.Request) (payload []byte, release func(), status int, err error) {
 	sig := r.Header.Get(github.SHA256SignatureHeader)
 	if !strings.HasPrefix(sig, "sha256=") {
-		return nil, http.StatusUnauthorized, errors.New("no X-Hub-Signature-256 signature")
+		return nil, nil, http.StatusUnauthorized, errors.New("no X-Hub-Signature-256 signature")
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.MaxBody))
+	body, release, status, err := h.bodies.Read(r)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, http.StatusRequestEntityTooLarge, err
-		}
-		return nil, http.StatusBadRequest, err
+		return nil, nil, status, err
+	}
+	fail := func(status int, err error) ([]byte, func(), int, error) {
+		release()
+		return nil, nil, status, err
 	}
 	if err := github.ValidateSignature(sig, body, h.cfg.Secret); err != nil {
-		return nil, http.StatusUnauthorized, err
+		return fail(http.StatusUnauthorized, err)
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil {
-		return nil, http.StatusBadRequest, err
+		return fail(http.StatusBadRequest, err)
 	}
-	payload, err := github.ValidatePayloadFromBody(ct, bytes.NewReader(body), sig, h.cfg.Secret)
+	payload, err = github.ValidatePayloadFromBody(ct, bytes.NewReader(body), sig, h.cfg.Secret)
 	if err != nil {
-		return nil, http.StatusBadRequest, err
+		return fail(http.StatusBadRequest, err)
 	}
-	return payload, 0, nil
-}
-
-func writeText(w http.ResponseWriter, status int, s string) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, s)
+	return payload, release, 0, nil
 }

@@ -7,6 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -39,14 +41,14 @@ type monitors struct {
 	fail    error
 }
 
-func (m *monitors) Notify(_ context.Context, ref prstatus.PRRef, c monitorwf.Change) error {
+func (m *monitors) Start(_ context.Context, ref prstatus.PRRef, c monitorwf.Change) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.fail != nil {
-		return m.fail
+		return false, m.fail
 	}
 	m.got = append(m.got, signal{ref: ref.String(), kind: c.Kind, start: true, owner: c.Owner})
-	return nil
+	return true, nil
 }
 
 func (m *monitors) Poke(_ context.Context, ref prstatus.PRRef, c monitorwf.Change) (bool, error) {
@@ -124,9 +126,17 @@ func TestDeliveriesBecomeSignalsToTheMonitorsTheyName(t *testing.T) {
 	}{
 		{"a pull request opened by a member starts its monitor", delivery{event: "pull_request", id: "1", body: prEvent("opened", "MEMBER")},
 			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.opened", true, "Dev"}}},
-		{"a review starts the monitor of a collaborator's pull request", delivery{event: "pull_request_review", id: "2",
+		{"a review only pokes, even on a collaborator's pull request", delivery{event: "pull_request_review", id: "2",
 			body: `{"action":"submitted","review":{"state":"changes_requested"},"pull_request":{"number":7,"author_association":"COLLABORATOR","user":{"login":"Dev"}},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review.submitted", true, "Dev"}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review.submitted", false, ""}}},
+		{"a member's pull request closed only pokes", delivery{event: "pull_request", id: "2b", body: prEvent("closed", "MEMBER")},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.closed", false, ""}}},
+		{"a member's pull request pushed to starts its monitor", delivery{event: "pull_request", id: "2c", body: prEvent("synchronize", "MEMBER")},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.synchronize", true, "Dev"}}},
+		{"a member's draft marked ready starts its monitor", delivery{event: "pull_request", id: "2d", body: prEvent("ready_for_review", "OWNER")},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.ready_for_review", true, "Dev"}}},
+		{"a member's pull request labelled only pokes", delivery{event: "pull_request", id: "2e", body: prEvent("labeled", "MEMBER")},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.labeled", false, ""}}},
 		{"a pull request event that names no author starts nothing (a monitor belongs to someone)", delivery{event: "pull_request", id: "1b",
 			body: `{"action":"opened","pull_request":{"number":7,"author_association":"MEMBER"},` + repo + `}`},
 			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.opened", false, ""}}},
@@ -134,16 +144,16 @@ func TestDeliveriesBecomeSignalsToTheMonitorsTheyName(t *testing.T) {
 			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.synchronize", false, ""}}},
 		{"a review thread resolved", delivery{event: "pull_request_review_thread", id: "4",
 			body: `{"action":"resolved","pull_request":{"number":7,"author_association":"OWNER","user":{"login":"Dev"}},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_thread.resolved", true, "Dev"}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_thread.resolved", false, ""}}},
 		{"a review comment", delivery{event: "pull_request_review_comment", id: "5",
 			body: `{"action":"created","pull_request":{"number":7,"author_association":"MEMBER","user":{"login":"Dev"}},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_comment.created", true, "Dev"}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request_review_comment.created", false, ""}}},
 		{"a comment on a pull request", delivery{event: "issue_comment", id: "6",
 			body: `{"action":"created","issue":{"number":7,"author_association":"MEMBER","user":{"login":"Dev"},"pull_request":{"url":"x"}},` + repo + `}`},
-			http.StatusAccepted, []signal{{"acme/widgets#7", "issue_comment.created", true, "Dev"}}},
+			http.StatusAccepted, []signal{{"acme/widgets#7", "issue_comment.created", false, ""}}},
 		{"a comment on an issue signals nothing", delivery{event: "issue_comment", id: "7",
 			body: `{"action":"created","issue":{"number":8,"author_association":"MEMBER"},` + repo + `}`},
-			http.StatusAccepted, nil},
+			http.StatusOK, nil},
 		{"a check run names its pull requests", delivery{event: "check_run", id: "8",
 			body: `{"action":"completed","check_run":{"head_sha":"abc123","pull_requests":[{"number":7}]},` + repo + `}`},
 			http.StatusAccepted, []signal{{"acme/widgets#7", "check_run.completed", false, ""}}},
@@ -156,10 +166,10 @@ func TestDeliveriesBecomeSignalsToTheMonitorsTheyName(t *testing.T) {
 		{"a form-encoded delivery is read from its payload field", delivery{event: "pull_request", id: "11", body: prEvent("reopened", "MEMBER"), form: true},
 			http.StatusAccepted, []signal{{"acme/widgets#7", "pull_request.reopened", true, "Dev"}}},
 		{"a ping is answered and signals nothing", delivery{event: "ping", id: "12", body: `{"zen":"Keep it simple."}`},
-			http.StatusAccepted, nil},
+			http.StatusOK, nil},
 		{"an identifier that is no repository name signals nothing", delivery{event: "pull_request", id: "13",
 			body: `{"action":"opened","pull_request":{"number":7,"author_association":"MEMBER"},"repository":{"name":"../x y","owner":{"login":"acme"}}}`},
-			http.StatusAccepted, nil},
+			http.StatusOK, nil},
 		{"a bad signature is refused", delivery{event: "pull_request", id: "20", body: prEvent("opened", "MEMBER"),
 			header: map[string]string{"X-Hub-Signature-256": sign([]byte(prEvent("opened", "MEMBER")), []byte("wrong"))}},
 			http.StatusUnauthorized, nil},
@@ -180,6 +190,8 @@ func TestDeliveriesBecomeSignalsToTheMonitorsTheyName(t *testing.T) {
 		{"a signature cut short is refused", delivery{event: "pull_request", id: "27", body: prEvent("opened", "MEMBER"),
 			header: map[string]string{"X-Hub-Signature-256": sign([]byte(prEvent("opened", "MEMBER")), secret)[:40]}},
 			http.StatusUnauthorized, nil},
+		{"a signed body that is not JSON is a bad request, not a failure", delivery{event: "pull_request", id: "30", body: `{"action":`},
+			http.StatusBadRequest, nil},
 		{"a body over the cap is refused", delivery{event: "pull_request", id: "24", body: `{"pad":"` + strings.Repeat("x", 5000) + `"}`},
 			http.StatusRequestEntityTooLarge, nil},
 	}
@@ -205,7 +217,10 @@ func TestARedeliveryIsDroppedButADeliveryThatFailedIsTakenAgain(t *testing.T) {
 	w := serve(h, d.request())
 	assert.Equal(t, http.StatusOK, w.Code)
 	assert.Contains(t, w.Body.String(), "duplicate")
-	assert.Len(t, m.got, 1, "one signal for three deliveries of the same id")
+	d.id = "a-new-id-on-a-captured-body"
+	w = serve(h, d.request())
+	assert.Equal(t, "duplicate", w.Header().Get(OutcomeHeader), "the delivery id is not signed: the body is what is remembered")
+	assert.Len(t, m.got, 1, "one signal for four deliveries of the same body")
 }
 
 func TestADeliveryIdIsForgottenAfterTheWindow(t *testing.T) {
@@ -226,4 +241,21 @@ func TestTheEndpointTakesOnlyPostAndNeedsASecret(t *testing.T) {
 	assert.Equal(t, http.StatusMethodNotAllowed, w.Code)
 	_, err := New(Config{Secret: []byte("  "), Monitors: &monitors{}})
 	assert.ErrorContains(t, err, "secret is empty")
+}
+
+// TestACommitThisInstallationCannotSeeIsLoggedOnce: deliveries about a repository the lookup of
+// a commit's pull requests cannot see are each answered "nothing to signal"; the log says so once.
+func TestACommitThisInstallationCannotSeeIsLoggedOnce(t *testing.T) {
+	var logged strings.Builder
+	pulls := func(context.Context, string, string, string) ([]int, error) { return nil, ErrNotVisible }
+	h, err := New(Config{Secret: secret, Monitors: &monitors{}, Pulls: pulls,
+		Logger: slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+	require.NoError(t, err)
+	for i := range 3 {
+		d := delivery{event: "status", id: fmt.Sprint("s", i), body: fmt.Sprintf(`{"sha":"abc%d","state":"success",%s}`, i, repo)}
+		w := serve(h, d.request())
+		assert.Equal(t, http.StatusOK, w.Code)
+		assert.Equal(t, "not-visible", w.Header().Get(OutcomeHeader))
+	}
+	assert.Equal(t, 1, strings.Count(logged.String(), "cannot see"), logged.String())
 }

@@ -2,6 +2,9 @@ package worker
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
 
 	"github.com/google/go-github/v92/github"
 
@@ -56,6 +59,20 @@ func (s source) OpenPRs(ctx context.Context, q ghclient.OpenPRsQuery) (ghclient.
 	return out, err
 }
 
+// notVisible: GitHub will not show this installation the repository or the commit (404, a 403
+// that is no rate limit, 422 "no commit found"): asking again finds the same.
+func notVisible(err error) bool {
+	var rl *ghclient.RateLimitError
+	var er *github.ErrorResponse
+	switch {
+	case err == nil, errors.As(err, &rl):
+		return false
+	case errors.Is(err, ghclient.ErrNotFound), errors.Is(err, ghclient.ErrForbidden):
+		return true
+	}
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusUnprocessableEntity
+}
+
 // maxPullsPerCommit bounds the pull requests one status event pokes.
 const maxPullsPerCommit = 30
 
@@ -68,6 +85,9 @@ func pullsForCommit(gh GitHub) webhook.PullsForCommit {
 			return nil, err
 		}
 		prs, _, err := c.REST().PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{PerPage: maxPullsPerCommit})
+		if notVisible(err) {
+			return nil, fmt.Errorf("%w: %w", webhook.ErrNotVisible, err)
+		}
 		if err != nil {
 			return nil, err
 		}
