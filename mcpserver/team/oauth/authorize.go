@@ -172,7 +172,7 @@ button[value=allow]{background:#1f883d;color:#fff;border-color:#1f883d} code{wor
 `))
 
 type pageData struct {
-	Title, Text                      string
+	Title, Text                       string
 	Name, Redirect, ClientID, Request string
 }
 

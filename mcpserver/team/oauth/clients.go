@@ -218,7 +218,9 @@ func newCIMDCache(now func() time.Time, loopback bool) *cimdCache {
 		MaxIdleConns: 10, IdleConnTimeout: 30 * time.Second}
 	return &cimdCache{now: now, loopback: loopback, docs: map[string]cimdEntry{}, http: &http.Client{
 		Transport: tr, Timeout: 10 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return errors.New("a client id document is not fetched through a redirect") },
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return errors.New("a client id document is not fetched through a redirect")
+		},
 	}}
 }
 
