@@ -386,7 +386,10 @@ func TestRegistrationRefuses(t *testing.T) {
 func TestTheBoardSignsInWithGitHub(t *testing.T) {
 	var got Identity
 	h := newHarness(t, func(c *Config) {
-		c.BoardSignedIn = func(w http.ResponseWriter, _ *http.Request, who Identity) { got = who; w.WriteHeader(http.StatusNoContent) }
+		c.BoardSignedIn = func(w http.ResponseWriter, _ *http.Request, who Identity) {
+			got = who
+			w.WriteHeader(http.StatusNoContent)
+		}
 	})
 	res, err := h.browser.Get(h.url + PathBoardSignIn)
 	require.NoError(t, err)
