@@ -12,6 +12,7 @@ import (
 type teamServe struct {
 	addr, tokens string
 	temporal     temporalFlags
+	signIn       signInFlags
 }
 
 // registerTeamServe adds --http, --auth-tokens and the Temporal flags to serve's.
@@ -20,6 +21,7 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	fs.StringVar(&t.addr, "http", "", "serve MCP over Streamable HTTP at /mcp on `ADDR` (the team deployment: needs --temporal and --auth-tokens; docs/deploy.md)")
 	fs.StringVar(&t.tokens, "auth-tokens", "", "with --http: the users, one line each: USER SHA256HEX (the hex SHA-256 of the user's bearer token) (`FILE`)")
 	t.temporal.register(fs, teamTaskQueue)
+	t.signIn.register(fs)
 	return t
 }
 
@@ -33,7 +35,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range []string{"auth-tokens", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
+		for _, name := range append([]string{"auth-tokens", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}
@@ -48,8 +50,10 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	switch {
 	case t.temporal.check() != "":
 		return t.temporal.check() + " with --http"
-	case t.tokens == "":
-		return "--http needs --auth-tokens FILE: without it anyone who reaches the address could drive the monitors"
+	case t.signIn.check(set, t.addr) != "":
+		return t.signIn.check(set, t.addr)
+	case t.tokens == "" && t.signIn.clientID == "":
+		return "--http needs --auth-tokens FILE or sign-in with GitHub (--github-client-id): without either anyone who reaches the address could drive the monitors"
 	}
 	return ""
 }

@@ -28,7 +28,15 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return code
 	}
-	users, err := front.LoadUsers(t.tokens)
+	var users *front.Users
+	if t.tokens != "" {
+		u, err := front.LoadUsers(t.tokens)
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		users = u
+	}
+	signIn, err := t.signIn.oauthConfig()
 	if err != nil {
 		return fail(exitUsage, err)
 	}
@@ -50,14 +58,16 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if bots != nil {
 		policy = prstatus.ReviewerPolicy{Bots: slices.Clone(bots)}
 	}
-	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		Machine: machine, Policy: policy, Version: version, Logger: logger})
-	if err != nil {
-		return fail(exitFailure, err)
-	}
 	ln, err := net.Listen("tcp", t.addr)
 	if err != nil {
 		return fail(exitFailure, fmt.Errorf("listen on %s: %w", t.addr, err))
+	}
+	defer ln.Close()
+	listening(signIn, ln.Addr().String())
+	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
+		OAuth: signIn, Machine: machine, Policy: policy, Version: version, Logger: logger})
+	if err != nil {
+		return fail(exitFailure, err)
 	}
 	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
 	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}

@@ -82,7 +82,8 @@ func (s *signer) open(token, purpose string, v any) (string, error) {
 	return st.User, nil
 }
 
-// The board's session: after a POST /login that carries a known bearer token, a cookie
+// The board's session: after a POST /login that carries a known bearer token (or a sign-in with
+// GitHub at /signin/github), a cookie
 // (HttpOnly, SameSite=Strict, Secure over HTTPS) lets the page's fetches and its event stream
 // through; EventSource cannot send an Authorization header, and the token itself never goes into
 // a URL, a cookie or the page's storage.
@@ -99,15 +100,23 @@ func secure(r *http.Request) bool {
 
 // signIn serves POST /login.
 func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
-	name, ok := f.users.bearer(r)
-	if !ok {
-		unauthorized(w)
+	name, err := f.bearerUser(r)
+	if err != nil {
+		f.unauthorized(w, err)
 		return
 	}
-	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, nil)
-	if err != nil {
+	if err := f.setBoardCookie(w, r, name, githubSession{}); err != nil {
 		http.Error(w, "could not sign in", http.StatusInternalServerError)
 		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// setBoardCookie gives the browser a board session of name.
+func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, name string, gh githubSession) error {
+	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, gh)
+	if err != nil {
+		return err
 	}
 	c := &http.Cookie{Name: cookiePlain, Value: value, Path: "/", MaxAge: int(f.cfg.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode}
@@ -116,7 +125,7 @@ func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, c)
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // signOut serves POST /logout: the cookie is dropped.
@@ -129,9 +138,9 @@ func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
 }
 
 // boardUser is the user of a board request: a bearer token, or a session cookie of a user the
-// tokens file still names.
+// tokens file still names (or, signed in with GitHub, whose GitHub user id is still allowed).
 func (f *Front) boardUser(r *http.Request) (string, bool) {
-	if name, ok := f.users.bearer(r); ok {
+	if name, err := f.bearerUser(r); err == nil {
 		return name, true
 	}
 	for _, n := range []string{cookieSecure, cookiePlain} {
@@ -139,7 +148,8 @@ func (f *Front) boardUser(r *http.Request) (string, bool) {
 		if err != nil {
 			continue
 		}
-		if name, err := f.signer.open(c.Value, purposeBoard, nil); err == nil && f.users.has(name) {
+		var gh githubSession
+		if name, err := f.signer.open(c.Value, purposeBoard, &gh); err == nil && f.stillUser(name, gh) {
 			return name, true
 		}
 	}

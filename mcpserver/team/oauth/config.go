@@ -143,3 +143,9 @@ const (
 // CallbackURL is the address GitHub sends the person back to: the OAuth App's "Authorization
 // callback URL" (a GitHub App's "Callback URL").
 func (s *Server) CallbackURL() string { return s.cfg.Issuer + pathCallback }
+
+// ResourcePath is the protected resource's path (/mcp).
+func (s *Server) ResourcePath() string { return s.cfg.ResourcePath }
+
+// Allowed says whether who may still use the deployment.
+func (s *Server) Allowed(who Identity) bool { return s.cfg.Allowed(who) }
