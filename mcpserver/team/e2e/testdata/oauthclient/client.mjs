@@ -83,8 +83,11 @@ async function browse(start) {
   throw new Error("too many redirects");
 }
 
+// text is a tool result's text; a tool error is a failure of the run.
 function text(result) {
-  return (result.content || []).filter((c) => c.type === "text").map((c) => c.text).join("");
+  const t = (result.content || []).filter((c) => c.type === "text").map((c) => c.text).join("");
+  if (result.isError) throw new Error(`a tool error: ${t}`);
+  return t;
 }
 
 async function connect(provider) {
