@@ -156,6 +156,9 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	c := &regClient{ID: randomToken(prefixClient), Name: m.ClientName, RedirectURIs: slices.Clone(m.RedirectURIs), Created: s.cfg.Now()}
 	err := s.store.update(c.Created, func(d *storeData) (bool, error) {
 		if len(d.Clients) >= maxClients {
+			pruneUnused(d, c.Created)
+		}
+		if len(d.Clients) >= maxClients {
 			return false, errors.New("too many clients are registered")
 		}
 		d.Clients[c.ID] = c
@@ -174,6 +177,23 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		"client_id": c.ID, "client_id_issued_at": c.Created.Unix(), "client_name": c.Name, "redirect_uris": c.RedirectURIs,
 		"grant_types": grants, "response_types": []string{"code"}, "token_endpoint_auth_method": "none",
 	})
+}
+
+// unusedAfter is how long a registration that never got a token is kept once the registry is full:
+// registration is open to anyone, so a flood of them must not lock out the hosts that come later.
+const unusedAfter = 24 * time.Hour
+
+// pruneUnused forgets the registrations older than unusedAfter that no sign-in holds.
+func pruneUnused(d *storeData, now time.Time) {
+	used := map[string]bool{}
+	for _, f := range d.Families {
+		used[f.Client] = true
+	}
+	for id, c := range d.Clients {
+		if !used[id] && now.Sub(c.Created) > unusedAfter {
+			delete(d.Clients, id)
+		}
+	}
 }
 
 // client finds a client by id: registered here, or a metadata document at the id's URL.

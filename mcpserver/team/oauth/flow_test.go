@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -415,4 +416,26 @@ func TestRevocationEndpoint(t *testing.T) {
 	assert.Equal(t, http.StatusOK, res.StatusCode)
 	_, err = h.srv.Verify(access)
 	assert.ErrorIs(t, err, ErrRevoked)
+}
+
+func TestAFullRegistryMakesRoomFromRegistrationsNeverUsed(t *testing.T) {
+	h := newHarness(t)
+	used := h.register(clientRedirect)
+	h.signIn(used)
+	h.srv.store.view(func(d *storeData) {
+		for i := len(d.Clients); i < maxClients; i++ {
+			id := fmt.Sprintf("pmclient_flood%d", i)
+			d.Clients[id] = &regClient{ID: id, RedirectURIs: []string{clientRedirect}, Created: h.clock.now()}
+		}
+	})
+	res, err := http.Post(h.url+pathRegister, "application/json", strings.NewReader(`{"redirect_uris":["`+clientRedirect+`"]}`))
+	require.NoError(t, err)
+	readAll(t, res)
+	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, "full, and the flood is recent")
+
+	h.clock.add(unusedAfter + time.Hour)
+	fresh := h.register(clientRedirect)
+	assert.NotEmpty(t, fresh)
+	_, err = h.srv.client(t.Context(), used)
+	assert.NoError(t, err, "a client with a sign-in is kept")
 }
