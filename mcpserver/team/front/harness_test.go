@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,8 +73,14 @@ func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 	cfg := front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
 		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)}
 	// The server listens before the front end exists: its address is the sign-in's issuer.
-	var handler http.Handler = http.NotFoundHandler()
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	var handler atomic.Pointer[http.Handler] // set once the server exists
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := handler.Load(); h != nil {
+			(*h).ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	}))
 	for _, m := range mutate {
 		m(&cfg)
 	}
@@ -82,7 +89,8 @@ func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 	}
 	fr, err := front.New(cfg)
 	require.NoError(t, err)
-	handler = fr.Handler()
+	routes := fr.Handler()
+	handler.Store(&routes)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

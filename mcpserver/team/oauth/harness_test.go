@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,8 +66,14 @@ func newHarness(t *testing.T, mutate ...func(*Config)) *harness {
 	h.gh.SignIn(alice)
 	ghSrv := httptest.NewServer(h.gh.Handler())
 	t.Cleanup(ghSrv.Close)
-	var handler http.Handler = http.NotFoundHandler()
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	var handler atomic.Pointer[http.Handler] // set once the server exists
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := handler.Load(); h != nil {
+			(*h).ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	}))
 	t.Cleanup(front.Close)
 	h.url = front.URL
 	cfg := Config{Issuer: front.URL, GitHub: GitHub{ClientID: ghClient, ClientSecret: ghSecret, WebURL: ghSrv.URL},
@@ -77,7 +84,9 @@ func newHarness(t *testing.T, mutate ...func(*Config)) *harness {
 	srv, err := New(cfg)
 	require.NoError(t, err)
 	h.gh.SetCallback(srv.CallbackURL())
-	h.srv, handler = srv, srv.Handler()
+	routes := srv.Handler()
+	h.srv = srv
+	handler.Store(&routes)
 	jar, err := cookiejar.New(nil)
 	require.NoError(t, err)
 	h.browser = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
