@@ -11,29 +11,35 @@ import (
 
 // The browser's cookie for a sign-in under way: it binds GitHub's answer to the browser that
 // asked, and makes the approval a same-site POST (SameSite=Lax: sent on GitHub's redirect back,
-// never on another site's POST).
+// never on another site's POST). One cookie per sign-in, so two hosts signing in at once in one
+// browser do not undo each other.
 const (
-	cookieSignIn       = "prmonitor-signin"
-	cookieSignInSecure = "__Host-prmonitor-signin"
+	cookieSignIn       = "prmonitor-signin-"
+	cookieSignInSecure = "__Host-prmonitor-signin-"
 )
 
 func (s *Server) secure() bool { return strings.HasPrefix(s.cfg.Issuer, "https://") }
 
-func (s *Server) setSignInCookie(w http.ResponseWriter, id string) {
-	c := &http.Cookie{Name: cookieSignIn, Value: id, Path: "/", MaxAge: int(pendingTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode}
-	if s.secure() {
-		c.Name, c.Secure = cookieSignInSecure, true
-	}
-	http.SetCookie(w, c)
-}
-
-// browserHolds says whether the request's sign-in cookie is id.
-func (s *Server) browserHolds(r *http.Request, id string) bool {
+// signInCookie is the name of sign-in id's cookie.
+func (s *Server) signInCookie(id string) string {
 	name := cookieSignIn
 	if s.secure() {
 		name = cookieSignInSecure
 	}
-	c, err := r.Cookie(name)
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	return name + id
+}
+
+func (s *Server) setSignInCookie(w http.ResponseWriter, id string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: s.signInCookie(id), Value: id, Path: "/", MaxAge: maxAge, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secure()})
+}
+
+// browserHolds says whether the request carries sign-in id's cookie.
+func (s *Server) browserHolds(r *http.Request, id string) bool {
+	c, err := r.Cookie(s.signInCookie(id))
 	return err == nil && id != "" && c.Value == id
 }
 
@@ -48,7 +54,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		s.page(w, http.StatusBadRequest, "This sign-in cannot go on", "The application asking is not one this server knows: "+err.Error()+".")
 		return
 	}
-	redirect := q.Get("redirect_uri")
+	given := q.Get("redirect_uri")
+	redirect := given
 	if redirect == "" && len(client.RedirectURIs) == 1 {
 		redirect = client.RedirectURIs[0]
 	}
@@ -73,10 +80,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	case !scopeOK(q.Get("scope")):
 		fail("invalid_scope", "the one scope served is "+Scope)
 	default:
-		p := &pending{id: randomToken(""), client: client, redirectURI: redirect, state: q.Get("state"), challenge: q.Get("code_challenge"),
+		p := &pending{id: randomToken(""), client: client, redirectURI: redirect, redirectGiven: given, state: q.Get("state"), challenge: q.Get("code_challenge"),
 			resource: s.Resource(), scope: Scope, ghVerifier: oauth2.GenerateVerifier(), created: s.cfg.Now()}
 		s.pending.add(p)
-		s.setSignInCookie(w, p.id)
+		s.setSignInCookie(w, p.id, int(pendingTTL.Seconds()))
 		s.consentPage(w, p)
 	}
 }
@@ -129,6 +136,7 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.PostForm.Get("decision") != "allow" {
 		s.pending.take(id)
+		s.setSignInCookie(w, id, -1)
 		s.redirectError(w, r, p.redirectURI, p.state, "access_denied", "the person did not allow the application")
 		return
 	}
@@ -145,7 +153,7 @@ func (s *Server) boardSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	p := &pending{id: randomToken(""), board: true, consented: true, ghVerifier: oauth2.GenerateVerifier(), created: s.cfg.Now()}
 	s.pending.add(p)
-	s.setSignInCookie(w, p.id)
+	s.setSignInCookie(w, p.id, int(pendingTTL.Seconds()))
 	http.Redirect(w, r, s.githubURL(p), http.StatusFound)
 }
 

@@ -25,6 +25,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, ok := s.pending.take(id)
+	s.setSignInCookie(w, id, -1)
 	if !ok || !s.pending.consented(p) {
 		s.page(w, http.StatusBadRequest, "This sign-in cannot go on", "It expired. Start it again.")
 		return
@@ -49,7 +50,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code := randomToken(prefixCode)
-	s.pending.addCode(hashToken(code), &authCode{family: randomToken(""), user: who, client: p.client.ID, redirectURI: p.redirectURI,
+	s.pending.addCode(hashToken(code), &authCode{family: randomToken(""), user: who, client: p.client.ID, redirectURI: p.redirectGiven,
 		challenge: p.challenge, resource: p.resource, scope: p.scope, expires: s.cfg.Now().Add(codeTTL)})
 	v := url.Values{"code": {code}, "iss": {s.cfg.Issuer}}
 	if p.state != "" {

@@ -439,3 +439,47 @@ func TestAFullRegistryMakesRoomFromRegistrationsNeverUsed(t *testing.T) {
 	_, err = h.srv.client(t.Context(), used)
 	assert.NoError(t, err, "a client with a sign-in is kept")
 }
+
+func TestTwoSignInsAtOnceInOneBrowserBothFinish(t *testing.T) {
+	h := newHarness(t)
+	client := h.register(clientRedirect)
+	_, challenge := pkce("v")
+	consentPage := func() string {
+		res, err := h.browser.Get(h.url + pathAuthorize + "?" + authParams(client, clientRedirect, challenge).Encode())
+		require.NoError(t, err)
+		m := requestField.FindStringSubmatch(readAll(t, res))
+		require.NotNil(t, m)
+		return m[1]
+	}
+	first, second := consentPage(), consentPage()
+	for _, id := range []string{second, first} {
+		res, err := h.browser.PostForm(h.url+pathConsent, url.Values{"request": {id}, "decision": {"allow"}})
+		require.NoError(t, err)
+		for res.StatusCode/100 == 3 {
+			readAll(t, res)
+			loc, err := res.Location()
+			require.NoError(t, err)
+			if strings.HasPrefix(loc.String(), clientRedirect) {
+				assert.NotEmpty(t, loc.Query().Get("code"), "landed at %s", loc)
+				break
+			}
+			res, err = h.browser.Get(loc.String())
+			require.NoError(t, err)
+		}
+		assert.Equal(t, http.StatusFound, res.StatusCode)
+	}
+}
+
+func TestARequestThatNamedNoRedirectURIIsExchangedWithoutOne(t *testing.T) {
+	h := newHarness(t)
+	client := h.register(clientRedirect)
+	verifier, challenge := pkce("v")
+	params := authParams(client, clientRedirect, challenge)
+	params.Del("redirect_uri")
+	landed, status, page := h.authorize(params, "allow")
+	require.NotNil(t, landed, "stopped at %d: %s", status, page)
+	code := landed.Query().Get("code")
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {client}, "code_verifier": {verifier}}
+	status, out := h.tokenCall(form)
+	assert.Equal(t, http.StatusOK, status, "%v", out)
+}

@@ -14,11 +14,14 @@ type pending struct {
 	// An MCP client's request.
 	client      *regClient
 	redirectURI string
-	state       string
-	challenge   string
-	resource    string
-	scope       string
-	consented   bool
+	// redirectGiven is the request's redirect_uri as sent ("" when it named none): the code's
+	// exchange must send the same.
+	redirectGiven string
+	state         string
+	challenge     string
+	resource      string
+	scope         string
+	consented     bool
 	// ghVerifier is the PKCE verifier of the request to GitHub.
 	ghVerifier string
 	created    time.Time
