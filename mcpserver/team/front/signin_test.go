@@ -11,9 +11,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/board/boardtest"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake/signinfake"
@@ -81,4 +83,32 @@ func TestTheBoardSignsInWithGitHubAndLosesTheSessionWhenTheUserIsTakenOff(t *tes
 	for _, a := range gh.Authorizations() {
 		assert.True(t, strings.HasPrefix(a, "Bearer gho_"), "only GitHub's own token reaches GitHub")
 	}
+}
+
+// TestInARealBrowserAPersonSignsInToTheBoardWithGitHub: the board's link, GitHub (the fake, which
+// approves at once), back to the board signed in, the person's monitor on it; no token typed.
+func TestInARealBrowserAPersonSignsInToTheBoardWithGitHub(t *testing.T) {
+	ctx := boardtest.Browse(t)
+	gh := signinfake.New("Iv1.fronttest", "front-test-secret", "")
+	gh.SignIn(signinfake.User{ID: 777, Login: "alice"})
+	ghSrv := httptest.NewServer(gh.Handler())
+	t.Cleanup(ghSrv.Close)
+	tm := newTeam(t, func(c *front.Config) {
+		c.OAuth = &oauth.Config{GitHub: oauth.GitHub{ClientID: "Iv1.fronttest", ClientSecret: "front-test-secret", WebURL: ghSrv.URL},
+			Allowed: func(who oauth.Identity) bool { return who.ID == 777 }, StorePath: filepath.Join(t.TempDir(), "oauth.json")}
+	})
+	gh.SetCallback(tm.url + "/oauth/callback")
+	tm.open(ref, "alice")
+	require.False(t, tm.agent("alice", agentOptions{protocol: "2026-07-28"}).call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"}).isError)
+
+	card := `article.card[data-monitor="acme/widgets#7"]`
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(tm.url+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#signin`)),
+		chromedp.Click(chromedp.CSS(`#signin a[href="signin/github"]`)),
+		chromedp.WaitVisible(chromedp.CSS(card)),
+	))
+	assert.Equal(t, "signed in as alice", boardtest.Run(ctx, t, chromedp.Text(chromedp.CSS(`#user`))))
+	assert.Equal(t, tm.url+"/", boardtest.Run(ctx, t, chromedp.Evaluate[string](`location.href`)), "back on the board, no code or state left in the URL")
+	assert.Empty(t, boardtest.Run(ctx, t, chromedp.Evaluate[string](`document.cookie`)), "the session cookie is out of the page's reach (HttpOnly)")
 }
