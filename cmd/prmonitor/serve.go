@@ -22,7 +22,7 @@ import (
 var serveCommand = command{
 	name:     "serve",
 	synopsis: "serve [--state-dir DIR] [--github-url URL] [--budget SHARE] [--quiet-hours HH:MM-HH:MM] [flags]",
-	more:     []string{"serve --http ADDR --temporal HOST:PORT --auth-tokens FILE [--tls-cert FILE --tls-key FILE] [--allowed-hosts NAMES] [flags]"},
+	more:     []string{"serve --http ADDR --temporal HOST:PORT {--auth-tokens FILE | --github-client-id ID ...} [--tls-cert FILE --tls-key FILE] [--allowed-hosts NAMES] [flags]"},
 	about: "Run the MCP server over stdio (stdin/stdout carry the protocol; logs go to stderr). Register it in your agent\n" +
 		"host, then have the agent call pr_monitor_start and loop on pr_monitor_next_step. With --http, serve the same\n" +
 		"tools over MCP's Streamable HTTP at /mcp for a team, the monitors on Temporal (docs/deploy.md; the team build:\n" +

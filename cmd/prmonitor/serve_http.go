@@ -17,6 +17,7 @@ type teamServe struct {
 	// tlsCert and tlsKey serve HTTPS; behindProxy says a proxy in front terminates TLS.
 	tlsCert, tlsKey string
 	behindProxy     bool
+	signIn          signInFlags
 }
 
 // registerTeamServe adds --http, --auth-tokens, the listening flags (TLS, allowed hosts and
@@ -33,6 +34,7 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	fs.StringVar(&t.tlsKey, "tls-key", "", "with --http: the private key of --tls-cert (`FILE`, PEM)")
 	fs.BoolVar(&t.behindProxy, "behind-tls-proxy", false, "with --http: a proxy in front terminates TLS, so a non-loopback ADDR may be served in plain HTTP")
 	t.temporal.register(fs, teamTaskQueue)
+	t.signIn.register(fs)
 	return t
 }
 
@@ -46,7 +48,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range []string{"auth-tokens", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
+		for _, name := range append([]string{"auth-tokens", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}
@@ -61,8 +63,10 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	switch {
 	case t.temporal.check() != "":
 		return t.temporal.check() + " with --http"
-	case t.tokens == "":
-		return "--http needs --auth-tokens FILE: without it anyone who reaches the address could drive the monitors"
+	case t.signIn.check(set, t.addr) != "":
+		return t.signIn.check(set, t.addr)
+	case t.tokens == "" && t.signIn.clientID == "":
+		return "--http needs --auth-tokens FILE or sign-in with GitHub (--github-client-id): without either anyone who reaches the address could drive the monitors"
 	case (t.tlsCert == "") != (t.tlsKey == ""):
 		return "--tls-cert and --tls-key go together"
 	case t.tlsCert != "" && t.behindProxy:

@@ -63,7 +63,15 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if msg := t.listening(); msg != "" {
 		return fail(exitUsage, errors.New(msg))
 	}
-	users, err := front.LoadUsers(t.tokens)
+	var users *front.Users
+	if t.tokens != "" {
+		u, err := front.LoadUsers(t.tokens)
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		users = u
+	}
+	signIn, err := t.signIn.oauthConfig()
 	if err != nil {
 		return fail(exitUsage, err)
 	}
@@ -93,18 +101,20 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if bots != nil {
 		policy = prstatus.ReviewerPolicy{Bots: slices.Clone(bots)}
 	}
+	ln, err := net.Listen("tcp", t.addr)
+	if err != nil {
+		return fail(exitFailure, fmt.Errorf("listen on %s: %w", t.addr, err))
+	}
+	defer ln.Close()
+	listening(signIn, ln.Addr().String())
 	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
+		OAuth: signIn, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)
 	}
 	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
 	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	srv.TLSConfig = serving
-	ln, err := net.Listen("tcp", t.addr)
-	if err != nil {
-		return fail(exitFailure, fmt.Errorf("listen on %s: %w", t.addr, err))
-	}
 	errc := make(chan error, 1)
 	go func() {
 		if t.tlsCert != "" {

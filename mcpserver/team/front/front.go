@@ -15,6 +15,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -25,7 +26,11 @@ type Config struct {
 	Client    client.Client
 	Namespace string
 	TaskQueue string
-	Users     *Users
+	// Users are the tokens file's (nil when everyone signs in with GitHub).
+	Users *Users
+	// OAuth, when set, lets people sign in with GitHub (package oauth); its BoardSignedIn is the
+	// front end's own, and its Now and Logger default to the front end's.
+	OAuth *oauth.Config
 	// Machine and Policy shape the monitors this front end starts (a running monitor keeps its own).
 	Machine statemachine.Config
 	Policy  prstatus.ReviewerPolicy
@@ -64,8 +69,8 @@ func (c *Config) defaults() error {
 	switch {
 	case c.Client == nil:
 		return errors.New("front: no Temporal client")
-	case c.Users == nil:
-		return errors.New("front: no users")
+	case c.Users == nil && c.OAuth == nil:
+		return errors.New("front: no users: a tokens file, sign-in with GitHub, or both")
 	}
 	if c.Namespace == "" {
 		c.Namespace = "default"
@@ -113,6 +118,7 @@ const sessionIdle = time.Hour
 type Front struct {
 	cfg     Config
 	users   *Users
+	oauth   *oauth.Server
 	signer  *signer
 	starter monitorwf.Starter
 	mcp     *server.MCPServer
@@ -153,6 +159,19 @@ func New(cfg Config) (*Front, error) {
 		return nil, err
 	}
 	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{}, refused: map[question]bool{}}
+	if cfg.OAuth != nil {
+		oc := *cfg.OAuth
+		oc.BoardSignedIn = f.boardSignedIn
+		if oc.Now == nil {
+			oc.Now = cfg.Now
+		}
+		if oc.Logger == nil {
+			oc.Logger = cfg.Logger
+		}
+		if f.oauth, err = oauth.New(oc); err != nil {
+			return nil, err
+		}
+	}
 	f.starter = monitorwf.Starter{Client: cfg.Client, TaskQueue: cfg.TaskQueue, Params: func(ref prstatus.PRRef) monitorwf.Params {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}
@@ -195,12 +214,14 @@ func New(cfg Config) (*Front, error) {
 	return f, nil
 }
 
-// Handler serves /mcp (bearer token required), /healthz and the board at /. Each layer is a plain
-// http.Handler wrapper, outermost first: the Host and Origin check (not on /healthz, which a load
-// balancer's probe reaches by address), the body caps, the bearer token, the session's owner.
+// Handler serves /mcp (bearer token required), /healthz, the board at / and, with sign-in by
+// GitHub, the OAuth metadata and endpoints. Each layer of /mcp is a plain http.Handler wrapper,
+// outermost first: the Host and Origin check (not on /healthz, which a load balancer's probe
+// reaches by address), the body caps, the bearer token, the session's owner.
 func (f *Front) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.cfg.Origins.Guard(f.bodies.Limit(f.users.requireBearer(f.sessions.guard(f.stream)))))
+	mux.Handle("/mcp", f.cfg.Origins.Guard(f.bodies.Limit(f.requireUser(f.sessions.guard(f.stream)))))
+	f.mountOAuth(mux)
 	mux.HandleFunc("GET /healthz", monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
 	mux.Handle("/", f.cfg.Origins.Guard(f.board))
 	return mux

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,7 +54,7 @@ type team struct {
 	st    monitorwf.Starter
 }
 
-func newTeam(t *testing.T) *team {
+func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 	srv := temporaltest.Start(t, "")
 	c := srv.Client(t)
 	fake := githubfake.MustNew(githubfake.WithViewer("prmonitor-app"), githubfake.WithToken(ghToken), githubfake.WithRateLimit(1<<30))
@@ -68,10 +70,27 @@ func newTeam(t *testing.T) *team {
 			GitHub: worker.Static(gh), Machine: statemachine.DefaultConfig(), Policy: prstatus.DefaultReviewerPolicy()})
 	}()
 	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
-	fr, err := front.New(front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
-		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)})
+	cfg := front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
+		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)}
+	// The server listens before the front end exists: its address is the sign-in's issuer.
+	var handler atomic.Pointer[http.Handler] // set once the server exists
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := handler.Load(); h != nil {
+			(*h).ServeHTTP(w, r)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	if cfg.OAuth != nil && cfg.OAuth.Issuer == "" {
+		cfg.OAuth.Issuer = hs.URL
+	}
+	fr, err := front.New(cfg)
 	require.NoError(t, err)
-	hs := httptest.NewServer(fr.Handler())
+	routes := fr.Handler()
+	handler.Store(&routes)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -82,7 +82,8 @@ func (s *signer) open(token, purpose string, v any) (string, error) {
 	return st.User, nil
 }
 
-// The board's session: after a POST /login that carries a known bearer token, a cookie
+// The board's session: after a POST /login that carries a known bearer token (or a sign-in with
+// GitHub at /signin/github), a cookie
 // (HttpOnly, SameSite=Strict, Secure over HTTPS) lets the page's fetches and its event stream
 // through; EventSource cannot send an Authorization header, and the token itself never goes into
 // a URL, a cookie or the page's storage.
@@ -97,29 +98,39 @@ func secure(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
-// boardSession is what the board's cookie carries: its id (what sign-out revokes) and its end.
+// boardSession is what the board's cookie carries: its id (what sign-out revokes), its end and,
+// for a sign-in with GitHub, the GitHub user id, checked against who may sign in at every request.
 type boardSession struct {
-	ID    string `json:"id"`
-	Until int64  `json:"until"`
+	ID     string `json:"id"`
+	Until  int64  `json:"until"`
+	GitHub int64  `json:"gh,omitempty"`
 }
 
 // signIn serves POST /login.
 func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
-	name, ok := f.users.bearer(r)
-	if !ok {
-		unauthorized(w)
+	name, err := f.bearerUser(r)
+	if err != nil {
+		f.unauthorized(w, err)
 		return
 	}
+	if err := f.setBoardCookie(w, r, name, 0); err != nil {
+		http.Error(w, "could not sign in", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// setBoardCookie gives the browser a new board session of name (signed in with GitHub as the
+// user gh, or 0 by a bearer token).
+func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, name string, gh int64) error {
 	id := make([]byte, 16)
 	if _, err := rand.Read(id); err != nil {
-		http.Error(w, "could not sign in", http.StatusInternalServerError)
-		return
+		return err
 	}
-	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix()}
+	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix(), GitHub: gh}
 	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, sess)
 	if err != nil {
-		http.Error(w, "could not sign in", http.StatusInternalServerError)
-		return
+		return err
 	}
 	c := &http.Cookie{Name: cookiePlain, Value: value, Path: "/", MaxAge: int(f.cfg.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode}
@@ -128,7 +139,7 @@ func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, c)
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // signOut serves POST /logout: the session is revoked here (the same cookie, kept or copied,
@@ -148,13 +159,13 @@ func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
 }
 
 // boardUser is the user of a board request: a bearer token, or a session cookie of a user the
-// tokens file still names.
+// tokens file still names (or, signed in with GitHub, whose GitHub user id is still allowed).
 func (f *Front) boardUser(r *http.Request) (string, bool) {
-	if name, ok := f.users.bearer(r); ok {
+	if name, err := f.bearerUser(r); err == nil {
 		return name, true
 	}
 	for _, n := range []string{cookieSecure, cookiePlain} {
-		if _, name, ok := f.boardSession(r, n); ok && f.users.has(name) {
+		if sess, name, ok := f.boardSession(r, n); ok && f.stillUser(name, sess.GitHub) {
 			return name, true
 		}
 	}
