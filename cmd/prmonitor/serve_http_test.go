@@ -32,8 +32,12 @@ func TestServeOverHTTPRefusesAnIncompleteSignInWithGitHub(t *testing.T) {
 	base := []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1"}
 	full := append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s", "--github-users", "u", "--oauth-store", "o")
 	with := func(args ...string) []string { return append(append([]string{}, full...), args...) }
-	refusedAsUsage(t, []usageCase{
-		{"a sign-in flag without --http", []string{"serve", "--github-client-id", "Iv1.x"}, "--github-client-id goes with --http"},
+	cases := []usageCase{{"a sign-in flag without --http", []string{"serve", "--github-client-id", "Iv1.x"}, "--github-client-id goes with --http"}}
+	if !teamBuild { // the default build says first that --http needs the team build
+		refusedAsUsage(t, cases)
+		return
+	}
+	refusedAsUsage(t, append(cases, []usageCase{
 		{"a secret without the app", append(append([]string{}, base...), "--github-client-secret-file", "s"), "--github-client-secret-file goes with --github-client-id"},
 		{"no secret", append(append([]string{}, base...), "--github-client-id", "Iv1.x"), "needs --github-client-secret-file FILE"},
 		{"no users", append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s"), "needs --github-users FILE"},
@@ -41,7 +45,7 @@ func TestServeOverHTTPRefusesAnIncompleteSignInWithGitHub(t *testing.T) {
 		{"no public address off loopback", []string{"serve", "--http", ":8080", "--temporal", "127.0.0.1:1", "--github-client-id", "Iv1.x",
 			"--github-client-secret-file", "s", "--github-users", "u", "--oauth-store", "o"}, "needs --public-url URL"},
 		{"a plain http public address", with("--public-url", "http://prmonitor.example.com"), "--public-url must be an https URL"},
-	})
+	}...))
 }
 
 // usageCase is a command line and what its usage error says.
