@@ -198,6 +198,9 @@ type CheckFact struct {
 	WorkflowRunID int64  `json:"workflow_run_id,omitempty"`
 	Workflow      string `json:"workflow"`
 	Required      bool   `json:"required"`
+	// FailingOnBase: the same check (kind, workflow, name) failed on the base branch's tip too,
+	// so its failure is not this pull request's (set for failed checks only).
+	FailingOnBase bool `json:"failing_on_base,omitempty"`
 }
 
 // IsActions reports whether the check is a GitHub Actions job (it can be re-run and has logs).
@@ -246,6 +249,20 @@ func (f *Facts) AutoMergeOfferedOnReady() bool {
 // none required, past the grace after its push, is green.
 func (c CIFacts) Green() bool {
 	return c.Failed == 0 && c.Cancelled == 0 && c.Pending == 0 && !c.NotStarted()
+}
+
+// FailingOnBaseOnly reports whether checks failed and every one of them fails on the base
+// branch's tip too: the failure is the base's, not the pull request's.
+func (c CIFacts) FailingOnBaseOnly() bool {
+	if len(c.FailedChecks) == 0 {
+		return false
+	}
+	for _, f := range c.FailedChecks {
+		if !f.FailingOnBase {
+			return false
+		}
+	}
+	return true
 }
 
 // NotStarted reports whether checks are expected on the head that have not reported yet: required

@@ -106,6 +106,9 @@ type Snapshot struct {
 	CommitsTotal int      `json:"commits_total"`
 	// Checks are the statusCheckRollup contexts of the head commit.
 	Checks []Check `json:"checks"`
+	// BaseChecks are the statusCheckRollup contexts of the base branch's tip (BaseOID), read in
+	// the same request (its first page only): a check failing there too is not the PR's.
+	BaseChecks []Check `json:"base_checks,omitempty"`
 
 	// Rules is what the base branch requires before a merge, as far as the token can read it.
 	Rules BaseRules `json:"rules,omitzero"`

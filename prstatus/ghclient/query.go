@@ -79,11 +79,16 @@ type pullRequestNode struct {
 
 // baseRefNode is the base branch: its tip (the PR's baseRefOid lags it), its protection rule
 // (branchProtectionRule, null unless the token is an administrator's; refUpdateRule, GitHub's
-// view of it for everyone) and the rules of the rulesets that apply to it. Only rules(first: 100)
-// is a connection: one request by GitHub's formula.
+// view of it for everyone) and the rules of the rulesets that apply to it: rules(first: 100) is one
+// request by GitHub's formula. The tip's statusCheckRollup (its first page of contexts) tells a check failing on the base too
+// from one the pull request broke: one more request by the formula, so the snapshot still costs
+// what it did (3 points).
 type baseRefNode struct {
 	Target *struct {
-		Oid string `graphql:"oid"`
+		Oid    string `graphql:"oid"`
+		Commit struct {
+			StatusCheckRollup *statusRollupNode `graphql:"statusCheckRollup"`
+		} `graphql:"... on Commit"`
 	} `graphql:"target"`
 	BranchProtectionRule *struct {
 		RequiresStatusChecks           bool      `graphql:"requiresStatusChecks"`

@@ -114,6 +114,9 @@ func (c *Client) snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sn
 	}
 	if pr.BaseRef != nil && pr.BaseRef.Target != nil {
 		s.BaseOID = pr.BaseRef.Target.Oid
+		if r := pr.BaseRef.Target.Commit.StatusCheckRollup; r != nil {
+			s.BaseChecks = in.toChecks(r.Contexts.Nodes)
+		}
 	}
 	s.LatestOpinionatedReviews = []prstatus.Review{}
 	if pr.LatestOpinionatedReviews != nil {

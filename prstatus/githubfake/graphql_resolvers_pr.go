@@ -291,6 +291,9 @@ func resolveReviewRequest(x *execution, parent any, field string, _ map[string]a
 // rulesets' rules).
 func (x *execution) baseRefObject(pr *PullRequest) *staticObject {
 	ref := refObject(pr.BaseRef, baseTipLocked(pr))
+	if c, ok := pr.Repo.TipCommits[baseTipLocked(pr)]; ok {
+		ref.fields["target"] = c
+	}
 	prot := pr.Repo.Protections[pr.BaseRef]
 	ref.fields["branchProtectionRule"] = nil
 	if !x.f.notAdmin {

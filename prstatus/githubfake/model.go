@@ -120,6 +120,8 @@ type Repository struct {
 	// Tips are the branches' tips, by name, once a branch moved (BaseBranchMoved); a branch not
 	// in it is at the base commit its pull requests were built on.
 	Tips map[string]string
+	// TipCommits are branch tip commits that have checks of their own (BaseCheckCompleted), by oid.
+	TipCommits map[string]*Commit
 	// AutoMergeAllowed is the repository's "Allow auto-merge" setting.
 	AutoMergeAllowed bool
 	// Protections are the classic branch protection rules, by branch name.
