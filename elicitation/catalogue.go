@@ -40,6 +40,11 @@ const (
 	ApplyFix    Value = "apply_fix"
 	RerunFailed Value = "rerun_failed"
 	RerunAll    Value = "rerun_all"
+	// WaitForBase waits for checks that fail on the base branch's tip too to pass there: no fix
+	// task, the failure is not the pull request's.
+	WaitForBase Value = "wait_for_base"
+	// LookAnyway has the agent investigate a failure the base branch shares.
+	LookAnyway Value = "look_anyway"
 
 	Rebase Value = "rebase"
 
@@ -99,6 +104,7 @@ const (
 	QRefineStalled     QuestionID = "refine_stalled"
 	QCIResults         QuestionID = "ci_results"
 	QCICancelled       QuestionID = "ci_cancelled"
+	QCIBaseFailing     QuestionID = "ci_base_failing"
 	QMergeConflict     QuestionID = "merge_conflict"
 	QReadyToMerge      QuestionID = "ready_to_merge"
 	QMergeWhenReady    QuestionID = "merge_when_ready"
@@ -231,6 +237,13 @@ func Catalogue() []Spec {
 		{ID: QCICancelled, Purpose: "checks were cancelled", Decline: HandleMyself, Choices: []Choice{
 			{RerunFailed, "Re-run the cancelled jobs"},
 			resumeChoice,
+			handleChoice,
+			snoozeChoice,
+			stopChoice,
+		}},
+		{ID: QCIBaseFailing, Purpose: "checks failed that fail on the base branch's tip too", Decline: WaitForBase, Choices: []Choice{
+			{WaitForBase, "Wait for the base branch to go green (no fix task: the failure is not this pull request's)"},
+			{LookAnyway, "Have the agent look at the failure anyway"},
 			handleChoice,
 			snoozeChoice,
 			stopChoice,

@@ -57,6 +57,11 @@ const (
 	GuardChecksInFlight    Guard = "checks_in_flight"
 	GuardRerunMoot         Guard = "rerun_moot"
 	GuardRerunDue          Guard = "rerun_due"
+	GuardFailingOnBase     Guard = "failing_on_base"
+	GuardWaitingForBase    Guard = "waiting_for_base"
+	GuardBaseNotWaitedFor  Guard = "base_not_waited_for"
+	GuardFailedJobsHaveLog Guard = "failed_jobs_have_logs"
+	GuardFailedJobsNoLog   Guard = "failed_jobs_have_no_logs"
 
 	GuardApprovalsBeyondWait Guard = "approvals_beyond_wait"
 	GuardPRChangedStillOpen  Guard = "pr_changed_still_open"
@@ -172,6 +177,16 @@ var guards = map[Guard]guardSpec{
 		"the head moved, the failures cleared, or nothing failing can be re-run from here"},
 	GuardRerunDue: {func(s *step, _ Node) bool { return s.deferredRerun() == rerunDue },
 		"same head, nothing in flight, failing Actions runs to re-run"},
+	GuardFailingOnBase: {func(s *step, _ Node) bool { return s.facts.CI.FailingOnBaseOnly() },
+		"every failing check fails on the base branch's tip too (prstatus CIFacts.FailingOnBaseOnly)"},
+	GuardWaitingForBase: {func(s *step, _ Node) bool { return s.pos.Memory.BaseWait != nil },
+		"the user chose to wait for the base branch to go green"},
+	GuardBaseNotWaitedFor: {func(s *step, _ Node) bool { return s.pos.Memory.BaseWait == nil },
+		"the user has not chosen to wait for the base branch"},
+	GuardFailedJobsHaveLog: {func(s *step, _ Node) bool { return anyActions(s.pos.CI.Failed) },
+		"a check of the flow's failure is a GitHub Actions job (its log can be fetched)"},
+	GuardFailedJobsNoLog: {func(s *step, _ Node) bool { return !anyActions(s.pos.CI.Failed) },
+		"no check of the flow's failure is a GitHub Actions job"},
 
 	GuardApprovalsBeyondWait: {func(s *step, _ Node) bool {
 		w := s.pos.Memory.Wait

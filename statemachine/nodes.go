@@ -61,6 +61,7 @@ const (
 	NodeCIRecovery      Node = "ci_recovery"
 	NodeCIInterpreting  Node = "ci_interpreting"
 	NodeCIActionFailed  Node = "ci_action_failed"
+	NodeCIBaseFailing   Node = "ci_base_failing" // the failing checks fail on the base branch's tip too
 
 	NodeConflictAsk          Node = "conflict_ask"
 	NodeConflictRebasing     Node = "conflict_rebasing"
@@ -127,6 +128,7 @@ var nodeOrder = []Node{
 	NodeCommentsRecovering, NodeCommentsRecovery, NodeCommentsInterpreting, NodeCommentsActionFailed,
 	NodeCIFetchingLogs, NodeCIInvestigating, NodeCIResults, NodeCICancelled, NodeCIApplyingFix,
 	NodeCIRerunDeferred, NodeCIRerunning, NodeCIRecovering, NodeCIRecovery, NodeCIInterpreting, NodeCIActionFailed,
+	NodeCIBaseFailing,
 	NodeConflictAsk, NodeConflictRebasing, NodeConflictRecovering, NodeConflictRecovery, NodeConflictInterpreting,
 	NodeReadyAsk, NodeReadyMerging, NodeReadyMergeRefused, NodeReadyRecovering, NodeReadyRecovery,
 	NodeReadyInterpreting, NodeReadyActionFailed, NodeReadyUpdatingBranch,
@@ -181,6 +183,7 @@ var nodes = map[Node]nodeInfo{
 	NodeCIRecovery:      asking(FlowCI, elicitation.QRecovery),
 	NodeCIInterpreting:  working(FlowCI, TaskInterpretFreeform),
 	NodeCIActionFailed:  asking(FlowCI, elicitation.QActionFailed),
+	NodeCIBaseFailing:   asking(FlowCI, elicitation.QCIBaseFailing),
 
 	NodeConflictAsk:          asking(FlowConflict, elicitation.QMergeConflict),
 	NodeConflictRebasing:     working(FlowConflict, TaskRebase),

@@ -62,6 +62,7 @@ func (s *step) observe(f *prstatus.Facts) {
 		s.pos.Memory.Wait = nil
 	}
 	s.pos.Head = f.HeadSHA
+	s.forgetBaseWait(f)
 }
 
 // ended stops on a merged or closed PR (row is pr_merged or pr_closed, already made).

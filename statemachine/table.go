@@ -61,7 +61,7 @@ func watchingRows() []Row {
 		}
 	}
 	acks := at(NodeRefineStalled, NodeRefineRecovery, NodeCommentsRecovery, NodeCIResults, NodeCICancelled, NodeCIRecovery,
-		NodeCIActionFailed, NodeConflictAsk, NodeConflictRecovery, NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery,
+		NodeCIActionFailed, NodeCIBaseFailing, NodeConflictAsk, NodeConflictRecovery, NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery,
 		NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
 	return []Row{
 		{TStart, at(NodeIdle), NodePolling, when(onEvent(reports...)), none()},
@@ -202,6 +202,13 @@ func ciRows() []Row {
 	return []Row{
 		{TCIRerunNotShownYet, at(NodePolling), NodePolling, when(onPoll(prstatus.AttentionCIFailed, prstatus.AttentionCICancelled)),
 			is(GuardUnacknowledged, GuardRerunNotShownYet)},
+		{TCIWaitingForBase, at(NodePolling), NodePolling, when(onPoll(prstatus.AttentionCIFailed)),
+			is(GuardUnacknowledged, GuardFailingOnBase, GuardWaitingForBase)},
+		{TCIAskBaseFailing, at(NodePolling), NodeCIBaseFailing, when(onPoll(prstatus.AttentionCIFailed)),
+			is(GuardUnacknowledged, GuardFailingOnBase, GuardBaseNotWaitedFor)},
+		{TCIWaitForBase, at(NodeCIBaseFailing), NodePolling, when(onChoice(elicitation.WaitForBase)), none()},
+		{TCILookAnywayFetchLogs, at(NodeCIBaseFailing), NodeCIFetchingLogs, when(onChoice(elicitation.LookAnyway)), is(GuardFailedJobsHaveLog)},
+		{TCILookAnywayInvestigate, at(NodeCIBaseFailing), NodeCIInvestigating, when(onChoice(elicitation.LookAnyway)), is(GuardFailedJobsNoLog)},
 		{TCIFetchLogs, at(NodePolling), NodeCIFetchingLogs, when(onPoll(prstatus.AttentionCIFailed)), is(GuardUnacknowledged, GuardActionsJobsFailed)},
 		{TCIInvestigate, at(NodePolling), NodeCIInvestigating, when(onPoll(prstatus.AttentionCIFailed)), is(GuardUnacknowledged, GuardNoActionsJobs)},
 		{TCIAskCancelled, at(NodePolling), NodeCICancelled, when(onPoll(prstatus.AttentionCICancelled)), is(GuardUnacknowledged)},
@@ -228,12 +235,13 @@ func ciRows() []Row {
 		{TCIBackToInterpreting, at(NodeCIRecovery), NodeCIInterpreting, when(back), backTo},
 		{TCITreatedAsPushed, at(NodeCIRecovery), NodePolling, when(pushed), none()},
 
-		{TCIInterpret, at(NodeCIResults, NodeCICancelled, NodeCIRecovery, NodeCIActionFailed), NodeCIInterpreting, when(onFreeform()), none()},
+		{TCIInterpret, at(NodeCIResults, NodeCICancelled, NodeCIRecovery, NodeCIActionFailed, NodeCIBaseFailing), NodeCIInterpreting, when(onFreeform()), none()},
 		{TCIInterpretedPush, at(NodeCIInterpreting), NodePolling, when(onEvent(EventPushCompleted)), none()},
 		{TCIReturnToResults, at(NodeCIInterpreting), NodeCIResults, when(returns), here},
 		{TCIReturnToCancelled, at(NodeCIInterpreting), NodeCICancelled, when(returns), here},
 		{TCIReturnToRecovery, at(NodeCIInterpreting), NodeCIRecovery, when(returns), here},
 		{TCIReturnToActionFailed, at(NodeCIInterpreting), NodeCIActionFailed, when(returns), here},
+		{TCIReturnToBaseFailing, at(NodeCIInterpreting), NodeCIBaseFailing, when(returns), here},
 	}
 }
 
