@@ -1,6 +1,7 @@
 package prstatus
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,6 +42,7 @@ func TestAFailureOnTheBaseTipTooIsNotThePullRequests(t *testing.T) {
 			assert.Equal(t, tt.baseOnly, f.CI.FailingOnBaseOnly())
 			require.NotEmpty(t, f.Attentions)
 			assert.Equal(t, AttentionCIFailed, f.Attentions[0].Kind)
+			assert.Equal(t, tt.baseOnly, strings.Contains(f.CI.Words(), "on the base branch too"), f.CI.Words())
 			if tt.baseOnly {
 				assert.Contains(t, f.Attentions[0].Reason, "failing on the tip of main (b100000) too")
 			} else {
