@@ -217,7 +217,14 @@ func (s *step) ciOutcome(req ServerRequest, o Outcome) (Action, error) {
 		if !o.OK && len(o.Logs) == 0 {
 			s.pos.CI.Logs = []CheckLog{{Check: "all", Error: o.Error}}
 		}
-		return s.then(TCILogsFetched, s.investigate)
+		row, err := s.mustFireFirst(TCIFlakyRerun, TCILogsFetched)
+		if err != nil {
+			return Action{}, err
+		}
+		if row == TCIFlakyRerun {
+			return s.rerunFlaky(), nil
+		}
+		return s.investigate(), nil
 	case ServerRerunFailed, ServerRerunAll:
 		if !o.OK {
 			if err := s.fire(TCIRerunFailed); err != nil {

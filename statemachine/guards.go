@@ -58,6 +58,7 @@ const (
 	GuardRerunMoot         Guard = "rerun_moot"
 	GuardRerunDue          Guard = "rerun_due"
 	GuardFailingOnBase     Guard = "failing_on_base"
+	GuardFlakyRerun        Guard = "flaky_rerun"
 	GuardWaitingForBase    Guard = "waiting_for_base"
 	GuardBaseNotWaitedFor  Guard = "base_not_waited_for"
 	GuardFailedJobsHaveLog Guard = "failed_jobs_have_logs"
@@ -177,6 +178,8 @@ var guards = map[Guard]guardSpec{
 		"the head moved, the failures cleared, or nothing failing can be re-run from here"},
 	GuardRerunDue: {func(s *step, _ Node) bool { return s.deferredRerun() == rerunDue },
 		"same head, nothing in flight, failing Actions runs to re-run"},
+	GuardFlakyRerun: {func(s *step, _ Node) bool { return s.flakyRerun() },
+		"the logs show only failures known to be flaky in tests the PR does not touch, automatic re-runs are on, and none was made on this head"},
 	GuardFailingOnBase: {func(s *step, _ Node) bool { return s.facts.CI.FailingOnBaseOnly() },
 		"every failing check fails on the base branch's tip too (prstatus CIFacts.FailingOnBaseOnly)"},
 	GuardWaitingForBase: {func(s *step, _ Node) bool { return s.pos.Memory.BaseWait != nil },

@@ -282,6 +282,9 @@ type Memory struct {
 	// BaseWait: the user chose to wait for checks failing on the base branch's tip too to pass
 	// there; kept while the poll shows every failure on the base too.
 	BaseWait *BaseWait `json:"base_wait,omitempty"`
+	// AutoRerun is the head the server last re-ran a flaky failure of by itself: never twice on
+	// one head.
+	AutoRerun string `json:"auto_rerun,omitempty"`
 	// Rerun is the re-run last requested, until GitHub shows it.
 	Rerun *RerunRecord `json:"rerun,omitempty"`
 	// Tried records catch-up actions already attempted (key → the state they were tried in), so a

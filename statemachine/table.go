@@ -212,6 +212,7 @@ func ciRows() []Row {
 		{TCIFetchLogs, at(NodePolling), NodeCIFetchingLogs, when(onPoll(prstatus.AttentionCIFailed)), is(GuardUnacknowledged, GuardActionsJobsFailed)},
 		{TCIInvestigate, at(NodePolling), NodeCIInvestigating, when(onPoll(prstatus.AttentionCIFailed)), is(GuardUnacknowledged, GuardNoActionsJobs)},
 		{TCIAskCancelled, at(NodePolling), NodeCICancelled, when(onPoll(prstatus.AttentionCICancelled)), is(GuardUnacknowledged)},
+		{TCIFlakyRerun, at(NodeCIFetchingLogs), NodeCIRerunning, when(onOutcome()), is(GuardFlakyRerun)},
 		{TCILogsFetched, at(NodeCIFetchingLogs), NodeCIInvestigating, when(onOutcome()), none()},
 		{TCIAskResults, at(NodeCIInvestigating), NodeCIResults, when(onEvent(EventInvestigationComplete)), none()},
 		{TCIApplyFix, at(NodeCIResults), NodeCIApplyingFix, when(onChoice(elicitation.ApplyFix)), none()},

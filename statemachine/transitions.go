@@ -140,6 +140,7 @@ const (
 	TCIReturnToRecovery       Transition = "ci_return_to_recovery"
 	TCIReturnToActionFailed   Transition = "ci_return_to_action_failed"
 	TCIWaitingForBase         Transition = "ci_waiting_for_base"
+	TCIFlakyRerun             Transition = "ci_flaky_rerun"
 	TCIAskBaseFailing         Transition = "ci_ask_base_failing"
 	TCIWaitForBase            Transition = "ci_wait_for_base"
 	TCILookAnywayFetchLogs    Transition = "ci_look_anyway_fetch_logs"
