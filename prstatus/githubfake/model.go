@@ -180,6 +180,8 @@ type PullRequest struct {
 
 	Reviews        []*Review
 	Threads        []*Thread
+	// Files are the paths the pull request's diff touches (FilesChanged).
+	Files []string
 	ReviewRequests []*ReviewRequest
 
 	CreatedAt      time.Time
