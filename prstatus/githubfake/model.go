@@ -178,10 +178,10 @@ type PullRequest struct {
 	// Queued is the pull request's merge queue entry (nil: not queued).
 	Queued *QueueEntry
 
-	Reviews        []*Review
-	Threads        []*Thread
+	Reviews []*Review
+	Threads []*Thread
 	// Files are the paths the pull request's diff touches (FilesChanged).
-	Files []string
+	Files          []string
 	ReviewRequests []*ReviewRequest
 
 	CreatedAt      time.Time
