@@ -179,6 +179,7 @@ func deriveChecks(s *Snapshot) CIFacts {
 		switch bucket {
 		case bucketPassed:
 			ci.Passed++
+			ci.PassedChecks = append(ci.PassedChecks, c.Name)
 		case bucketFailed:
 			ci.Failed++
 			f.FailingOnBase = onBase[checkKeyOf(c)]
@@ -196,6 +197,7 @@ func deriveChecks(s *Snapshot) CIFacts {
 			ci.Missing = append(ci.Missing, name)
 		}
 	}
+	ci.PassedChecks = sortedUnique(ci.PassedChecks)
 	for _, list := range [][]CheckFact{ci.FailedChecks, ci.CancelledChecks, ci.PendingChecks} {
 		slices.SortFunc(list, compareCheckFacts)
 	}

@@ -217,6 +217,9 @@ type CIFacts struct {
 	FailedChecks    []CheckFact `json:"failed_checks"`
 	CancelledChecks []CheckFact `json:"cancelled_checks"`
 	PendingChecks   []CheckFact `json:"pending_checks"`
+	// PassedChecks names the checks that passed, sorted (a pass after a failure on the same
+	// commit makes the failure flaky).
+	PassedChecks []string `json:"passed_checks,omitempty"`
 	// Required are the check contexts the base branch requires (its rules, and what GitHub marks
 	// isRequired), sorted.
 	Required []string `json:"required,omitempty"`

@@ -18,9 +18,9 @@ import (
 
 // Bounds of FlakyMemory.
 const (
-	maxRunsPerSignature = 20
-	maxSignaturesInRepo = 200
-	maxFlakyRepos       = 100
+	maxRunsPerSignature = 10
+	maxSignaturesInRepo = 100
+	maxFlakyRepos       = 50
 	// recentRuns is how many of a signature's newest runs the evidence counts.
 	recentRuns = 5
 )
