@@ -108,6 +108,14 @@ type baseRefNode struct {
 	Rules *struct {
 		Nodes []*ruleNode `graphql:"nodes"`
 	} `graphql:"rules(first: 100)"`
+	// AssociatedPullRequests is the open pull request whose head is the base branch: this one is
+	// stacked on it (one more request by the formula; the snapshot still costs 3 points).
+	AssociatedPullRequests *struct {
+		Nodes []*struct {
+			Number     int    `graphql:"number"`
+			HeadRefOid string `graphql:"headRefOid"`
+		} `graphql:"nodes"`
+	} `graphql:"associatedPullRequests(states: OPEN, first: 1)"`
 }
 
 // ruleNode is one rule of a ruleset that applies to the base branch.

@@ -3,6 +3,7 @@ package githubfake
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"slices"
 	"strings"
 )
 
@@ -301,5 +302,23 @@ func (x *execution) baseRefObject(pr *PullRequest) *staticObject {
 	}
 	ref.fields["refUpdateRule"] = protectionObject("RefUpdateRule", pr.BaseRef, prot)
 	ref.fields["rules"] = conn(ruleNodes(pr.Repo, pr.BaseRef))
+	ref.fields["associatedPullRequests"] = conn(headedBy(pr.Repo, pr.BaseRef))
 	return ref
+}
+
+// headedBy are the repository's open pull requests whose head branch is branch, by number (a Ref's
+// associatedPullRequests(states: OPEN)).
+func headedBy(repo *Repository, branch string) []any {
+	var prs []*PullRequest
+	for _, p := range repo.PullRequests {
+		if p.State == PRStateOpen && p.HeadRef == branch && !p.CrossRepository {
+			prs = append(prs, p)
+		}
+	}
+	slices.SortFunc(prs, func(a, b *PullRequest) int { return a.Number - b.Number })
+	out := make([]any, len(prs))
+	for i, p := range prs {
+		out[i] = p
+	}
+	return out
 }

@@ -122,6 +122,9 @@ type Repository struct {
 	Tips map[string]string
 	// TipCommits are branch tip commits that have checks of their own (BaseCheckCompleted), by oid.
 	TipCommits map[string]*Commit
+	// DeleteBranchOnMerge is the repository's "Automatically delete head branches" setting: a merge
+	// deletes the head branch and retargets the pull requests based on it (ops_stack.go).
+	DeleteBranchOnMerge bool
 	// AutoMergeAllowed is the repository's "Allow auto-merge" setting.
 	AutoMergeAllowed bool
 	// Protections are the classic branch protection rules, by branch name.
