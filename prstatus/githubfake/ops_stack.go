@@ -34,25 +34,27 @@ func stackTipLocked(repo *Repository, branch string) (string, bool) {
 	return "", false
 }
 
-// afterMergeLocked is what a merge does to the branches: the base branch's tip moves to the merge
-// commit, and with DeleteBranchOnMerge the head branch goes and the pull requests based on it are
-// retargeted to the merged one's base.
+// afterMergeLocked is what a merge does to the pull requests stacked on the merged one: with
+// DeleteBranchOnMerge its head branch goes, and they are retargeted to its base, whose tip is now
+// the merge (or squash) commit. (The base tip's move is modelled only there: elsewhere the fake
+// keeps a merged pull request's base where it was.)
 func (f *Fake) afterMergeLocked(pr *PullRequest) {
 	repo := pr.Repo
-	if repo.Tips == nil {
-		repo.Tips = map[string]string{}
-	}
-	if pr.MergeCommitOID != "" {
-		repo.Tips[pr.BaseRef] = pr.MergeCommitOID
-	}
 	if !repo.DeleteBranchOnMerge || pr.CrossRepository {
 		return
 	}
 	now := f.clock.now()
 	for _, up := range repo.PullRequests {
-		if up.State == PRStateOpen && up.BaseRef == pr.HeadRef {
-			up.BaseRef = pr.BaseRef
-			up.UpdatedAt = now
+		if up.State != PRStateOpen || up.BaseRef != pr.HeadRef {
+			continue
 		}
+		if repo.Tips == nil {
+			repo.Tips = map[string]string{}
+		}
+		if pr.MergeCommitOID != "" {
+			repo.Tips[pr.BaseRef] = pr.MergeCommitOID
+		}
+		up.BaseRef = pr.BaseRef
+		up.UpdatedAt = now
 	}
 }
