@@ -45,6 +45,8 @@ const (
 	WaitForBase Value = "wait_for_base"
 	// LookAnyway has the agent investigate a failure the base branch shares.
 	LookAnyway Value = "look_anyway"
+	// WaitForLower waits for the pull request a stacked one is based on to merge first.
+	WaitForLower Value = "wait_for_lower"
 
 	Rebase Value = "rebase"
 
@@ -107,6 +109,7 @@ const (
 	QCIBaseFailing     QuestionID = "ci_base_failing"
 	QMergeConflict     QuestionID = "merge_conflict"
 	QReadyToMerge      QuestionID = "ready_to_merge"
+	QReadyStacked      QuestionID = "ready_stacked"
 	QMergeWhenReady    QuestionID = "merge_when_ready"
 	QMergeRefused      QuestionID = "merge_refused"
 	QAutoMergeOff      QuestionID = "auto_merge_off"
@@ -260,6 +263,13 @@ func Catalogue() []Spec {
 			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
+			handleChoice,
+			snoozeChoice,
+			stopChoice,
+		}},
+		{ID: QReadyStacked, Purpose: "approved and green, but stacked on another open pull request", Decline: WaitForLower, Choices: []Choice{
+			{WaitForLower, "Wait for the pull request it is stacked on to merge first"},
+			{Merge, "Merge it now, into the branch of the pull request it is stacked on"},
 			handleChoice,
 			snoozeChoice,
 			stopChoice,

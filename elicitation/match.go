@@ -29,6 +29,7 @@ var synonyms = map[Value][]string{
 	TreatAsAnswered:     {"answered", "it's answered", "it is answered", "already answered"},
 	ApplyFix:            {"apply the fix", "apply fix", "fix it", "apply the suggested fix"},
 	RerunFailed:         {"rerun", "re-run", "rerun failed", "re-run failed", "rerun the failed jobs", "re-run the failed jobs", "retry ci", "rerun ci", "re-run ci"},
+	WaitForLower:        {"wait for the lower one", "wait for the lower pr", "wait for it to merge", "merge the lower one first"},
 	WaitForBase:         {"wait for the base", "wait for base", "wait for the base branch", "wait until the base is green", "wait for it to go green"},
 	LookAnyway:          {"look anyway", "look at it anyway", "investigate anyway", "investigate", "look into it"},
 	RerunAll:            {"new build", "run a new build", "rerun all", "re-run all", "rebuild"},

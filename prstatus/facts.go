@@ -68,6 +68,9 @@ type Facts struct {
 	ReviewDecision    string      `json:"review_decision,omitempty"`
 	// BaseSHA is the base branch's tip (Snapshot.BaseOID).
 	BaseSHA string `json:"base_sha,omitempty"`
+	// StackedOn is the open pull request whose head branch is the base branch: this one merges
+	// into its branch (nil: none).
+	StackedOn *StackBase `json:"stacked_on,omitempty"`
 	// Rules is what the base branch requires, as far as the token can read it.
 	Rules BaseRules `json:"rules,omitzero"`
 	// Blocked explains, in a few words each, why GitHub blocks the merge when its merge state is

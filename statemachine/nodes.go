@@ -62,6 +62,7 @@ const (
 	NodeCIInterpreting  Node = "ci_interpreting"
 	NodeCIActionFailed  Node = "ci_action_failed"
 	NodeCIBaseFailing   Node = "ci_base_failing" // the failing checks fail on the base branch's tip too
+	NodeReadyAskStacked Node = "ready_ask_stacked" // the merge question of a pull request stacked on another
 
 	NodeConflictAsk          Node = "conflict_ask"
 	NodeConflictRebasing     Node = "conflict_rebasing"
@@ -128,7 +129,7 @@ var nodeOrder = []Node{
 	NodeCommentsRecovering, NodeCommentsRecovery, NodeCommentsInterpreting, NodeCommentsActionFailed,
 	NodeCIFetchingLogs, NodeCIInvestigating, NodeCIResults, NodeCICancelled, NodeCIApplyingFix,
 	NodeCIRerunDeferred, NodeCIRerunning, NodeCIRecovering, NodeCIRecovery, NodeCIInterpreting, NodeCIActionFailed,
-	NodeCIBaseFailing,
+	NodeCIBaseFailing, NodeReadyAskStacked,
 	NodeConflictAsk, NodeConflictRebasing, NodeConflictRecovering, NodeConflictRecovery, NodeConflictInterpreting,
 	NodeReadyAsk, NodeReadyMerging, NodeReadyMergeRefused, NodeReadyRecovering, NodeReadyRecovery,
 	NodeReadyInterpreting, NodeReadyActionFailed, NodeReadyUpdatingBranch,
@@ -184,6 +185,7 @@ var nodes = map[Node]nodeInfo{
 	NodeCIInterpreting:  working(FlowCI, TaskInterpretFreeform),
 	NodeCIActionFailed:  asking(FlowCI, elicitation.QActionFailed),
 	NodeCIBaseFailing:   asking(FlowCI, elicitation.QCIBaseFailing),
+	NodeReadyAskStacked: asking(FlowReady, elicitation.QReadyStacked),
 
 	NodeConflictAsk:          asking(FlowConflict, elicitation.QMergeConflict),
 	NodeConflictRebasing:     working(FlowConflict, TaskRebase),

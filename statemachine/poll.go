@@ -38,6 +38,9 @@ func (s *step) onPoll() (Action, error) {
 	if act, ok, err := s.catchUp(); ok || err != nil {
 		return act, err
 	}
+	if act, ok, err := s.stackRetargeted(f); ok || err != nil {
+		return act, err
+	}
 	for _, att := range f.Attentions {
 		s.att = &att
 		act, handled, err := s.enter(f, att)

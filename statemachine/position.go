@@ -248,6 +248,14 @@ type RoundRecord struct {
 	ThreadIDs      []string  `json:"thread_ids,omitempty"`
 }
 
+// StackRecord is the pull request another was stacked on: its number, its branch (this one's base
+// then) and that branch's tip.
+type StackRecord struct {
+	Lower   int    `json:"lower"`
+	BaseRef string `json:"base_ref"`
+	Tip     string `json:"tip"`
+}
+
 // BaseWait is the wait for a base branch to go green: its tip and the checks when the user chose.
 type BaseWait struct {
 	Base   string    `json:"base"`
@@ -282,6 +290,11 @@ type Memory struct {
 	// BaseWait: the user chose to wait for checks failing on the base branch's tip too to pass
 	// there; kept while the poll shows every failure on the base too.
 	BaseWait *BaseWait `json:"base_wait,omitempty"`
+	// Stack is the pull request this one was last seen stacked on, and its head then (the old base
+	// tip a rebase drops once GitHub retargets this one).
+	Stack *StackRecord `json:"stack,omitempty"`
+	// LowerWait is the pull request the user chose to wait for before merging this one.
+	LowerWait int `json:"lower_wait,omitempty"`
 	// AutoRerun is the head the server last re-ran a flaky failure of by itself: never twice on
 	// one head.
 	AutoRerun string `json:"auto_rerun,omitempty"`

@@ -81,6 +81,8 @@ var situations = []func() *pr{
 		return newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
 	},
 	behindPR,
+	// A stacked pull request, approved (its next poll on main is a retarget).
+	func() *pr { return approvedPR().stackedOn("aa1") },
 	// Failures the base branch's tip shares: an Actions job, and a commit status.
 	func() *pr { return newPR().failing().baseFailing("test") },
 	func() *pr {

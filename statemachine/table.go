@@ -62,7 +62,7 @@ func watchingRows() []Row {
 	}
 	acks := at(NodeRefineStalled, NodeRefineRecovery, NodeCommentsRecovery, NodeCIResults, NodeCICancelled, NodeCIRecovery,
 		NodeCIActionFailed, NodeCIBaseFailing, NodeConflictAsk, NodeConflictRecovery, NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery,
-		NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
+		NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAskStacked, NodeReadyAutoMergeOff, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
 	return []Row{
 		{TStart, at(NodeIdle), NodePolling, when(onEvent(reports...)), none()},
 		{TStartByPoll, at(NodeIdle), NodePolling, when(onPoll()), none()},
@@ -251,6 +251,7 @@ func conflictRows() []Row {
 	redeliver, backTo := is(GuardUnseenAndUnpushed, GuardInterruptedTaskHere), is(GuardInterruptedTaskHere)
 	returns, here := onEvent(EventUserChose, EventTaskComplete), is(GuardInterruptedQuestionHere)
 	return []Row{
+		{TConflictStackRetargeted, at(NodePolling), NodeConflictRebasing, when(onPoll()), is(GuardStackRetargeted)},
 		{TConflictAsk, at(NodePolling), NodeConflictAsk, when(onPoll(prstatus.AttentionMergeConflict)), is(GuardUnacknowledged)},
 		{TConflictRebase, at(NodeConflictAsk), NodeConflictRebasing, when(onChoice(elicitation.Rebase)), none()},
 		{TConflictRebased, at(NodeConflictRebasing), NodePolling, when(onEvent(EventPushCompleted)), none()},
@@ -272,10 +273,14 @@ func conflictRows() []Row {
 }
 
 func readyRows() []Row {
-	asks := at(NodeReadyAsk, NodeReadyMergeRefused)
+	asks := at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyAskStacked)
 	returns, here := onEvent(EventUserChose, EventTaskComplete), is(GuardInterruptedQuestionHere)
 	merged := onOutcome()
 	return []Row{
+		{TReadyWaitsForLower, at(NodePolling), NodePolling, when(onPoll(prstatus.AttentionReadyToMerge)), is(GuardUnacknowledged, GuardStacked, GuardLowerWaitedFor)},
+		{TReadyAskStacked, at(NodePolling), NodeReadyAskStacked, when(onPoll(prstatus.AttentionReadyToMerge)),
+			is(GuardUnacknowledged, GuardApprovalsBeyondWait, GuardStacked, GuardLowerNotWaitedFor)},
+		{TReadyWaitForLower, at(NodeReadyAskStacked), NodePolling, when(onChoice(elicitation.WaitForLower)), none()},
 		{TReadyAsk, at(NodePolling), NodeReadyAsk, when(onPoll(prstatus.AttentionReadyToMerge)), is(GuardUnacknowledged, GuardApprovalsBeyondWait)},
 		{TReadyMerge, asks, NodeReadyMerging, when(onChoice(elicitation.Merge, elicitation.MergeAdmin)), none()},
 		{TReadyWaitForApprover, asks, NodePolling, when(onChoice(elicitation.WaitForApprover)), none()},
@@ -293,12 +298,14 @@ func readyRows() []Row {
 		{TReadyAskRecovery, at(NodeReadyRecovering), NodeReadyRecovery, when(onHead()), is(GuardRecoveryNeedsUser)},
 		{TReadyBackToInterpreting, at(NodeReadyRecovery), NodeReadyInterpreting, when(onChoice(elicitation.BackToTask)), is(GuardInterruptedTaskHere)},
 
-		{TReadyInterpret, at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery, NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff),
+		{TReadyInterpret, at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery, NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff,
+			NodeReadyAskStacked),
 			NodeReadyInterpreting, when(onFreeform()), none()},
 		{TReadyReturnToAsk, at(NodeReadyInterpreting), NodeReadyAsk, when(returns), here},
 		{TReadyReturnToRefused, at(NodeReadyInterpreting), NodeReadyMergeRefused, when(returns), here},
 		{TReadyReturnToRecovery, at(NodeReadyInterpreting), NodeReadyRecovery, when(returns), here},
 		{TReadyReturnToActionFailed, at(NodeReadyInterpreting), NodeReadyActionFailed, when(returns), here},
+		{TReadyReturnToAskStacked, at(NodeReadyInterpreting), NodeReadyAskStacked, when(returns), here},
 
 		{TReadyUpdateBranch, asks, NodeReadyUpdatingBranch, when(onChoice(elicitation.UpdateBranch)), none()},
 		{TReadyBranchUpdated, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardActionSucceeded)},
