@@ -61,7 +61,7 @@ const (
 	NodeCIRecovery      Node = "ci_recovery"
 	NodeCIInterpreting  Node = "ci_interpreting"
 	NodeCIActionFailed  Node = "ci_action_failed"
-	NodeCIBaseFailing   Node = "ci_base_failing" // the failing checks fail on the base branch's tip too
+	NodeCIBaseFailing   Node = "ci_base_failing"   // the failing checks fail on the base branch's tip too
 	NodeReadyAskStacked Node = "ready_ask_stacked" // the merge question of a pull request stacked on another
 
 	NodeConflictAsk          Node = "conflict_ask"
