@@ -62,6 +62,9 @@ type searchNode struct {
 		// request someone else wrote (docs/security.md, "Whose pull requests are monitored").
 		AuthorAssociation string `graphql:"authorAssociation"`
 		IsCrossRepository bool   `graphql:"isCrossRepository"`
+		// The branches tell a stack: one pull request's base is another's head.
+		HeadRefName string `graphql:"headRefName"`
+		BaseRefName string `graphql:"baseRefName"`
 	} `graphql:"... on PullRequest"`
 }
 
@@ -101,6 +104,8 @@ type FoundPR struct {
 	// head branch is in a fork.
 	AuthorAssociation prstatus.Association
 	IsCrossRepository bool
+	// HeadRef and BaseRef are the pull request's branches (GitHub text).
+	HeadRef, BaseRef string
 	// Found is why: FoundAuthored, FoundAssigned or FoundReviewRequested (the first that found it).
 	Found string
 }
@@ -165,7 +170,8 @@ func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
 			seen[key] = true
 			out.PRs = append(out.PRs, FoundPR{Ref: ref, Title: c.in.text(p.Title), URL: c.in.text(p.URL),
 				Author: c.in.toActor(p.Author), IsDraft: p.IsDraft, Found: s.found,
-				AuthorAssociation: prstatus.Association(p.AuthorAssociation), IsCrossRepository: p.IsCrossRepository})
+				AuthorAssociation: prstatus.Association(p.AuthorAssociation), IsCrossRepository: p.IsCrossRepository,
+				HeadRef: c.in.text(p.HeadRefName), BaseRef: c.in.text(p.BaseRefName)})
 		}
 	}
 	return out, nil
