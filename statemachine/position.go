@@ -249,11 +249,12 @@ type RoundRecord struct {
 }
 
 // StackRecord is the pull request another was stacked on: its number, its branch (this one's base
-// then) and that branch's tip.
+// then), that branch's tip this one is taken to be built on, and this one's head when it was noted.
 type StackRecord struct {
 	Lower   int    `json:"lower"`
 	BaseRef string `json:"base_ref"`
 	Tip     string `json:"tip"`
+	Head    string `json:"head,omitempty"`
 }
 
 // BaseWait is the wait for a base branch to go green: its tip and the checks when the user chose.

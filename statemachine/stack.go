@@ -36,12 +36,18 @@ func (s *step) retargeted() bool {
 }
 
 // noteStack remembers the stack the poll shows (or forgets one that ended without a retarget),
-// and the wait for a lower pull request that is no longer below this one.
+// and the wait for a lower pull request that is no longer below this one. The old base tip a
+// rebase starts from is the lower one's head when this one was last pushed (or first seen): the
+// commit it is built on. A lower one that moves on meanwhile (new commits, or rebased itself after
+// its own retarget) does not move it; this one's next push (rebased onto the lower one) does.
 func (s *step) noteStack(f *prstatus.Facts) {
 	m := &s.pos.Memory
 	switch {
 	case f.StackedOn != nil:
-		m.Stack = &StackRecord{Lower: f.StackedOn.Number, BaseRef: f.BaseRef, Tip: f.BaseSHA}
+		if old := m.Stack; old != nil && old.Lower == f.StackedOn.Number && old.BaseRef == f.BaseRef && old.Head == f.HeadSHA {
+			break
+		}
+		m.Stack = &StackRecord{Lower: f.StackedOn.Number, BaseRef: f.BaseRef, Tip: f.BaseSHA, Head: f.HeadSHA}
 	case m.Stack != nil && f.BaseRef == m.Stack.BaseRef:
 		m.Stack = nil // the lower one closed or its branch is no one's head now: no retarget
 	}

@@ -60,9 +60,12 @@ func TestARetargetedStackGetsTheExactRebase(t *testing.T) {
 	p := newPR().stackedOn("aa1")
 	d := start(t)
 	assert.Equal(t, ActionPolling, d.poll(p).Kind)
-	p.stackedOn("bb2") // the lower one moved on before it merged
+	p.stackedOn("bb2") // the lower one moves on: this one is still built on aa1
 	assert.Equal(t, ActionPolling, d.poll(p).Kind)
-	require.Equal(t, &StackRecord{Lower: 5, BaseRef: "part-1", Tip: sha("bb2")}, d.m.Position().Memory.Stack)
+	require.Equal(t, &StackRecord{Lower: 5, BaseRef: "part-1", Tip: sha("aa1"), Head: sha("c1")}, d.m.Position().Memory.Stack)
+	p.push("cc2").green() // rebased onto the lower one's new head
+	assert.Equal(t, ActionPolling, d.poll(p).Kind)
+	require.Equal(t, &StackRecord{Lower: 5, BaseRef: "part-1", Tip: sha("bb2"), Head: sha("cc2")}, d.m.Position().Memory.Stack)
 
 	act := d.poll(p.retargeted())
 	require.Equal(t, ActionExecute, act.Kind, "%+v", act)
@@ -71,7 +74,7 @@ func TestARetargetedStackGetsTheExactRebase(t *testing.T) {
 	assert.Contains(t, act.Context.Note, "`git fetch origin main`")
 	assert.Nil(t, d.m.Position().Memory.Stack)
 
-	p.push("c2")
+	p.push("dd3")
 	assert.Equal(t, ActionPolling, d.ev(EventPushCompleted, EventData{}).Kind)
 	assert.Equal(t, ActionPolling, d.poll(p).Kind, "rebased: nothing more")
 }
