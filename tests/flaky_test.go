@@ -132,7 +132,7 @@ func TestFlakyChecks(t *testing.T) {
 				sc.check(t, w, trace)
 			}
 			points, polls := snapshotPoints(t, w)
-			t.Logf("fix tasks %d, turns %d, re-runs %d, %d snapshots at %.1f points each", fixTasks(trace), len(trace), sc.reruns.Load(), polls, points)
+			t.Logf("fix tasks %d, turns %d, re-runs %d, %d snapshots at %.1f points each", fixTasks(trace), agentTurns(trace), sc.reruns.Load(), polls, points)
 		})
 	}
 	t.Run("control: automatic re-runs off", func(t *testing.T) {
@@ -142,6 +142,6 @@ func TestFlakyChecks(t *testing.T) {
 		require.Equal(t, "merged", act.Action, "trace:\n%s", strings.Join(trace, "\n"))
 		assert.Equal(t, int32(0), sc.reruns.Load(), "no re-run without the user")
 		assert.Equal(t, 2, fixTasks(trace), "the flaky failure goes to the agent")
-		t.Logf("control: fix tasks %d, turns %d (avoided with automatic re-runs: %d)", fixTasks(trace), len(trace), fixTasks(trace))
+		t.Logf("control: fix tasks %d, turns %d (avoided with automatic re-runs: %d)", fixTasks(trace), agentTurns(trace), fixTasks(trace))
 	})
 }

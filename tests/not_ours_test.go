@@ -82,17 +82,29 @@ func TestFailuresThatAreNotThePullRequests(t *testing.T) {
 					sc.check(t, w, trace)
 				}
 				points, polls := snapshotPoints(t, w)
-				t.Logf("fix tasks %d, turns %d, %d snapshots at %.1f points each", fix, len(trace), polls, points)
+				t.Logf("fix tasks %d, turns %d, %d snapshots at %.1f points each", fix, agentTurns(trace), polls, points)
 			})
 		}
 		t.Run(sc.name+"/control", func(t *testing.T) {
 			t.Parallel()
 			_, act, trace := play(t, profiles[0], sc.control())
 			require.Equal(t, sc.final, act.Action, "trace:\n%s", strings.Join(trace, "\n"))
-			t.Logf("control: fix tasks %d, turns %d (avoided: %d)", fixTasks(trace), len(trace), fixTasks(trace)-sc.fixTasks)
+			t.Logf("control: fix tasks %d, turns %d (avoided: %d)", fixTasks(trace), agentTurns(trace), fixTasks(trace)-sc.fixTasks)
 			assert.Greater(t, fixTasks(trace), sc.fixTasks, "without the base's checks the agent gets fix tasks")
 		})
 	}
+}
+
+// agentTurns counts the tool results that reached the agent in a trace (not the user's answers it
+// relayed, which are its next call).
+func agentTurns(trace []string) int {
+	n := 0
+	for _, line := range trace {
+		if !strings.HasPrefix(line, "  user") {
+			n++
+		}
+	}
+	return n
 }
 
 // fixTasks counts the agent's fix tasks in a trace: investigations of CI failures and fixes.
