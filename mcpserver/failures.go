@@ -104,7 +104,8 @@ func (fm *failureMemory) sawPoll(ref prstatus.PRRef, f *prstatus.Facts, now time
 
 // sawLogs marks the fetched logs of a fetch_ci_logs outcome: each failure's signature is recorded
 // on the pull request's head, and a log whose signature is known flaky carries the evidence and
-// whether the pull request touches the test's file (the changed files are read once, only then).
+// whether the pull request touches the test's file (the changed files are read once, only then,
+// outside the memory's lock).
 func (fm *failureMemory) sawLogs(ctx context.Context, gh GitHub, mon *monitor, in *statemachine.Input, now time.Time) {
 	o := in.Outcome
 	if in.Kind != statemachine.InputOutcome || o == nil || o.Kind != statemachine.ServerFetchCILogs || len(o.Logs) == 0 {
@@ -116,10 +117,8 @@ func (fm *failureMemory) sawLogs(ctx context.Context, gh GitHub, mon *monitor, i
 	}
 	ref := mon.ref
 	repo := ref.Owner + "/" + ref.Repo
-	var files []string
-	filesRead, filesOK := false, false
+	var flaky []int
 	fm.mu.Lock()
-	defer fm.mu.Unlock()
 	fm.load()
 	for i := range o.Logs {
 		l := &o.Logs[i]
@@ -129,24 +128,33 @@ func (fm *failureMemory) sawLogs(ctx context.Context, gh GitHub, mon *monitor, i
 		sig := prstatus.SignatureOf(l.Check, string(l.Tail))
 		l.Signature = &sig
 		fm.m.Failed(repo, sig, ref.Number, f.HeadSHA, l.JobID, now)
-		e := fm.m.Evidence(repo, sig)
-		if !e.Flaky {
-			continue
+		if e := fm.m.Evidence(repo, sig); e.Flaky {
+			l.Flaky = e.Sentence(ref.Number)
+			flaky = append(flaky, i)
 		}
-		l.Flaky = e.Sentence(ref.Number)
-		if !filesRead {
-			filesRead = true
-			if cf, ok := gh.(changedFiles); ok {
-				var complete bool
-				var err error
-				files, complete, err = cf.ChangedFiles(ctx, ref)
-				filesOK = err == nil && complete
-				if err != nil {
-					fm.log.Warn("the pull request's changed files could not be read; its flaky failures go to the agent", "pr", ref.String(), "error", err.Error())
-				}
-			}
-		}
-		l.TestChanged = !filesOK || sig.TouchedBy(files)
 	}
 	fm.save()
+	fm.mu.Unlock()
+	if len(flaky) == 0 {
+		return
+	}
+	files, known := fm.changedFiles(ctx, gh, ref)
+	for _, i := range flaky {
+		o.Logs[i].TestChanged = !known || o.Logs[i].Signature.TouchedBy(files)
+	}
+}
+
+// changedFiles reads the pull request's changed files; known is false when they could not all be
+// read (then no test counts as untouched).
+func (fm *failureMemory) changedFiles(ctx context.Context, gh GitHub, ref prstatus.PRRef) (files []string, known bool) {
+	cf, ok := gh.(changedFiles)
+	if !ok {
+		return nil, false
+	}
+	files, complete, err := cf.ChangedFiles(ctx, ref)
+	if err != nil {
+		fm.log.Warn("the pull request's changed files could not be read; its flaky failures go to the agent", "pr", ref.String(), "error", err.Error())
+		return nil, false
+	}
+	return files, complete
 }
