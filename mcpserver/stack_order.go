@@ -73,8 +73,7 @@ func stackRoot(m *monitor, ms []*monitor) *monitor {
 
 // stackListed orders status lines by monitor id, except that a stack's lines go together, bottom
 // up, where its bottom's id puts them.
-func (s *Server) stackListed(items []MonitorStatus) []MonitorStatus {
-	live := s.monitorsByID()
+func stackListed(items []MonitorStatus, live []*monitor) []MonitorStatus {
 	depth := stackDepths(live)
 	root, level := map[string]string{}, map[string]int{}
 	for _, m := range live {

@@ -31,3 +31,27 @@ func TestStartAllListsStacksBottomUp(t *testing.T) {
 	}
 	assert.Equal(t, []int{8, 1, 2, 3, 9, 7}, got)
 }
+
+// Status lists each stack together, bottom up, where its bottom's id puts it; next_step "all"
+// ranks a pull request by how far up its stack it is.
+func TestStatusListsStacksBottomUp(t *testing.T) {
+	mon := func(n, on int) *monitor {
+		ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: n}
+		m := &monitor{id: ref.String(), ref: ref, facts: &prstatus.Facts{}}
+		if on > 0 {
+			m.facts.StackedOn = &prstatus.StackBase{Number: on}
+		}
+		return m
+	}
+	// #1 is stacked on #4, #4 on #2; #3 stands alone; #5 is stacked on #9, which no monitor watches.
+	live := []*monitor{mon(1, 4), mon(2, 0), mon(3, 0), mon(4, 2), mon(5, 9)}
+	depth := stackDepths(live)
+	assert.Equal(t, []int{2, 0, 0, 1, 1}, []int{depth[live[0]], depth[live[1]], depth[live[2]], depth[live[3]], depth[live[4]]})
+	items := []MonitorStatus{{MonitorID: "acme/widgets#1"}, {MonitorID: "acme/widgets#2"}, {MonitorID: "acme/widgets#3"},
+		{MonitorID: "acme/widgets#4"}, {MonitorID: "acme/widgets#5"}, {MonitorID: "acme/widgets#0"}} // #0: saved, not live
+	var got []string
+	for _, it := range stackListed(items, live) {
+		got = append(got, it.MonitorID)
+	}
+	assert.Equal(t, []string{"acme/widgets#0", "acme/widgets#2", "acme/widgets#4", "acme/widgets#1", "acme/widgets#3", "acme/widgets#5"}, got)
+}

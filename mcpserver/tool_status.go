@@ -68,7 +68,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 		}
 	}
 	out := listing(items, maxPayload-jsonSize(ws))
-	out.Monitors = s.stackListed(out.Monitors)
+	out.Monitors = stackListed(out.Monitors, s.monitorsByID())
 	out.Watcher = ws
 	out.QuietUntil = s.stamp(s.quietUntil())
 	return structured(out), nil
