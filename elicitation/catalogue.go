@@ -40,6 +40,13 @@ const (
 	ApplyFix    Value = "apply_fix"
 	RerunFailed Value = "rerun_failed"
 	RerunAll    Value = "rerun_all"
+	// WaitForBase waits for checks that fail on the base branch's tip too to pass there: no fix
+	// task, the failure is not the pull request's.
+	WaitForBase Value = "wait_for_base"
+	// LookAnyway has the agent investigate a failure the base branch shares.
+	LookAnyway Value = "look_anyway"
+	// WaitForLower waits for the pull request a stacked one is based on to merge first.
+	WaitForLower Value = "wait_for_lower"
 
 	Rebase Value = "rebase"
 
@@ -99,8 +106,10 @@ const (
 	QRefineStalled     QuestionID = "refine_stalled"
 	QCIResults         QuestionID = "ci_results"
 	QCICancelled       QuestionID = "ci_cancelled"
+	QCIBaseFailing     QuestionID = "ci_base_failing"
 	QMergeConflict     QuestionID = "merge_conflict"
 	QReadyToMerge      QuestionID = "ready_to_merge"
+	QReadyStacked      QuestionID = "ready_stacked"
 	QMergeWhenReady    QuestionID = "merge_when_ready"
 	QMergeRefused      QuestionID = "merge_refused"
 	QAutoMergeOff      QuestionID = "auto_merge_off"
@@ -235,6 +244,13 @@ func Catalogue() []Spec {
 			snoozeChoice,
 			stopChoice,
 		}},
+		{ID: QCIBaseFailing, Purpose: "checks failed that fail on the base branch's tip too", Decline: WaitForBase, Choices: []Choice{
+			{WaitForBase, "Wait for the base branch to go green (no fix task: the failure is not this pull request's)"},
+			{LookAnyway, "Have the agent look at the failure anyway"},
+			handleChoice,
+			snoozeChoice,
+			stopChoice,
+		}},
 		{ID: QMergeConflict, Purpose: "the branch conflicts with its base", Decline: HandleMyself, Choices: []Choice{
 			{Rebase, "Rebase onto the base branch and resolve the conflicts"},
 			handleChoice,
@@ -247,6 +263,13 @@ func Catalogue() []Spec {
 			{UpdateBranch, "Update the branch with its base branch (GitHub merges the base in; checks run again)"},
 			{WaitForApprover, "Wait for another approver"},
 			resumeChoice,
+			handleChoice,
+			snoozeChoice,
+			stopChoice,
+		}},
+		{ID: QReadyStacked, Purpose: "approved and green, but stacked on another open pull request", Decline: WaitForLower, Choices: []Choice{
+			{WaitForLower, "Wait for the pull request it is stacked on to merge first"},
+			{Merge, "Merge it now, into the branch of the pull request it is stacked on"},
 			handleChoice,
 			snoozeChoice,
 			stopChoice,

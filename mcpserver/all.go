@@ -244,8 +244,10 @@ func (a *scheduler) quiet() bool { return !a.s.quietUntil().IsZero() }
 
 func (a *scheduler) turns(ms []*monitor) []turn {
 	ts := make([]turn, len(ms))
+	depth := stackDepths(ms)
 	for i, m := range ms {
 		ts[i] = m.turn()
+		ts[i].depth = depth[m]
 	}
 	return ts
 }

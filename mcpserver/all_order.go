@@ -33,7 +33,8 @@ func nextTurn(ts []turn, quiet, handed bool) *monitor {
 		if a.handed { // handed out before: round robin, least recently served first
 			return cmp.Or(a.servedAt.Compare(b.servedAt), cmp.Compare(a.m.id, b.m.id))
 		}
-		return cmp.Or(a.since.Compare(b.since), cmp.Compare(a.m.id, b.m.id))
+		// The lowest pull request of a stack first: the ones above it merge into it.
+		return cmp.Or(cmp.Compare(a.depth, b.depth), a.since.Compare(b.since), cmp.Compare(a.m.id, b.m.id))
 	})
 	return cs[0].m
 }

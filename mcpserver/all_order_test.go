@@ -34,6 +34,8 @@ func TestTheNextTurnGoesToWhoWaitedLongestAndNoneStarves(t *testing.T) {
 		{name: "quiet hours hold a question back", quiet: true, want: b, turns: []turn{
 			{m: a, waiting: true, asks: true, since: at}, {m: b, waiting: true, since: at.Add(time.Hour)}}},
 		{name: "quiet hours with only a question", quiet: true, turns: []turn{{m: a, waiting: true, asks: true, since: at}}},
+		{name: "the lowest pull request of a stack first", want: c, turns: []turn{
+			{m: a, waiting: true, since: at, depth: 2}, {m: b, waiting: true, since: at, depth: 1}, {m: c, waiting: true, since: at.Add(time.Hour)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

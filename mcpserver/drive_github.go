@@ -33,6 +33,7 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
 	out := effects.Do(ctx, gh, effects.Work{PR: d.mon.ref, Request: req, Now: d.s.cfg.Now(), Reviewers: d.s.cfg.reviewers()})
+	d.s.failures().sawLogs(ctx, gh, d.mon, &out.Input, d.s.cfg.Now())
 	if out.Postponed {
 		if out.RateLimit != nil {
 			d.waitFor(out.RateLimit)

@@ -419,6 +419,8 @@ type turn struct {
 	// still the one waiting.
 	servedAt time.Time
 	handed   bool
+	// depth is how far up a stack the pull request is (stack_order.go): lower ones go first.
+	depth int
 }
 
 func (m *monitor) turn() turn {

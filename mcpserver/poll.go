@@ -61,6 +61,9 @@ func (d *driver) poll(act statemachine.Action) (next statemachine.Action, o outc
 
 // step feeds the machine a poll's input; a machine error ends the call.
 func (d *driver) step(in statemachine.Input) (statemachine.Action, outcome, bool) {
+	if in.Kind == statemachine.InputPoll {
+		d.s.failures().sawPoll(d.mon.ref, in.Facts, d.s.cfg.Now())
+	}
 	next, err := d.mon.step(d.s.cfg.Now(), in)
 	if err != nil {
 		return next, failure(err), true

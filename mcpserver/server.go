@@ -35,6 +35,8 @@ type Server struct {
 	tasks       *taskCalls
 	push        *pusher
 	notices     *notices
+	// fails are the failure signatures of the repositories watched (failures.go).
+	fails *failureMemory
 }
 
 // New builds the server and registers its tools.
@@ -58,6 +60,7 @@ func New(cfg Config) (*Server, error) {
 	s.sched = &scheduler{s: s}
 	s.push = newPusher(s)
 	s.notices = newNotices(s)
+	s.fails = newFailureMemory(cfg.State, cfg.Logger)
 	s.life, s.endLife = context.WithCancel(context.Background())
 	// Only what the server offers: tools and prompts (and a channel, push.go). Elicitation and
 	// sampling are the client's capabilities; the server uses them when the client declares them

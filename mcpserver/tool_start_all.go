@@ -50,7 +50,7 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 		return toolError(githubCause(err)), nil
 	}
 	out := StartAllOutput{Started: []StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
-	for _, pr := range found.PRs {
+	for _, pr := range foundInStackOrder(found.PRs) {
 		title := title(pr.Title, false)
 		why := skipReason(pr, in)
 		if why == "" {

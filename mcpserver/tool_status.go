@@ -68,6 +68,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 		}
 	}
 	out := listing(items, maxPayload-jsonSize(ws))
+	out.Monitors = stackListed(out.Monitors, s.monitorsByID())
 	out.Watcher = ws
 	out.QuietUntil = s.stamp(s.quietUntil())
 	return structured(out), nil

@@ -38,7 +38,12 @@ func deriveAttentions(f *Facts, merged, closed bool) []Attention {
 		})
 	}
 	if f.CI.Failed > 0 {
-		out = append(out, ciAttention(AttentionCIFailed, f, f.CI.FailedChecks, "failed"))
+		a := ciAttention(AttentionCIFailed, f, f.CI.FailedChecks, "failed")
+		if f.CI.FailingOnBaseOnly() {
+			a.Reason += fmt.Sprintf("; failing on the tip of %s (%s) too: not this pull request's failure",
+				orDefault(f.BaseRef, "the base branch"), orDefault(text.ShortSHA(f.BaseSHA), "its tip"))
+		}
+		out = append(out, a)
 	}
 	if f.CI.Cancelled > 0 {
 		out = append(out, ciAttention(AttentionCICancelled, f, f.CI.CancelledChecks, "were cancelled"))

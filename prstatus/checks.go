@@ -55,20 +55,35 @@ func isStatusContext(c Check) bool {
 	return c.State != "" && c.Status == "" && c.Conclusion == ""
 }
 
+// checkKey names a check across commits: its kind, workflow and name.
+type checkKey struct {
+	kind           CheckKind
+	workflow, name string
+}
+
+func checkKeyOf(c Check) checkKey { return checkKey{c.Kind, c.WorkflowName, c.Name} }
+
+// failingOnBase is the set of checks whose latest run failed on the base branch's tip.
+func failingOnBase(s *Snapshot) map[checkKey]bool {
+	out := map[checkKey]bool{}
+	for _, c := range dedupeChecks(s.BaseChecks) {
+		if b, _ := bucketOf(c); b == bucketFailed {
+			out[checkKeyOf(c)] = true
+		}
+	}
+	return out
+}
+
 // dedupeChecks keeps one context per (kind, workflow, name): the rollup keeps superseded runs
 // next to their re-runs (a failed run a later run replaced, a queued duplicate that never ran),
 // and only the latest run of a check counts, as on GitHub's checks page and for branch
 // protection. The latest is the highest database id (ids grow with every run); between commit
 // statuses, which have none, the one reported last.
 func dedupeChecks(in []Check) []Check {
-	type key struct {
-		kind           CheckKind
-		workflow, name string
-	}
-	seen := make(map[key]int, len(in))
+	seen := make(map[checkKey]int, len(in))
 	out := make([]Check, 0, len(in))
 	for _, c := range in {
-		k := key{c.Kind, c.WorkflowName, c.Name}
+		k := checkKeyOf(c)
 		if i, ok := seen[k]; ok {
 			if compareRuns(c, out[i]) > 0 {
 				out[i] = c
@@ -143,6 +158,7 @@ func MissingRequiredChecks(s *Snapshot) []string {
 // not green, and names the required checks that have not reported on the head at all.
 func deriveChecks(s *Snapshot) CIFacts {
 	ci := CIFacts{FailedChecks: []CheckFact{}, Required: requiredChecks(s)}
+	onBase := failingOnBase(s)
 	reported := map[string]bool{}
 	for _, c := range dedupeChecks(s.Checks) {
 		bucket, result := bucketOf(c)
@@ -163,8 +179,10 @@ func deriveChecks(s *Snapshot) CIFacts {
 		switch bucket {
 		case bucketPassed:
 			ci.Passed++
+			ci.PassedChecks = append(ci.PassedChecks, c.Name)
 		case bucketFailed:
 			ci.Failed++
+			f.FailingOnBase = onBase[checkKeyOf(c)]
 			ci.FailedChecks = append(ci.FailedChecks, f)
 		case bucketCancelled:
 			ci.Cancelled++
@@ -179,6 +197,7 @@ func deriveChecks(s *Snapshot) CIFacts {
 			ci.Missing = append(ci.Missing, name)
 		}
 	}
+	ci.PassedChecks = sortedUnique(ci.PassedChecks)
 	for _, list := range [][]CheckFact{ci.FailedChecks, ci.CancelledChecks, ci.PendingChecks} {
 		slices.SortFunc(list, compareCheckFacts)
 	}

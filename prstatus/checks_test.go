@@ -75,7 +75,8 @@ func TestChecksCountAndList(t *testing.T) {
 			{Name: "deploy/preview", Kind: KindStatusContext, Result: "PENDING"},
 			{Name: "lint", Kind: KindCheckRun, Result: "IN_PROGRESS", URL: "https://ci.example/job/13", JobID: 13, WorkflowRunID: 500, Workflow: "CI"},
 		},
-		Required: []string{"test"},
+		PassedChecks: []string{"build"},
+		Required:     []string{"test"},
 	}, ci)
 	assert.True(t, ci.FailedChecks[1].IsActions())
 	assert.False(t, ci.FailedChecks[0].IsActions())

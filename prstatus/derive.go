@@ -68,6 +68,7 @@ func DeriveWith(s *Snapshot, now time.Time, opts Options) Facts {
 		MergeStateStatus:  s.MergeStateStatus,
 		ReviewDecision:    s.ReviewDecision,
 		BaseSHA:           s.BaseOID,
+		StackedOn:         s.StackedOn,
 		Rules:             s.Rules,
 
 		AutoMergeAllowed:   s.AutoMergeAllowed,

@@ -68,6 +68,9 @@ type Facts struct {
 	ReviewDecision    string      `json:"review_decision,omitempty"`
 	// BaseSHA is the base branch's tip (Snapshot.BaseOID).
 	BaseSHA string `json:"base_sha,omitempty"`
+	// StackedOn is the open pull request whose head branch is the base branch: this one merges
+	// into its branch (nil: none).
+	StackedOn *StackBase `json:"stacked_on,omitempty"`
 	// Rules is what the base branch requires, as far as the token can read it.
 	Rules BaseRules `json:"rules,omitzero"`
 	// Blocked explains, in a few words each, why GitHub blocks the merge when its merge state is
@@ -198,6 +201,9 @@ type CheckFact struct {
 	WorkflowRunID int64  `json:"workflow_run_id,omitempty"`
 	Workflow      string `json:"workflow"`
 	Required      bool   `json:"required"`
+	// FailingOnBase: the same check (kind, workflow, name) failed on the base branch's tip too,
+	// so its failure is not this pull request's (set for failed checks only).
+	FailingOnBase bool `json:"failing_on_base,omitempty"`
 }
 
 // IsActions reports whether the check is a GitHub Actions job (it can be re-run and has logs).
@@ -214,6 +220,9 @@ type CIFacts struct {
 	FailedChecks    []CheckFact `json:"failed_checks"`
 	CancelledChecks []CheckFact `json:"cancelled_checks"`
 	PendingChecks   []CheckFact `json:"pending_checks"`
+	// PassedChecks names the checks that passed, sorted (a pass after a failure on the same
+	// commit makes the failure flaky).
+	PassedChecks []string `json:"passed_checks,omitempty"`
 	// Required are the check contexts the base branch requires (its rules, and what GitHub marks
 	// isRequired), sorted.
 	Required []string `json:"required,omitempty"`
@@ -246,6 +255,20 @@ func (f *Facts) AutoMergeOfferedOnReady() bool {
 // none required, past the grace after its push, is green.
 func (c CIFacts) Green() bool {
 	return c.Failed == 0 && c.Cancelled == 0 && c.Pending == 0 && !c.NotStarted()
+}
+
+// FailingOnBaseOnly reports whether checks failed and every one of them fails on the base
+// branch's tip too: the failure is the base's, not the pull request's.
+func (c CIFacts) FailingOnBaseOnly() bool {
+	if len(c.FailedChecks) == 0 {
+		return false
+	}
+	for _, f := range c.FailedChecks {
+		if !f.FailingOnBase {
+			return false
+		}
+	}
+	return true
 }
 
 // NotStarted reports whether checks are expected on the head that have not reported yet: required

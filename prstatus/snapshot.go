@@ -106,6 +106,12 @@ type Snapshot struct {
 	CommitsTotal int      `json:"commits_total"`
 	// Checks are the statusCheckRollup contexts of the head commit.
 	Checks []Check `json:"checks"`
+	// BaseChecks are the statusCheckRollup contexts of the base branch's tip (BaseOID), read in
+	// the same request (its first page only): a check failing there too is not the PR's.
+	BaseChecks []Check `json:"base_checks,omitempty"`
+	// StackedOn is the open pull request whose head branch is this one's base branch: this pull
+	// request is stacked on it and merges into its branch (nil: none).
+	StackedOn *StackBase `json:"stacked_on,omitempty"`
 
 	// Rules is what the base branch requires before a merge, as far as the token can read it.
 	Rules BaseRules `json:"rules,omitzero"`
@@ -217,6 +223,12 @@ type Commit struct {
 	CommittedDate time.Time `json:"committed_date"`
 	Headline      string    `json:"headline"`
 	ParentCount   int       `json:"parent_count"`
+}
+
+// StackBase is the pull request another is stacked on: its number and head.
+type StackBase struct {
+	Number  int    `json:"number"`
+	HeadOID string `json:"head_oid,omitempty"`
 }
 
 // CheckKind tells a GitHub check run from a legacy commit status.

@@ -15,6 +15,9 @@ func SummaryLine(ref string, f *Facts) string {
 		return ref + " · not polled yet"
 	}
 	parts := []string{ref}
+	if f.StackedOn != nil {
+		parts = append(parts, fmt.Sprintf("stacked on #%d (merges into its branch)", f.StackedOn.Number))
+	}
 	parts = append(parts, f.CI.Words())
 	if len(f.Reviews.ChangesRequestedBy) > 0 {
 		parts = append(parts, "changes requested by "+someNames(f.Reviews.ChangesRequestedBy))

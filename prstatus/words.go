@@ -58,10 +58,14 @@ func (c CIFacts) Words() string {
 		return "no checks"
 	}
 	var parts []string
+	failed := "failed"
+	if c.FailingOnBaseOnly() {
+		failed = "failed (on the base branch too: not this PR's)"
+	}
 	for _, p := range []struct {
 		n    int
 		verb string
-	}{{c.Passed, "passed"}, {c.Failed, "failed"}, {c.Pending, "running"}, {c.Cancelled, "cancelled"}} {
+	}{{c.Passed, "passed"}, {c.Failed, failed}, {c.Pending, "running"}, {c.Cancelled, "cancelled"}} {
 		if p.n == 0 {
 			continue
 		}

@@ -124,6 +124,9 @@ type CheckContext struct {
 	// Rerunnable: a GitHub Actions job the server can re-run. External CI is reported with its
 	// link only; no re-run is promised where none exists.
 	Rerunnable bool `json:"rerunnable"`
+	// FailingOnBase: the check fails on the base branch's tip too (the failure may not be the
+	// pull request's).
+	FailingOnBase bool `json:"failing_on_base,omitempty"`
 }
 
 // FreeformContext is the typed payload of interpret_freeform (docs/architecture.md#asking-the-user-and-the-hosts-model).

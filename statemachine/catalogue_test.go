@@ -122,6 +122,16 @@ func reachers() []reacher {
 			d.fail(ServerUpdateBranch, "502")
 			return d
 		}},
+		{elicitation.QReadyStacked, "stacked", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(approvedPR().stackedOn("aa1"))
+			return d
+		}},
+		{elicitation.QCIBaseFailing, "failing on the base too", func(t *testing.T) *drv {
+			d := start(t)
+			d.poll(newPR().failing().baseFailing("test"))
+			return d
+		}},
 		{elicitation.QStaleApproval, "stale", func(t *testing.T) *drv { d := start(t); d.poll(approvedPR().push("c2")); return d }},
 		{elicitation.QRecovery, "recovery in comments", func(t *testing.T) *drv {
 			d := toApply(t)

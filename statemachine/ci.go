@@ -20,7 +20,7 @@ var ciPushed = []Transition{TCIFixPushed, TCIInterpretedPush, TCIRecoveredByPush
 // of Actions jobs first have their log tails fetched server-side, then the investigation goes to
 // the agent; cancelled checks ask the user. handled is false when the attention is acknowledged.
 func (s *step) enterCI(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
-	rows := []Transition{TCIRerunNotShownYet, TCIFetchLogs, TCIInvestigate}
+	rows := []Transition{TCIRerunNotShownYet, TCIWaitingForBase, TCIAskBaseFailing, TCIFetchLogs, TCIInvestigate}
 	if att.Kind == prstatus.AttentionCICancelled {
 		rows = []Transition{TCIRerunNotShownYet, TCIAskCancelled}
 	}
@@ -28,8 +28,11 @@ func (s *step) enterCI(f *prstatus.Facts, att prstatus.Attention) (Action, bool,
 	if err != nil || row == "" {
 		return Action{}, false, err
 	}
-	if row == TCIRerunNotShownYet {
+	switch row {
+	case TCIRerunNotShownYet:
 		return s.polling("The re-run was requested; waiting for GitHub to show it.", false), true, nil
+	case TCIWaitingForBase:
+		return s.polling(s.waitingForBase(f), false), true, nil
 	}
 	s.pos.Memory.Rerun = nil // shown, replaced by a new head, or waited for long enough
 	s.pos.FlowKey = att.Key
@@ -39,17 +42,21 @@ func (s *step) enterCI(f *prstatus.Facts, att prstatus.Attention) (Action, bool,
 		return act, true, err
 	}
 	s.pos.CI = &CIState{Head: f.HeadSHA, Failed: slices.Clone(f.CI.FailedChecks)}
+	if row == TCIAskBaseFailing {
+		act, err := s.askBaseFailing(f)
+		return act, true, err
+	}
 	if row == TCIInvestigate {
 		return s.investigate(), true, nil
 	}
-	var actions []prstatus.CheckFact
-	for _, c := range f.CI.FailedChecks {
-		if c.IsActions() {
-			actions = append(actions, c)
-		}
-	}
+	return s.fetchLogs(), true, nil
+}
+
+// fetchLogs asks the server for the log tails of the flow's failing Actions jobs.
+func (s *step) fetchLogs() Action {
+	actions := failedActions(s.pos.CI.Failed)
 	return s.server(ServerRequest{Kind: ServerFetchCILogs, Checks: actions,
-		Describe: "fetch the log tails of " + text.Count(len(actions), "failing job", "failing jobs")}), true, nil
+		Describe: "fetch the log tails of " + text.Count(len(actions), "failing job", "failing jobs")})
 }
 
 func (s *step) askCancelled() (Action, error) {
@@ -126,6 +133,10 @@ func (s *step) ciAnswer(v elicitation.Value) (Action, error) {
 		return s.acknowledge("Resuming; these cancellations will not be raised again.")
 	case elicitation.HandleMyself:
 		return s.acknowledge("Leaving the CI failure to you.")
+	case elicitation.WaitForBase:
+		return s.waitForBase()
+	case elicitation.LookAnyway:
+		return s.lookAnyway()
 	}
 	return Action{}, fmt.Errorf("statemachine: CI flow has no handler for %q (a bug)", v)
 }
@@ -206,7 +217,14 @@ func (s *step) ciOutcome(req ServerRequest, o Outcome) (Action, error) {
 		if !o.OK && len(o.Logs) == 0 {
 			s.pos.CI.Logs = []CheckLog{{Check: "all", Error: o.Error}}
 		}
-		return s.then(TCILogsFetched, s.investigate)
+		row, err := s.mustFireFirst(TCIFlakyRerun, TCILogsFetched)
+		if err != nil {
+			return Action{}, err
+		}
+		if row == TCIFlakyRerun {
+			return s.rerunFlaky(), nil
+		}
+		return s.investigate(), nil
 	case ServerRerunFailed, ServerRerunAll:
 		if !o.OK {
 			if err := s.fire(TCIRerunFailed); err != nil {
@@ -250,7 +268,8 @@ func (s *step) rerunNotShown() bool {
 func checkContexts(cs []prstatus.CheckFact) []CheckContext {
 	out := make([]CheckContext, len(cs))
 	for i, c := range cs {
-		out[i] = CheckContext{Name: c.Name, Result: c.Result, URL: c.URL, Workflow: c.Workflow, Rerunnable: c.IsActions()}
+		out[i] = CheckContext{Name: c.Name, Result: c.Result, URL: c.URL, Workflow: c.Workflow, Rerunnable: c.IsActions(),
+			FailingOnBase: c.FailingOnBase}
 	}
 	return out
 }

@@ -57,6 +57,16 @@ const (
 	GuardChecksInFlight    Guard = "checks_in_flight"
 	GuardRerunMoot         Guard = "rerun_moot"
 	GuardRerunDue          Guard = "rerun_due"
+	GuardFailingOnBase     Guard = "failing_on_base"
+	GuardFlakyRerun        Guard = "flaky_rerun"
+	GuardStacked           Guard = "stacked"
+	GuardLowerWaitedFor    Guard = "lower_waited_for"
+	GuardLowerNotWaitedFor Guard = "lower_not_waited_for"
+	GuardStackRetargeted   Guard = "stack_retargeted"
+	GuardWaitingForBase    Guard = "waiting_for_base"
+	GuardBaseNotWaitedFor  Guard = "base_not_waited_for"
+	GuardFailedJobsHaveLog Guard = "failed_jobs_have_logs"
+	GuardFailedJobsNoLog   Guard = "failed_jobs_have_no_logs"
 
 	GuardApprovalsBeyondWait Guard = "approvals_beyond_wait"
 	GuardPRChangedStillOpen  Guard = "pr_changed_still_open"
@@ -172,6 +182,26 @@ var guards = map[Guard]guardSpec{
 		"the head moved, the failures cleared, or nothing failing can be re-run from here"},
 	GuardRerunDue: {func(s *step, _ Node) bool { return s.deferredRerun() == rerunDue },
 		"same head, nothing in flight, failing Actions runs to re-run"},
+	GuardStacked: {func(s *step, _ Node) bool { return s.facts.StackedOn != nil },
+		"the pull request is stacked: its base branch is another open pull request's head"},
+	GuardLowerWaitedFor: {func(s *step, _ Node) bool { return s.waitsForLower() },
+		"the user chose to wait for the pull request it is stacked on to merge first"},
+	GuardLowerNotWaitedFor: {func(s *step, _ Node) bool { return !s.waitsForLower() },
+		"the user has not chosen to wait for the pull request it is stacked on"},
+	GuardStackRetargeted: {func(s *step, _ Node) bool { return s.retargeted() },
+		"the pull request it was stacked on is gone and GitHub retargeted this one to another base branch"},
+	GuardFlakyRerun: {func(s *step, _ Node) bool { return s.flakyRerun() },
+		"the logs show only failures known to be flaky in tests the PR does not touch, automatic re-runs are on, and none was made on this head"},
+	GuardFailingOnBase: {func(s *step, _ Node) bool { return s.facts.CI.FailingOnBaseOnly() },
+		"every failing check fails on the base branch's tip too (prstatus CIFacts.FailingOnBaseOnly)"},
+	GuardWaitingForBase: {func(s *step, _ Node) bool { return s.pos.Memory.BaseWait != nil },
+		"the user chose to wait for the base branch to go green"},
+	GuardBaseNotWaitedFor: {func(s *step, _ Node) bool { return s.pos.Memory.BaseWait == nil },
+		"the user has not chosen to wait for the base branch"},
+	GuardFailedJobsHaveLog: {func(s *step, _ Node) bool { return anyActions(s.pos.CI.Failed) },
+		"a check of the flow's failure is a GitHub Actions job (its log can be fetched)"},
+	GuardFailedJobsNoLog: {func(s *step, _ Node) bool { return !anyActions(s.pos.CI.Failed) },
+		"no check of the flow's failure is a GitHub Actions job"},
 
 	GuardApprovalsBeyondWait: {func(s *step, _ Node) bool {
 		w := s.pos.Memory.Wait

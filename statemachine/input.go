@@ -99,6 +99,15 @@ type CheckLog struct {
 	Tail      Untrusted `json:"tail,omitempty"`
 	Truncated bool      `json:"truncated,omitempty"`
 	Error     string    `json:"error,omitempty"`
+	// Signature is the failure's signature, read from the tail (the server sets it).
+	Signature *prstatus.FailureSignature `json:"signature,omitempty"`
+	// Flaky is the evidence that the signature is flaky in this repository ("passed on a re-run
+	// of the same commit on #41 and on this PR; failed 3 of the last 5 runs"); empty when it is
+	// not known to be.
+	Flaky string `json:"flaky,omitempty"`
+	// TestChanged: the pull request adds or changes the failing test's file, or the log names
+	// none (a flaky failure there may be one the pull request made flaky).
+	TestChanged bool `json:"test_changed,omitempty"`
 }
 
 // HeadRefresh is the head as re-read for recovery.

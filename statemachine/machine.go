@@ -28,6 +28,9 @@ type Config struct {
 	// replaces are waited out (GitHub lists re-run jobs a moment after the request); past it the
 	// failure is raised again.
 	RerunShowsWithin time.Duration `json:"rerun_shows_within"`
+	// NoAutoRerun turns off the server's one automatic re-run of a failure known to be flaky in a
+	// test the pull request does not touch: every failure then goes to the agent.
+	NoAutoRerun bool `json:"no_auto_rerun,omitempty"`
 }
 
 // DefaultConfig is the configuration users get unless they change it.

@@ -61,6 +61,8 @@ const (
 	NodeCIRecovery      Node = "ci_recovery"
 	NodeCIInterpreting  Node = "ci_interpreting"
 	NodeCIActionFailed  Node = "ci_action_failed"
+	NodeCIBaseFailing   Node = "ci_base_failing"   // the failing checks fail on the base branch's tip too
+	NodeReadyAskStacked Node = "ready_ask_stacked" // the merge question of a pull request stacked on another
 
 	NodeConflictAsk          Node = "conflict_ask"
 	NodeConflictRebasing     Node = "conflict_rebasing"
@@ -127,6 +129,7 @@ var nodeOrder = []Node{
 	NodeCommentsRecovering, NodeCommentsRecovery, NodeCommentsInterpreting, NodeCommentsActionFailed,
 	NodeCIFetchingLogs, NodeCIInvestigating, NodeCIResults, NodeCICancelled, NodeCIApplyingFix,
 	NodeCIRerunDeferred, NodeCIRerunning, NodeCIRecovering, NodeCIRecovery, NodeCIInterpreting, NodeCIActionFailed,
+	NodeCIBaseFailing, NodeReadyAskStacked,
 	NodeConflictAsk, NodeConflictRebasing, NodeConflictRecovering, NodeConflictRecovery, NodeConflictInterpreting,
 	NodeReadyAsk, NodeReadyMerging, NodeReadyMergeRefused, NodeReadyRecovering, NodeReadyRecovery,
 	NodeReadyInterpreting, NodeReadyActionFailed, NodeReadyUpdatingBranch,
@@ -181,6 +184,8 @@ var nodes = map[Node]nodeInfo{
 	NodeCIRecovery:      asking(FlowCI, elicitation.QRecovery),
 	NodeCIInterpreting:  working(FlowCI, TaskInterpretFreeform),
 	NodeCIActionFailed:  asking(FlowCI, elicitation.QActionFailed),
+	NodeCIBaseFailing:   asking(FlowCI, elicitation.QCIBaseFailing),
+	NodeReadyAskStacked: asking(FlowReady, elicitation.QReadyStacked),
 
 	NodeConflictAsk:          asking(FlowConflict, elicitation.QMergeConflict),
 	NodeConflictRebasing:     working(FlowConflict, TaskRebase),

@@ -38,6 +38,9 @@ func (s *step) onPoll() (Action, error) {
 	if act, ok, err := s.catchUp(); ok || err != nil {
 		return act, err
 	}
+	if act, ok, err := s.stackRetargeted(f); ok || err != nil {
+		return act, err
+	}
 	for _, att := range f.Attentions {
 		s.att = &att
 		act, handled, err := s.enter(f, att)
@@ -62,6 +65,7 @@ func (s *step) observe(f *prstatus.Facts) {
 		s.pos.Memory.Wait = nil
 	}
 	s.pos.Head = f.HeadSHA
+	s.forgetBaseWait(f)
 }
 
 // ended stops on a merged or closed PR (row is pr_merged or pr_closed, already made).

@@ -166,6 +166,8 @@ type CIState struct {
 	Findings  string               `json:"findings,omitempty"`
 	Fix       string               `json:"suggested_fix,omitempty"`
 	IssueType string               `json:"issue_type,omitempty"`
+	// BaseTip is the base branch's tip the failures were also seen on (ci_base_failing).
+	BaseTip string `json:"base_tip,omitempty"`
 	// Rerun is the re-run waiting for in-flight checks to finish (ci_wait).
 	Rerun ServerActionKind `json:"rerun,omitempty"`
 }
@@ -246,6 +248,23 @@ type RoundRecord struct {
 	ThreadIDs      []string  `json:"thread_ids,omitempty"`
 }
 
+// StackRecord is the pull request another was stacked on: its number, its branch (this one's base
+// then), that branch's tip this one is taken to be built on, and this one's head when it was noted.
+type StackRecord struct {
+	Lower   int    `json:"lower"`
+	BaseRef string `json:"base_ref"`
+	Tip     string `json:"tip"`
+	Head    string `json:"head,omitempty"`
+}
+
+// BaseWait is the wait for a base branch to go green: its tip and the checks when the user chose.
+type BaseWait struct {
+	Base   string    `json:"base"`
+	Tip    string    `json:"tip"`
+	Checks []string  `json:"checks"`
+	Since  time.Time `json:"since"`
+}
+
 // RerunRecord is a re-run the server requested: the jobs it replaces on Head, and when.
 type RerunRecord struct {
 	Head string    `json:"head"`
@@ -269,6 +288,17 @@ type Memory struct {
 	Wait *WaitApprover `json:"wait,omitempty"`
 	// AutoMerge is auto-merge the user turned on, watched until the pull request is merged.
 	AutoMerge *AutoMergeOn `json:"auto_merge,omitempty"`
+	// BaseWait: the user chose to wait for checks failing on the base branch's tip too to pass
+	// there; kept while the poll shows every failure on the base too.
+	BaseWait *BaseWait `json:"base_wait,omitempty"`
+	// Stack is the pull request this one was last seen stacked on, and its head then (the old base
+	// tip a rebase drops once GitHub retargets this one).
+	Stack *StackRecord `json:"stack,omitempty"`
+	// LowerWait is the pull request the user chose to wait for before merging this one.
+	LowerWait int `json:"lower_wait,omitempty"`
+	// AutoRerun is the head the server last re-ran a flaky failure of by itself: never twice on
+	// one head.
+	AutoRerun string `json:"auto_rerun,omitempty"`
 	// Rerun is the re-run last requested, until GitHub shows it.
 	Rerun *RerunRecord `json:"rerun,omitempty"`
 	// Tried records catch-up actions already attempted (key → the state they were tried in), so a

@@ -81,6 +81,15 @@ var situations = []func() *pr{
 		return newPR().thread("T1", "bob", "a.go", 1, "why?").reply("T1", "dev", "because").review("bob", prstatus.ReviewApproved, "ok")
 	},
 	behindPR,
+	// A stacked pull request, approved (its next poll on main is a retarget).
+	func() *pr { return approvedPR().stackedOn("aa1") },
+	// Failures the base branch's tip shares: an Actions job, and a commit status.
+	func() *pr { return newPR().failing().baseFailing("test") },
+	func() *pr {
+		p := newPR().checks(prstatus.Check{Kind: prstatus.KindStatusContext, Name: "ext", State: "FAILURE"})
+		p.s.BaseOID, p.s.BaseChecks = sha("b1"), []prstatus.Check{{Kind: prstatus.KindStatusContext, Name: "ext", State: "ERROR"}}
+		return p
+	},
 	// Auto-merge and merge queues: checks still running where auto-merge is allowed, auto-merge
 	// on (and news under it), a merge queue, and a merge GitHub holds for a rule.
 	whenReadyPR,

@@ -45,20 +45,31 @@ var (
 // a merge can come about. handled is false when the attention is acknowledged or the user waits
 // for another approval that has not come.
 func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, bool, error) {
-	row, err := s.fireFirst(TReadyAsk)
-	if err != nil || row == "" {
+	row, err := s.fireFirst(TReadyWaitsForLower, TReadyAskStacked, TReadyAsk)
+	switch {
+	case err != nil || row == "":
 		return Action{}, false, err
+	case row == TReadyWaitsForLower:
+		return s.polling(fmt.Sprintf("Ready, but waiting for #%d to merge first (this pull request is stacked on it).", f.StackedOn.Number), false), true, nil
+	case row == TReadyAskStacked:
+		act, err := s.askReadyStacked(f, att)
+		return act, true, err
 	}
 	act, err := s.askReady(f, att)
 	return act, true, err
 }
 
-func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+// setReady starts the ready flow on what the user is shown.
+func (s *step) setReady(f *prstatus.Facts, att prstatus.Attention) {
 	shown := prstatus.ViewForMerge(f)
-	behind := branchBehind(f)
-	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: behind,
+	s.pos.Ready = &ReadyState{Head: f.HeadSHA, Approvers: slices.Clone(f.Reviews.Approvals), Shown: &shown, Behind: branchBehind(f),
 		Queue: f.MergeQueueRequired}
 	s.pos.FlowKey = att.Key
+}
+
+func (s *step) askReady(f *prstatus.Facts, att prstatus.Attention) (Action, error) {
+	s.setReady(f, att)
+	behind := s.pos.Ready.Behind
 	question := fmt.Sprintf("%s is ready: %s", s.pos.Monitor.Ref, readyWords(f))
 	var quoted []string
 	if len(f.Reviews.Approvals) > 0 {
@@ -135,6 +146,8 @@ func (s *step) readyAnswer(v elicitation.Value) (Action, error) {
 		return s.autoMergeRequest()
 	case elicitation.UpdateBranch:
 		return s.updateBranchRequest()
+	case elicitation.WaitForLower:
+		return s.waitForLower()
 	case elicitation.WaitForApprover:
 		s.pos.Memory.Wait = &WaitApprover{Head: s.pos.Ready.Head, Approvals: len(s.pos.Ready.Approvers)}
 		return s.finish("Waiting for another approval before asking again.", TReadyWaitForApprover)

@@ -36,6 +36,9 @@ func inputsAt(pos Position) []Input {
 		case pos.Server != nil:
 			k := pos.Server.Kind
 			ins = append(ins, OutcomeInput(Outcome{Kind: k, OK: true}), OutcomeInput(Outcome{Kind: k, Error: "boom"}))
+			if k == ServerFetchCILogs && pos.CI != nil {
+				ins = append(ins, OutcomeInput(Outcome{Kind: k, OK: true, Logs: flakyLogs(pos.CI.Failed, false)}))
+			}
 			if k == ServerUpdateBranch {
 				ins = append(ins, OutcomeInput(Outcome{Kind: k, HeadMoved: true, Error: "moved"}))
 			}

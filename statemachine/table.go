@@ -61,8 +61,8 @@ func watchingRows() []Row {
 		}
 	}
 	acks := at(NodeRefineStalled, NodeRefineRecovery, NodeCommentsRecovery, NodeCIResults, NodeCICancelled, NodeCIRecovery,
-		NodeCIActionFailed, NodeConflictAsk, NodeConflictRecovery, NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery,
-		NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
+		NodeCIActionFailed, NodeCIBaseFailing, NodeConflictAsk, NodeConflictRecovery, NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery,
+		NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAskStacked, NodeReadyAutoMergeOff, NodeStaleAsk, NodeStaleRecovery, NodeStaleActionFailed)
 	return []Row{
 		{TStart, at(NodeIdle), NodePolling, when(onEvent(reports...)), none()},
 		{TStartByPoll, at(NodeIdle), NodePolling, when(onPoll()), none()},
@@ -202,9 +202,17 @@ func ciRows() []Row {
 	return []Row{
 		{TCIRerunNotShownYet, at(NodePolling), NodePolling, when(onPoll(prstatus.AttentionCIFailed, prstatus.AttentionCICancelled)),
 			is(GuardUnacknowledged, GuardRerunNotShownYet)},
+		{TCIWaitingForBase, at(NodePolling), NodePolling, when(onPoll(prstatus.AttentionCIFailed)),
+			is(GuardUnacknowledged, GuardFailingOnBase, GuardWaitingForBase)},
+		{TCIAskBaseFailing, at(NodePolling), NodeCIBaseFailing, when(onPoll(prstatus.AttentionCIFailed)),
+			is(GuardUnacknowledged, GuardFailingOnBase, GuardBaseNotWaitedFor)},
+		{TCIWaitForBase, at(NodeCIBaseFailing), NodePolling, when(onChoice(elicitation.WaitForBase)), none()},
+		{TCILookAnywayFetchLogs, at(NodeCIBaseFailing), NodeCIFetchingLogs, when(onChoice(elicitation.LookAnyway)), is(GuardFailedJobsHaveLog)},
+		{TCILookAnywayInvestigate, at(NodeCIBaseFailing), NodeCIInvestigating, when(onChoice(elicitation.LookAnyway)), is(GuardFailedJobsNoLog)},
 		{TCIFetchLogs, at(NodePolling), NodeCIFetchingLogs, when(onPoll(prstatus.AttentionCIFailed)), is(GuardUnacknowledged, GuardActionsJobsFailed)},
 		{TCIInvestigate, at(NodePolling), NodeCIInvestigating, when(onPoll(prstatus.AttentionCIFailed)), is(GuardUnacknowledged, GuardNoActionsJobs)},
 		{TCIAskCancelled, at(NodePolling), NodeCICancelled, when(onPoll(prstatus.AttentionCICancelled)), is(GuardUnacknowledged)},
+		{TCIFlakyRerun, at(NodeCIFetchingLogs), NodeCIRerunning, when(onOutcome()), is(GuardFlakyRerun)},
 		{TCILogsFetched, at(NodeCIFetchingLogs), NodeCIInvestigating, when(onOutcome()), none()},
 		{TCIAskResults, at(NodeCIInvestigating), NodeCIResults, when(onEvent(EventInvestigationComplete)), none()},
 		{TCIApplyFix, at(NodeCIResults), NodeCIApplyingFix, when(onChoice(elicitation.ApplyFix)), none()},
@@ -228,12 +236,13 @@ func ciRows() []Row {
 		{TCIBackToInterpreting, at(NodeCIRecovery), NodeCIInterpreting, when(back), backTo},
 		{TCITreatedAsPushed, at(NodeCIRecovery), NodePolling, when(pushed), none()},
 
-		{TCIInterpret, at(NodeCIResults, NodeCICancelled, NodeCIRecovery, NodeCIActionFailed), NodeCIInterpreting, when(onFreeform()), none()},
+		{TCIInterpret, at(NodeCIResults, NodeCICancelled, NodeCIRecovery, NodeCIActionFailed, NodeCIBaseFailing), NodeCIInterpreting, when(onFreeform()), none()},
 		{TCIInterpretedPush, at(NodeCIInterpreting), NodePolling, when(onEvent(EventPushCompleted)), none()},
 		{TCIReturnToResults, at(NodeCIInterpreting), NodeCIResults, when(returns), here},
 		{TCIReturnToCancelled, at(NodeCIInterpreting), NodeCICancelled, when(returns), here},
 		{TCIReturnToRecovery, at(NodeCIInterpreting), NodeCIRecovery, when(returns), here},
 		{TCIReturnToActionFailed, at(NodeCIInterpreting), NodeCIActionFailed, when(returns), here},
+		{TCIReturnToBaseFailing, at(NodeCIInterpreting), NodeCIBaseFailing, when(returns), here},
 	}
 }
 
@@ -242,6 +251,7 @@ func conflictRows() []Row {
 	redeliver, backTo := is(GuardUnseenAndUnpushed, GuardInterruptedTaskHere), is(GuardInterruptedTaskHere)
 	returns, here := onEvent(EventUserChose, EventTaskComplete), is(GuardInterruptedQuestionHere)
 	return []Row{
+		{TConflictStackRetargeted, at(NodePolling), NodeConflictRebasing, when(onPoll()), is(GuardStackRetargeted)},
 		{TConflictAsk, at(NodePolling), NodeConflictAsk, when(onPoll(prstatus.AttentionMergeConflict)), is(GuardUnacknowledged)},
 		{TConflictRebase, at(NodeConflictAsk), NodeConflictRebasing, when(onChoice(elicitation.Rebase)), none()},
 		{TConflictRebased, at(NodeConflictRebasing), NodePolling, when(onEvent(EventPushCompleted)), none()},
@@ -263,10 +273,14 @@ func conflictRows() []Row {
 }
 
 func readyRows() []Row {
-	asks := at(NodeReadyAsk, NodeReadyMergeRefused)
+	asks := at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyAskStacked)
 	returns, here := onEvent(EventUserChose, EventTaskComplete), is(GuardInterruptedQuestionHere)
 	merged := onOutcome()
 	return []Row{
+		{TReadyWaitsForLower, at(NodePolling), NodePolling, when(onPoll(prstatus.AttentionReadyToMerge)), is(GuardUnacknowledged, GuardStacked, GuardLowerWaitedFor)},
+		{TReadyAskStacked, at(NodePolling), NodeReadyAskStacked, when(onPoll(prstatus.AttentionReadyToMerge)),
+			is(GuardUnacknowledged, GuardApprovalsBeyondWait, GuardStacked, GuardLowerNotWaitedFor)},
+		{TReadyWaitForLower, at(NodeReadyAskStacked), NodePolling, when(onChoice(elicitation.WaitForLower)), none()},
 		{TReadyAsk, at(NodePolling), NodeReadyAsk, when(onPoll(prstatus.AttentionReadyToMerge)), is(GuardUnacknowledged, GuardApprovalsBeyondWait)},
 		{TReadyMerge, asks, NodeReadyMerging, when(onChoice(elicitation.Merge, elicitation.MergeAdmin)), none()},
 		{TReadyWaitForApprover, asks, NodePolling, when(onChoice(elicitation.WaitForApprover)), none()},
@@ -284,12 +298,14 @@ func readyRows() []Row {
 		{TReadyAskRecovery, at(NodeReadyRecovering), NodeReadyRecovery, when(onHead()), is(GuardRecoveryNeedsUser)},
 		{TReadyBackToInterpreting, at(NodeReadyRecovery), NodeReadyInterpreting, when(onChoice(elicitation.BackToTask)), is(GuardInterruptedTaskHere)},
 
-		{TReadyInterpret, at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery, NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff),
+		{TReadyInterpret, at(NodeReadyAsk, NodeReadyMergeRefused, NodeReadyRecovery, NodeReadyActionFailed, NodeReadyAskWhenReady, NodeReadyAutoMergeOff,
+			NodeReadyAskStacked),
 			NodeReadyInterpreting, when(onFreeform()), none()},
 		{TReadyReturnToAsk, at(NodeReadyInterpreting), NodeReadyAsk, when(returns), here},
 		{TReadyReturnToRefused, at(NodeReadyInterpreting), NodeReadyMergeRefused, when(returns), here},
 		{TReadyReturnToRecovery, at(NodeReadyInterpreting), NodeReadyRecovery, when(returns), here},
 		{TReadyReturnToActionFailed, at(NodeReadyInterpreting), NodeReadyActionFailed, when(returns), here},
+		{TReadyReturnToAskStacked, at(NodeReadyInterpreting), NodeReadyAskStacked, when(returns), here},
 
 		{TReadyUpdateBranch, asks, NodeReadyUpdatingBranch, when(onChoice(elicitation.UpdateBranch)), none()},
 		{TReadyBranchUpdated, at(NodeReadyUpdatingBranch), NodePolling, when(onOutcome()), is(GuardActionSucceeded)},

@@ -139,6 +139,18 @@ const (
 	TCIReturnToCancelled      Transition = "ci_return_to_cancelled"
 	TCIReturnToRecovery       Transition = "ci_return_to_recovery"
 	TCIReturnToActionFailed   Transition = "ci_return_to_action_failed"
+	TCIWaitingForBase         Transition = "ci_waiting_for_base"
+	TCIFlakyRerun             Transition = "ci_flaky_rerun"
+	TReadyWaitsForLower       Transition = "ready_waits_for_lower"
+	TReadyAskStacked          Transition = "ready_ask_stacked"
+	TReadyWaitForLower        Transition = "ready_wait_for_lower"
+	TReadyReturnToAskStacked  Transition = "ready_return_to_ask_stacked"
+	TConflictStackRetargeted  Transition = "conflict_stack_retargeted"
+	TCIAskBaseFailing         Transition = "ci_ask_base_failing"
+	TCIWaitForBase            Transition = "ci_wait_for_base"
+	TCILookAnywayFetchLogs    Transition = "ci_look_anyway_fetch_logs"
+	TCILookAnywayInvestigate  Transition = "ci_look_anyway_investigate"
+	TCIReturnToBaseFailing    Transition = "ci_return_to_base_failing"
 )
 
 // The conflict flow.

@@ -37,6 +37,8 @@ type scenario struct {
 	fake []githubfake.Option
 	// faults are injected once the monitor has started.
 	faults []githubfake.Fault
+	// flags are more flags for prmonitor serve.
+	flags []string
 	// writes is every write the server must make on GitHub, by kind (see ledger); nil skips it.
 	writes map[string]int
 	final  string
@@ -122,6 +124,7 @@ func play(t *testing.T, prof profile, sc scenario) (*world, mcpserver.ActionOutp
 		w.fake.Advance(10 * time.Minute)
 		w.apply(sc.later...)
 	}
+	w.flags = append(w.flags, sc.flags...)
 	w.launch()
 	w.start()
 	for _, f := range sc.faults {

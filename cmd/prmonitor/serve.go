@@ -46,6 +46,8 @@ func runServe(ctx context.Context, args []string, e env) int {
 	pollOther := newDurationFlag(fs, "poll-other", 0, "kept for compatibility: as --poll-busy (`DURATION`)")
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
+	noAutoRerun := fs.Bool("no-auto-rerun", false, "never re-run a failure known to be flaky by itself (once per head, before the agent hears of it);\n"+
+		"every failure then goes to the agent (docs/watcher.md)")
 	dispatch := fs.Bool("dispatch", false, "also offer the pr_dispatch tool (the repository dispatcher) to agents")
 	checksGrace := fs.Duration("checks-grace", prstatus.DefaultChecksGrace, "how long after a push a head with no check, on a base branch that\n"+
 		"requires none, waits for checks to register before it counts as green (`DURATION`; 0 for no wait)")
@@ -94,7 +96,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	}
 	logger := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: level}))
 	machine := statemachine.DefaultConfig()
-	machine.MergeMethod, machine.AllowAdminMerge = *mergeMethod, *adminMerge
+	machine.MergeMethod, machine.AllowAdminMerge, machine.NoAutoRerun = *mergeMethod, *adminMerge, *noAutoRerun
 	if team.addr != "" {
 		return runServeHTTP(ctx, team, machine, parseReviewBots(*reviewBots), e, logger)
 	}

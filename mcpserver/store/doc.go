@@ -23,6 +23,7 @@
 //	ratelimit.json                                          GitHub's rate-limit holds, by API (GateStore)
 //	spend.json                                              what the watcher spends of each token's points, by API (SpendStore)
 //	watched.json                                            what the watcher last saw of each pull request (fingerprint, last read), by API
+//	failures.json                                           CI failure signatures per repository and the runs they were seen in (flaky or not), by API
 //	server-4242.json                                        a running server's marker (pid, start, version, API); gone when it stops
 //	seal.key                                                the key that seals multi-round-trip request states (0600)
 //

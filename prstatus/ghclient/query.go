@@ -79,11 +79,16 @@ type pullRequestNode struct {
 
 // baseRefNode is the base branch: its tip (the PR's baseRefOid lags it), its protection rule
 // (branchProtectionRule, null unless the token is an administrator's; refUpdateRule, GitHub's
-// view of it for everyone) and the rules of the rulesets that apply to it. Only rules(first: 100)
-// is a connection: one request by GitHub's formula.
+// view of it for everyone) and the rules of the rulesets that apply to it: rules(first: 100) is one
+// request by GitHub's formula. The tip's statusCheckRollup (its first page of contexts) tells a check failing on the base too
+// from one the pull request broke: one more request by the formula, so the snapshot still costs
+// what it did (3 points).
 type baseRefNode struct {
 	Target *struct {
-		Oid string `graphql:"oid"`
+		Oid    string `graphql:"oid"`
+		Commit struct {
+			StatusCheckRollup *statusRollupNode `graphql:"statusCheckRollup"`
+		} `graphql:"... on Commit"`
 	} `graphql:"target"`
 	BranchProtectionRule *struct {
 		RequiresStatusChecks           bool      `graphql:"requiresStatusChecks"`
@@ -103,6 +108,14 @@ type baseRefNode struct {
 	Rules *struct {
 		Nodes []*ruleNode `graphql:"nodes"`
 	} `graphql:"rules(first: 100)"`
+	// AssociatedPullRequests is the open pull request whose head is the base branch: this one is
+	// stacked on it (one more request by the formula; the snapshot still costs 3 points).
+	AssociatedPullRequests *struct {
+		Nodes []*struct {
+			Number     int    `graphql:"number"`
+			HeadRefOid string `graphql:"headRefOid"`
+		} `graphql:"nodes"`
+	} `graphql:"associatedPullRequests(states: OPEN, first: 1)"`
 }
 
 // ruleNode is one rule of a ruleset that applies to the base branch.

@@ -63,6 +63,9 @@ type searchNode struct {
 		AuthorAssociation   string     `graphql:"authorAssociation"`
 		IsCrossRepository   bool       `graphql:"isCrossRepository"`
 		HeadRepositoryOwner *loginNode `graphql:"headRepositoryOwner"`
+		// The branches tell a stack: one pull request's base is another's head.
+		HeadRefName string `graphql:"headRefName"`
+		BaseRefName string `graphql:"baseRefName"`
 	} `graphql:"... on PullRequest"`
 }
 
@@ -104,6 +107,8 @@ type FoundPR struct {
 	IsCrossRepository bool
 	// HeadOwner is the login of the head repository's owner ("" when it was deleted).
 	HeadOwner string
+	// HeadRef and BaseRef are the pull request's branches (GitHub text).
+	HeadRef, BaseRef string
 	// Found is why: FoundAuthored, FoundAssigned or FoundReviewRequested (the first that found it).
 	Found string
 }
@@ -169,7 +174,7 @@ func (c *Client) OpenPRs(ctx context.Context, q OpenPRsQuery) (OpenPRs, error) {
 			out.PRs = append(out.PRs, FoundPR{Ref: ref, Title: c.in.text(p.Title), URL: c.in.text(p.URL),
 				Author: c.in.toActor(p.Author), IsDraft: p.IsDraft, Found: s.found,
 				AuthorAssociation: prstatus.Association(p.AuthorAssociation), IsCrossRepository: p.IsCrossRepository,
-				HeadOwner: c.in.login(p.HeadRepositoryOwner)})
+				HeadOwner: c.in.login(p.HeadRepositoryOwner), HeadRef: c.in.text(p.HeadRefName), BaseRef: c.in.text(p.BaseRefName)})
 		}
 	}
 	return out, nil

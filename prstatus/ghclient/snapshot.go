@@ -114,6 +114,17 @@ func (c *Client) snapshot(ctx context.Context, ref prstatus.PRRef) (*prstatus.Sn
 	}
 	if pr.BaseRef != nil && pr.BaseRef.Target != nil {
 		s.BaseOID = pr.BaseRef.Target.Oid
+		if r := pr.BaseRef.Target.Commit.StatusCheckRollup; r != nil {
+			s.BaseChecks = in.toChecks(r.Contexts.Nodes)
+		}
+	}
+	if pr.BaseRef != nil && pr.BaseRef.AssociatedPullRequests != nil {
+		for _, n := range pr.BaseRef.AssociatedPullRequests.Nodes {
+			if n != nil && n.Number > 0 && n.Number != pr.Number {
+				s.StackedOn = &prstatus.StackBase{Number: n.Number, HeadOID: n.HeadRefOid}
+				break
+			}
+		}
 	}
 	s.LatestOpinionatedReviews = []prstatus.Review{}
 	if pr.LatestOpinionatedReviews != nil {

@@ -451,6 +451,7 @@ func (e Merged) Apply(tx *Tx) error {
 		}
 		pr.MergeCommitOID = tx.f.ids.oid("merge")
 		pr.ReviewRequests = nil
+		tx.f.afterMergeLocked(pr)
 	})
 }
 

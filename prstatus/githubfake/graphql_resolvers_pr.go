@@ -3,6 +3,7 @@ package githubfake
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"slices"
 	"strings"
 )
 
@@ -299,6 +300,9 @@ func resolveReviewRequest(x *execution, parent any, field string, _ map[string]a
 // rulesets' rules).
 func (x *execution) baseRefObject(pr *PullRequest) *staticObject {
 	ref := refObject(pr.BaseRef, baseTipLocked(pr))
+	if c, ok := pr.Repo.TipCommits[baseTipLocked(pr)]; ok {
+		ref.fields["target"] = c
+	}
 	prot := pr.Repo.Protections[pr.BaseRef]
 	ref.fields["branchProtectionRule"] = nil
 	if !x.f.notAdmin {
@@ -306,5 +310,23 @@ func (x *execution) baseRefObject(pr *PullRequest) *staticObject {
 	}
 	ref.fields["refUpdateRule"] = protectionObject("RefUpdateRule", pr.BaseRef, prot)
 	ref.fields["rules"] = conn(ruleNodes(pr.Repo, pr.BaseRef))
+	ref.fields["associatedPullRequests"] = conn(headedBy(pr.Repo, pr.BaseRef))
 	return ref
+}
+
+// headedBy are the repository's open pull requests whose head branch is branch, by number (a Ref's
+// associatedPullRequests(states: OPEN)).
+func headedBy(repo *Repository, branch string) []any {
+	var prs []*PullRequest
+	for _, p := range repo.PullRequests {
+		if p.State == PRStateOpen && p.HeadRef == branch && !p.CrossRepository {
+			prs = append(prs, p)
+		}
+	}
+	slices.SortFunc(prs, func(a, b *PullRequest) int { return a.Number - b.Number })
+	out := make([]any, len(prs))
+	for i, p := range prs {
+		out[i] = p
+	}
+	return out
 }

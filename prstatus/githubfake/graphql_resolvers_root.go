@@ -97,9 +97,10 @@ func resolveRepository(x *execution, parent any, field string, args map[string]a
 		return "/" + r.NameWithOwner(), nil
 	case "createdAt":
 		return r.CreatedAt, nil
-	case "isPrivate", "isArchived", "isFork", "isDisabled", "isLocked", "isTemplate", "isMirror", "isEmpty",
-		"deleteBranchOnMerge":
+	case "isPrivate", "isArchived", "isFork", "isDisabled", "isLocked", "isTemplate", "isMirror", "isEmpty":
 		return false, nil
+	case "deleteBranchOnMerge":
+		return r.DeleteBranchOnMerge, nil
 	case "autoMergeAllowed":
 		return r.AutoMergeAllowed, nil
 	case "mergeCommitAllowed", "squashMergeAllowed", "rebaseMergeAllowed":

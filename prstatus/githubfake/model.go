@@ -120,6 +120,11 @@ type Repository struct {
 	// Tips are the branches' tips, by name, once a branch moved (BaseBranchMoved); a branch not
 	// in it is at the base commit its pull requests were built on.
 	Tips map[string]string
+	// TipCommits are branch tip commits that have checks of their own (BaseCheckCompleted), by oid.
+	TipCommits map[string]*Commit
+	// DeleteBranchOnMerge is the repository's "Automatically delete head branches" setting: a merge
+	// deletes the head branch and retargets the pull requests based on it (ops_stack.go).
+	DeleteBranchOnMerge bool
 	// AutoMergeAllowed is the repository's "Allow auto-merge" setting.
 	AutoMergeAllowed bool
 	// Protections are the classic branch protection rules, by branch name.
@@ -176,8 +181,10 @@ type PullRequest struct {
 	// Queued is the pull request's merge queue entry (nil: not queued).
 	Queued *QueueEntry
 
-	Reviews        []*Review
-	Threads        []*Thread
+	Reviews []*Review
+	Threads []*Thread
+	// Files are the paths the pull request's diff touches (FilesChanged).
+	Files          []string
 	ReviewRequests []*ReviewRequest
 
 	CreatedAt      time.Time

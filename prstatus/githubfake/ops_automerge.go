@@ -107,6 +107,7 @@ func (f *Fake) mergeByGitHubLocked(pr *PullRequest, method string, by Actor, thr
 	pr.MergedBy = by
 	pr.MergeCommitOID = f.ids.oid("merge " + through)
 	pr.ReviewRequests = nil
+	f.afterMergeLocked(pr)
 	pr.AutoMerge, pr.Queued = nil, nil
 	return f.recordMergeLocked(Merge{At: now, Ref: pr.Ref(), Via: KindGraphQL, Method: strings.ToLower(method),
 		SHA: pr.HeadOID(), Merged: true, Through: through})

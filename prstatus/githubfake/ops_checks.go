@@ -69,22 +69,27 @@ func (f *Fake) workflowIDLocked(repo *Repository, name string) (int64, string) {
 
 // addRunLocked starts a GitHub Actions workflow run on c with one QUEUED check run per job.
 func (f *Fake) addRunLocked(pr *PullRequest, c *Commit, workflowName string, jobs, required []string) *WorkflowRun {
-	repo := pr.Repo
-	wid, wnode := f.workflowIDLocked(repo, workflowName)
-	run := &WorkflowRun{
-		ID: f.ids.node(prefixWorkflowRun), DatabaseID: f.ids.db("run"), WorkflowName: workflowName,
-		WorkflowID: wid, WorkflowNodeID: wnode, RunNumber: len(repo.Runs) + 1, Attempt: 1,
-		Event: "pull_request", HeadSHA: c.OID, HeadBranch: pr.HeadRef, CreatedAt: f.clock.now(), repo: repo,
-	}
-	repo.Runs[run.DatabaseID] = run
-	f.runs[run.DatabaseID] = run
-	f.nodes[run.ID] = run
+	run := f.newRunLocked(pr.Repo, c, workflowName, "pull_request", pr.HeadRef)
 	suiteID, suiteDB := f.ids.node(prefixCheckSuite), f.ids.db("suite")
 	for _, name := range jobs {
 		cr := f.newCheckRunLocked(c, run, name, suiteID, suiteDB)
 		cr.IsRequired = contains(required, name)
 		c.CheckRuns = append(c.CheckRuns, cr)
 	}
+	return run
+}
+
+// newRunLocked registers a workflow run of workflowName on commit c, started by event on branch.
+func (f *Fake) newRunLocked(repo *Repository, c *Commit, workflowName, event, branch string) *WorkflowRun {
+	wid, wnode := f.workflowIDLocked(repo, workflowName)
+	run := &WorkflowRun{
+		ID: f.ids.node(prefixWorkflowRun), DatabaseID: f.ids.db("run"), WorkflowName: workflowName,
+		WorkflowID: wid, WorkflowNodeID: wnode, RunNumber: len(repo.Runs) + 1, Attempt: 1,
+		Event: event, HeadSHA: c.OID, HeadBranch: branch, CreatedAt: f.clock.now(), repo: repo,
+	}
+	repo.Runs[run.DatabaseID] = run
+	f.runs[run.DatabaseID] = run
+	f.nodes[run.ID] = run
 	return run
 }
 

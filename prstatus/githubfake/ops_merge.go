@@ -35,6 +35,7 @@ func (f *Fake) mergeLocked(pr *PullRequest, method, sha, title string, via Reque
 	pr.MergeCommitOID = f.ids.oid(title)
 	pr.UpdatedAt = now
 	pr.ReviewRequests = nil
+	f.afterMergeLocked(pr)
 	m.Merged = true
 	return m, nil, f.recordMergeLocked(m)
 }

@@ -57,6 +57,9 @@ func (f *Fake) settleMergeabilityLocked() {
 // baseTipLocked is the base branch's tip (Ref.target of baseRef): where the branch is now, which
 // baseRefOid, the commit the pull request was last built on, lags.
 func baseTipLocked(pr *PullRequest) string {
+	if t, ok := stackTipLocked(pr.Repo, pr.BaseRef); ok {
+		return t
+	}
 	if t, ok := pr.Repo.Tips[pr.BaseRef]; ok {
 		return t
 	}

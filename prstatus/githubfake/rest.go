@@ -24,6 +24,7 @@ func (f *Fake) newRESTMux() *http.ServeMux {
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{number}/comments", f.restCreateComment)
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{number}/comments/{comment_id}/replies", f.restReply)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/reviews", f.restListReviews)
+	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/files", f.restPullFiles)
 	m.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", f.restGetRequested)
 	m.HandleFunc("POST /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", f.restRequestReviewers)
 	m.HandleFunc("DELETE /repos/{owner}/{repo}/pulls/{number}/requested_reviewers", f.restRemoveReviewers)
