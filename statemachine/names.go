@@ -3,6 +3,7 @@ package statemachine
 import (
 	"encoding/json"
 
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 )
 
@@ -205,13 +206,38 @@ func (p *PriorAttempt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// signatureNames is a failure's signature as an agent reads it: every part is read from GitHub
+// (the check's name, the log's test, file and error line), so each is a name, fenced unless it
+// is plainly one.
+type signatureNames struct {
+	Check    name `json:"check"`
+	Test     name `json:"test,omitempty"`
+	TestFile name `json:"test_file,omitempty"`
+	Error    name `json:"error,omitempty"`
+}
+
+func signatureOut(s *prstatus.FailureSignature) *signatureNames {
+	if s == nil {
+		return nil
+	}
+	return &signatureNames{name(s.Check), name(s.Test), name(s.TestFile), name(s.Error)}
+}
+
+func (s *signatureNames) in() *prstatus.FailureSignature {
+	if s == nil {
+		return nil
+	}
+	return &prstatus.FailureSignature{Check: string(s.Check), Test: string(s.Test), TestFile: string(s.TestFile), Error: string(s.Error)}
+}
+
 // MarshalJSON implements json.Marshaler.
 func (l CheckLog) MarshalJSON() ([]byte, error) {
 	type plain CheckLog
 	return json.Marshal(struct {
 		plain
-		Check name `json:"check"`
-	}{plain(l), name(l.Check)})
+		Check     name            `json:"check"`
+		Signature *signatureNames `json:"signature,omitempty"`
+	}{plain(l), name(l.Check), signatureOut(l.Signature)})
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -219,11 +245,12 @@ func (l *CheckLog) UnmarshalJSON(b []byte) error {
 	type plain CheckLog
 	v := struct {
 		*plain
-		Check name `json:"check"`
+		Check     name            `json:"check"`
+		Signature *signatureNames `json:"signature,omitempty"`
 	}{plain: (*plain)(l)}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	l.Check = string(v.Check)
+	l.Check, l.Signature = string(v.Check), v.Signature.in()
 	return nil
 }

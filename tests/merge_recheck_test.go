@@ -45,6 +45,11 @@ func TestAMergeNeverGoesOverAChangeRequestTheUserDidNotSee(t *testing.T) {
 				w.user(question{ID: "ready_to_merge", Text: act.Question.Text})
 				act = w.next("user_chose", "handle_myself", nil)
 			}
+			// On a loaded machine the asking, the re-check and the second asking may outlast one
+			// call's bound: the call then ends with polling, and the next one goes on.
+			for deadline := time.Now().Add(time.Minute); act.Action == "polling" && time.Now().Before(deadline); {
+				act = w.next("ready", "", nil)
+			}
 			require.Equal(t, "refine", act.Task, "the user left the merge; bob's request is next: %+v", act)
 			mu.Lock()
 			require.Len(t, asked, 2, "asked again")
