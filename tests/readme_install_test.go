@@ -66,7 +66,7 @@ func TestTheReadmesInstallStepsWorkFromAClone(t *testing.T) {
 	out, err = sh.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), filepath.Join(gopath, "bin", "prmonitor")+"\n", "found where go install put it")
-	assert.Contains(t, string(out), "prmonitor dev")
+	assert.Regexp(t, `(?m)^prmonitor \S+ \(.*(default|team) build\)$`, string(out), "version names the build (dev, or the module's version from VCS)")
 	assert.Contains(t, string(out), `would register the MCP server "prmonitor"`)
 	assert.Contains(t, string(out), "+      \"command\": \""+filepath.Join(gopath, "bin", "prmonitor")+"\"", "setup registers the installed binary")
 
