@@ -198,15 +198,24 @@ func runLoad(tb testing.TB, plan loadPlan) loadResult {
 	return res
 }
 
+// skipLoad skips a load test under -short and under the race detector. A load test plays hours
+// of a hundred or a thousand pull requests on the simulated clock: CPU-bound, about a minute on a
+// quiet machine, ten times that under -race, more on a loaded machine, so under -race it would
+// only hit go test's timeout. The race detector checks the same code in the watcher's other
+// tests; .ci/run runs the load tests without it (go test -run TestLoad ./prstatus/watch/).
+func skipLoad(t *testing.T) {
+	t.Helper()
+	switch {
+	case testing.Short():
+		t.Skip("load test: about a minute")
+	case raceEnabled:
+		t.Skip("load test: run without -race (go test -run TestLoad ./prstatus/watch/); under the race detector its simulated hours take ten minutes")
+	}
+}
+
 func TestLoadAHundredQuietPullRequestsStayUnder600PointsAnHour(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test: a few seconds")
-	}
-	hours := 3
-	if raceEnabled {
-		hours = 2 // the first hour and one steady one: a tenth of the speed
-	}
-	res := runLoad(t, loadPlan{prs: 100, hours: hours})
+	skipLoad(t)
+	res := runLoad(t, loadPlan{prs: 100, hours: 3})
 	assert.Zero(t, res.unpublished)
 	t.Logf("points by hour %v, requests by hour %v, cycle %s", res.pointsByHour, res.requestsByHour, res.cycle)
 	for h, p := range res.pointsByHour[1:] {
@@ -217,9 +226,7 @@ func TestLoadAHundredQuietPullRequestsStayUnder600PointsAnHour(t *testing.T) {
 }
 
 func TestLoadAThousandPullRequestsStayWithinAQuarterOfTheHour(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("load test: about a minute, ten under the race detector (BenchmarkQuietPullRequests reports the same)")
-	}
+	skipLoad(t)
 	for _, tt := range []struct {
 		name string
 		plan loadPlan
@@ -265,9 +272,7 @@ func TestLoadAnEventReachesTheWatcherWithinSeconds(t *testing.T) {
 // failed CI (its check counts read in every look too: 200 connections), a batch costs 2 points
 // and the governor slows the cycle to stay within its share.
 func TestLoadAHundredPullRequestsUnderReviewCatchEveryResolveWithinTwoCycles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test: a few seconds")
-	}
+	skipLoad(t)
 	for _, tt := range []struct {
 		name      string
 		plan      loadPlan
@@ -277,12 +282,6 @@ func TestLoadAHundredPullRequestsUnderReviewCatchEveryResolveWithinTwoCycles(t *
 		{"under review, 60 resolves and unresolves an hour", loadPlan{prs: 100, hours: 3, resolves: 30, seed: 5}, 1250},
 		{"under review, CI failed on every one, 60 resolves an hour", loadPlan{prs: 100, hours: 3, resolves: 30, seed: 5, failing: true}, 1250},
 	} {
-		if raceEnabled {
-			if tt.plan.resolves == 0 || tt.plan.failing {
-				continue // a tenth of the speed: the resolves of quiet pull requests under review only
-			}
-			tt.plan.hours = 2
-		}
 		res := runLoad(t, tt.plan)
 		var worst time.Duration
 		for _, l := range res.resolveLatencies {
