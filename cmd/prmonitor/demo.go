@@ -22,7 +22,8 @@ var demoCommand = command{
 CI fails and is fixed, a reviewer requests changes with three threads, the agent refines and answers
 them (pushing back on one), the reviewer agrees and approves, and the user chooses to merge. The
 prmonitor MCP server runs for real over stdio; a scripted agent and user drive it through an MCP
-client. It takes a few seconds.`,
+client. It takes a few seconds once built (the first go run ./cmd/prmonitor demo on a machine first downloads
+and compiles prmonitor: a couple of minutes on 2 cores).`,
 }
 
 // runDemo is `prmonitor demo`.
