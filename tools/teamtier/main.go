@@ -73,17 +73,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	browserNote(stderr)
 	env := append(os.Environ(), "PRMONITOR_TEMPORAL_DEV="+bin, "PRMONITOR_REQUIRE_TEMPORAL=1")
-	for _, pkgs := range packages {
+	var failed []error
+	for _, pkgs := range packages { // every set runs, whatever an earlier one said
 		a := append([]string{"test", "-count=1", "-timeout", testWithin}, args...)
 		a = append(a, pkgs...)
 		fmt.Fprintf(stderr, "teamtier: go %v\n", a[1:])
 		cmd := exec.CommandContext(ctx, "go", a...)
 		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = root, env, stdout, stderr
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("go test %v: %w", pkgs, err)
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			failed = append(failed, fmt.Errorf("go test %v: %w", pkgs, err))
 		}
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
 // devServer returns the dev server's binary, building it when the cache has none for this source.
