@@ -10,8 +10,8 @@ import (
 
 // teamServe are serve's flags for --http.
 type teamServe struct {
-	addr, tokens string
-	temporal     temporalFlags
+	addr, tokens, metrics string
+	temporal              temporalFlags
 }
 
 // registerTeamServe adds --http, --auth-tokens and the Temporal flags to serve's.
@@ -19,6 +19,7 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	t := &teamServe{}
 	fs.StringVar(&t.addr, "http", "", "serve MCP over Streamable HTTP at /mcp on `ADDR` (the team deployment: needs --temporal and --auth-tokens; docs/deploy.md)")
 	fs.StringVar(&t.tokens, "auth-tokens", "", "with --http: the users, one line each: USER SHA256HEX (the hex SHA-256 of the user's bearer token) (`FILE`)")
+	fs.StringVar(&t.metrics, "metrics-listen", "", "with --http: serve Prometheus metrics at /metrics, with /livez and /readyz, on this `ADDR` (keep it off the internet)")
 	t.temporal.register(fs, teamTaskQueue)
 	return t
 }
@@ -33,7 +34,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range []string{"auth-tokens", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
+		for _, name := range []string{"auth-tokens", "metrics-listen", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -165,11 +166,12 @@ func New(cfg Config) (*Front, error) {
 	return f, nil
 }
 
-// Handler serves /mcp (bearer token required), /healthz and the board at /.
+// Handler serves /mcp (bearer token required), the probes (/livez, /readyz, /healthz) and the
+// board at /.
 func (f *Front) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.users.requireBearer(f.sessions.guard(f.stream)))
-	mux.HandleFunc("GET /healthz", monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
+	ops.Probes(mux, monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
 	mux.Handle("/", f.board)
 	return mux
 }

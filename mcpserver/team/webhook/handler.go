@@ -50,9 +50,23 @@ type Config struct {
 	// MaxBody caps a delivery's body (DefaultMaxBody when zero).
 	MaxBody     int64
 	DedupWindow time.Duration
-	Now         func() time.Time
-	Logger      *slog.Logger
+	// Counted, when set, is told each delivery's event and result (Result*): the worker's
+	// metrics. The event of a delivery whose signature did not verify is "unverified".
+	Counted func(event, result string)
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
+
+// A delivery's results, as Config.Counted hears them.
+const (
+	ResultSignalled = "signalled" // one or more monitors signalled
+	ResultIgnored   = "ignored"   // verified, and about nothing a monitor watches
+	ResultDuplicate = "duplicate" // a redelivery already signalled
+	ResultFailed    = "failed"    // the monitors could not be signalled: GitHub may redeliver
+	ResultRefused   = "refused"   // no or a wrong signature
+	ResultMalformed = "malformed" // signed, but not a payload (or too large)
+	eventUnverified = "unverified"
+)
 
 // Handler is the POST /webhook endpoint.
 type Handler struct {
@@ -80,6 +94,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Counted == nil {
+		cfg.Counted = func(string, string) {}
+	}
 	return &Handler{cfg: cfg, seen: newSeen(cfg.DedupWindow, dedupMax)}, nil
 }
 
@@ -92,11 +109,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	payload, status, err := h.verified(w, r)
 	if err != nil {
 		h.cfg.Logger.Warn("webhook delivery refused", "status", status, "err", err, "remote", r.RemoteAddr)
+		result := ResultMalformed
+		if status == http.StatusUnauthorized {
+			result = ResultRefused
+		}
+		h.cfg.Counted(eventUnverified, result)
 		http.Error(w, http.StatusText(status), status)
 		return
 	}
 	delivery, event := github.DeliveryID(r), github.WebHookType(r)
 	if delivery != "" && h.seen.has(delivery, h.cfg.Now()) {
+		h.cfg.Counted(event, ResultDuplicate)
 		writeText(w, http.StatusOK, "duplicate delivery, dropped\n")
 		return
 	}
@@ -104,6 +127,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// Not recorded as seen: GitHub's redelivery (or the reconcile timer) gets another try.
 		h.cfg.Logger.Error("webhook delivery not signalled", "event", event, "delivery", delivery, "err", err)
+		h.cfg.Counted(event, ResultFailed)
 		http.Error(w, "could not signal the monitors", http.StatusInternalServerError)
 		return
 	}
@@ -111,6 +135,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.seen.add(delivery, h.cfg.Now())
 	}
 	h.cfg.Logger.Debug("webhook delivery", "event", event, "delivery", delivery, "monitors", n)
+	if n > 0 {
+		h.cfg.Counted(event, ResultSignalled)
+	} else {
+		h.cfg.Counted(event, ResultIgnored)
+	}
 	writeText(w, http.StatusAccepted, fmt.Sprintf("signalled %d monitor(s)\n", n))
 }
 
