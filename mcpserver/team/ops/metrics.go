@@ -8,6 +8,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 )
 
 // The series prmonitor itself exports (Temporal's SDK adds its own, temporal_*: temporal.go).
@@ -65,6 +67,11 @@ func New() *Metrics {
 	m.pointsLimit = f.gauge(MetricPointsLimit, "The token's hourly GraphQL points.", "token")
 	m.activityAttempts = f.counter(MetricActivityAttempts, "Activity attempts this worker ran, by activity and result (ok, failed).", "activity", "result")
 	m.activityRetries = f.counter(MetricActivityRetries, "Activity attempts that were retries (attempt 2 and later), by activity.", "activity")
+	for _, a := range activities {
+		m.activityAttempts.WithLabelValues(a, "ok")
+		m.activityAttempts.WithLabelValues(a, "failed")
+		m.activityRetries.WithLabelValues(a)
+	}
 	return m
 }
 
@@ -149,3 +156,7 @@ func labelValue(v string) string {
 	}
 	return v
 }
+
+// activities are the activities a worker runs, whose attempt and retry series exist from the
+// start (at 0), so a dashboard or an alert reads a value before the first failure.
+var activities = []string{monitorwf.ActivityReadSnapshot, monitorwf.ActivityPerform, monitorwf.ActivitySearch}
