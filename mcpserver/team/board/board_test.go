@@ -95,7 +95,6 @@ func TestTheBoardAnswersOnlyAnAuthenticatedUserAndReadsThatUsersMonitors(t *test
 	assert.Equal(t, []string{"alice"}, r.seen)
 }
 
-
 func TestThePageMayRunOnlyItsOwnScriptAndPostOnlyToItself(t *testing.T) {
 	w := get(newBoard(t, &views{}), "/", "alice")
 	require.Equal(t, http.StatusOK, w.Code)
