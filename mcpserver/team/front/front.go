@@ -158,7 +158,7 @@ func New(cfg Config) (*Front, error) {
 		server.WithStreamableHTTPLogger(cfg.Logger),
 	)
 	f.views = newViewCache(f, cfg.BoardEvery)
-	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Every: cfg.BoardEvery, Logger: cfg.Logger,
+	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Answer: f.boardAnswer, Every: cfg.BoardEvery, Now: cfg.Now, Logger: cfg.Logger,
 		SignIn: http.HandlerFunc(f.signIn), SignOut: http.HandlerFunc(f.signOut)})
 	if err != nil {
 		return nil, err
