@@ -81,6 +81,8 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		"temporal", t.temporal.hostPort, "namespace", t.temporal.namespace, "task_queue", t.temporal.queue)
 	// Each server drains (ops.Serve) when ctx ends: the calls in flight finish, a waiting one
 	// answers as its wait's end would; then the MCP sessions end.
+	stopWaits := context.AfterFunc(ctx, fr.Drain) // waiting calls answer while the server still stands
+	defer stopWaits()
 	err = ops.RunAll(ctx, servers...)
 	closing, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

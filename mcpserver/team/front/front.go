@@ -97,6 +97,9 @@ type Front struct {
 	views   *viewCache
 	// sessions binds each MCP session to the user who opened it (mcpsessions.go).
 	sessions *mcpSessions
+	// draining ends when the process stops: calls end their waits (drain.go).
+	draining context.Context
+	drain    context.CancelFunc
 
 	mu sync.Mutex
 	// handed is, per user, the monitor whose action monitor_id=all handed out last: an answer
@@ -126,6 +129,7 @@ func New(cfg Config) (*Front, error) {
 		return nil, err
 	}
 	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{}, refused: map[question]bool{}}
+	f.draining, f.drain = context.WithCancel(context.Background())
 	f.starter = monitorwf.Starter{Client: cfg.Client, TaskQueue: cfg.TaskQueue, Params: func(ref prstatus.PRRef) monitorwf.Params {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}
@@ -136,10 +140,10 @@ func New(cfg Config) (*Front, error) {
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	tools, err := mcpserver.ServerTools(mcpserver.ToolOptions{}, map[string]server.ToolHandlerFunc{
+	tools, err := mcpserver.ServerTools(mcpserver.ToolOptions{}, f.drainable(map[string]server.ToolHandlerFunc{
 		mcpserver.ToolStart: f.handleStart, mcpserver.ToolStartAll: f.handleStartAll, mcpserver.ToolNextStep: f.handleNextStep,
 		mcpserver.ToolStatus: f.handleStatus, mcpserver.ToolStop: f.handleStop,
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
