@@ -17,7 +17,8 @@ type Drain struct {
 	Settle, Cut time.Duration
 }
 
-// DefaultDrain: a webhook delivery or a tool call takes seconds; a wait answers at once when cut.
+// DefaultDrain gives a webhook delivery or a tool call, which take seconds, time to finish; a wait
+// answers at once when cut.
 var DefaultDrain = Drain{Settle: 10 * time.Second, Cut: 5 * time.Second}
 
 // Serve serves srv on ln until ctx ends, then drains it (Drain). srv.BaseContext is replaced: the
