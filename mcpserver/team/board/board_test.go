@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,9 @@ func (r *views) View(_ context.Context, user string) (View, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seen = append(r.seen, user)
-	return r.v, r.err
+	v := r.v
+	v.Monitors = slices.Clone(r.v.Monitors) // set changes r.v's under the lock; a reader keeps its copy
+	return v, r.err
 }
 
 func (r *views) set(fn func(*View)) { r.mu.Lock(); fn(&r.v); r.mu.Unlock() }
