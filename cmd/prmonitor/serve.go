@@ -59,6 +59,7 @@ func runServe(ctx context.Context, args []string, e env) int {
 	var qf quietFlags
 	qf.register(fs)
 	reviewBots := reviewBotsFlag(fs)
+	logFormat := logFormatFlag(fs)
 	team := registerTeamServe(fs)
 	if code, ok := parseNoArguments(fs, serveCommand, args, e); !ok {
 		return code
@@ -94,7 +95,11 @@ func runServe(ctx context.Context, args []string, e env) int {
 	if g.verbose {
 		level = slog.LevelDebug
 	}
-	logger := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: level}))
+	logger, err := newLogger(e.Stderr, *logFormat, level)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "prmonitor serve: %s (see 'prmonitor serve --help')\n", err)
+		return exitUsage
+	}
 	machine := statemachine.DefaultConfig()
 	machine.MergeMethod, machine.AllowAdminMerge, machine.NoAutoRerun = *mergeMethod, *adminMerge, *noAutoRerun
 	if team.addr != "" {

@@ -10,8 +10,8 @@ import (
 
 // teamServe are serve's flags for --http.
 type teamServe struct {
-	addr, tokens string
-	temporal     temporalFlags
+	addr, tokens, metrics string
+	temporal              temporalFlags
 	// hosts and origins are the allow-lists of Host and Origin (comma-separated; loopback when empty).
 	hosts, origins string
 	// tlsCert and tlsKey serve HTTPS; behindProxy says a proxy in front terminates TLS.
@@ -33,6 +33,7 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	fs.StringVar(&t.tlsCert, "tls-cert", "", "with --http: serve HTTPS with this certificate chain (`FILE`, PEM); needs --tls-key")
 	fs.StringVar(&t.tlsKey, "tls-key", "", "with --http: the private key of --tls-cert (`FILE`, PEM)")
 	fs.BoolVar(&t.behindProxy, "behind-tls-proxy", false, "with --http: a proxy in front terminates TLS, so a non-loopback ADDR may be served in plain HTTP")
+	fs.StringVar(&t.metrics, "metrics-listen", "", "with --http: serve Prometheus metrics at /metrics, with /livez and /readyz, on this `ADDR` (keep it off the internet)")
 	t.temporal.register(fs, teamTaskQueue)
 	t.signIn.register(fs)
 	return t
@@ -48,7 +49,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range append([]string{"auth-tokens", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
+		for _, name := range append([]string{"auth-tokens", "metrics-listen", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}

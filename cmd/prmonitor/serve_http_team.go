@@ -20,6 +20,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -89,6 +90,8 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	}
 	opts := clientOptions(t.temporal.hostPort, t.temporal.namespace, tlsCfg, apiKey)
 	opts.Logger = sdklog.NewStructuredLogger(logger)
+	metrics := ops.New()
+	opts.MetricsHandler = metrics.TemporalHandler()
 	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return fail(exitFailure, fmt.Errorf("connect to Temporal at %s: %w", t.temporal.hostPort, err))
@@ -112,29 +115,42 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if err != nil {
 		return fail(exitFailure, err)
 	}
+	metrics.Registry().MustRegister(ops.NewMonitorCounts(ops.VisibilityCount(c, t.temporal.namespace), monitorCountEvery, time.Now, logger))
 	// No write timeout: a next_step call waits as long as the client's host allows (docs/hosts.md).
-	srv := &http.Server{Handler: fr.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	srv := &http.Server{Handler: metrics.Requests(fr.Handler()), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	srv.TLSConfig = serving
-	errc := make(chan error, 1)
-	go func() {
-		if t.tlsCert != "" {
-			errc <- srv.ServeTLS(ln, "", "")
-			return
+	served := ln
+	if t.tlsCert != "" {
+		served = tls.NewListener(ln, serving)
+	}
+	servers := []func(context.Context) error{func(ctx context.Context) error { return ops.Serve(ctx, srv, served, ops.DefaultDrain) }}
+	if t.metrics != "" {
+		mln, err := net.Listen("tcp", t.metrics)
+		if err != nil {
+			return fail(exitFailure, fmt.Errorf("listen on %s: %w", t.metrics, err))
 		}
-		errc <- srv.Serve(ln)
-	}()
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics.Handler())
+		ops.Probes(mux, monitorwf.Health(c, monitorwf.HealthWithin))
+		msrv := &http.Server{Handler: metrics.Requests(mux), ReadHeaderTimeout: 10 * time.Second, WriteTimeout: time.Minute}
+		servers = append(servers, func(ctx context.Context) error { return ops.Serve(ctx, msrv, mln, ops.DefaultDrain) })
+		logger.Info("metrics listening", "addr", mln.Addr().String())
+	}
 	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "tls", t.tlsCert != "", "version", version,
 		"temporal", t.temporal.hostPort, "namespace", t.temporal.namespace, "task_queue", t.temporal.queue)
-	select {
-	case err := <-errc:
-		return fail(exitFailure, fmt.Errorf("serve: %w", err))
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Each server drains (ops.Serve) when ctx ends: the calls in flight finish, a waiting one
+	// answers as its wait's end would; then the MCP sessions end.
+	stopWaits := context.AfterFunc(ctx, fr.Drain) // waiting calls answer while the server still stands
+	defer stopWaits()
+	err = ops.RunAll(ctx, servers...)
+	closing, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = fr.Close(shutdown)
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	_ = fr.Close(closing)
+	if err != nil {
 		return fail(exitFailure, err)
 	}
 	return exitOK
 }
+
+// monitorCountEvery is how often the front end counts the monitors again for a scrape.
+const monitorCountEvery = 30 * time.Second

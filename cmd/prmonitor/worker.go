@@ -41,6 +41,8 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	mergeMethod := fs.String("merge-method", "squash", "the `METHOD` of a merge the user chooses: merge, squash or rebase")
 	adminMerge := fs.Bool("allow-admin-merge", false, "after a branch-policy refusal, offer merging with administrator bypass")
 	reviewBots := reviewBotsFlag(fs)
+	logFormat := logFormatFlag(fs)
+	metricsListen := fs.String("metrics-listen", "", "serve Prometheus metrics at /metrics, with /livez and /readyz, on this `ADDR` (keep it off the internet)")
 	pos, code, ok := parseFlags(fs, workerCommand, args, e)
 	if !ok {
 		return code
@@ -68,7 +70,10 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	if g.verbose {
 		level = slog.LevelDebug
 	}
-	logger := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: level}))
+	logger, err := newLogger(e.Stderr, *logFormat, level)
+	if err != nil {
+		return usageErr(err.Error())
+	}
 	var secret []byte
 	if *secretFile != "" {
 		b, err := os.ReadFile(*secretFile)
@@ -84,7 +89,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 		return exitUsage
 	}
 	return runTeamWorker(ctx, workerParams{github: g, temporal: tf, temporalTLS: temporalTLS, apiKey: apiKey, secret: secret,
-		listen: *listen, appID: *appID, appInstallation: *appInst, appKey: *appKey, perSecond: *perSecond, budget: budget.share(),
+		listen: *listen, metrics: *metricsListen, appID: *appID, appInstallation: *appInst, appKey: *appKey, perSecond: *perSecond, budget: budget.share(),
 		machine: workerMachine(*mergeMethod, *adminMerge), bots: parseReviewBots(*reviewBots)}, e, logger)
 }
 
@@ -96,6 +101,7 @@ type workerParams struct {
 	apiKey          string
 	secret          []byte
 	listen          string
+	metrics         string
 	appID           int64
 	appInstallation int64
 	appKey          string

@@ -223,6 +223,9 @@ func (c *Client) Endpoints() Endpoints { return c.endpoints }
 // Gate returns the gate every request of the client passes.
 func (c *Client) Gate() *Gate { return c.transport.gate }
 
+// TokenID is the client's token's ShortID, for a metric's label.
+func (c *Client) TokenID() string { return c.transport.token.ShortID() }
+
 // LastRateLimit returns the rate-limit headers of the newest response, and false before the first
 // response that carried them.
 func (c *Client) LastRateLimit() (RateLimitInfo, bool) { return c.transport.lastRateLimit() }

@@ -3,6 +3,8 @@ package ghclient
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -149,4 +151,15 @@ func ResolveToken(ctx context.Context, getenv func(string) string, host string, 
 			ErrNoToken, strings.Join(args, " "))
 	}
 	return NewToken(line), nil
+}
+
+// ShortID names the token where several must be told apart (a worker's metrics) without showing
+// it: "sha256:" and the first 8 hex digits of its SHA-256. Thirty-two bits of a one-way hash say
+// nothing usable about a token GitHub generated; "" for the empty token.
+func (t Token) ShortID() string {
+	if t.IsZero() {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(*t.secret))
+	return "sha256:" + hex.EncodeToString(sum[:4])
 }

@@ -129,3 +129,12 @@ func TestNewToken(t *testing.T) {
 	assert.Equal(t, "x", NewToken(" x\n").reveal())
 	assert.Equal(t, redacted, Token{}.String())
 }
+
+func TestShortIDTellsTokensApartWithoutShowingThem(t *testing.T) {
+	a, b := NewToken("ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), NewToken("ghp_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")
+	assert.Regexp(t, `^sha256:[0-9a-f]{8}$`, a.ShortID())
+	assert.Equal(t, a.ShortID(), NewToken(" ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n").ShortID(), "the same token, the same id")
+	assert.NotEqual(t, a.ShortID(), b.ShortID())
+	assert.NotContains(t, a.ShortID(), "aaaa")
+	assert.Empty(t, Token{}.ShortID())
+}

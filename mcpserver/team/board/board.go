@@ -1,11 +1,13 @@
-// Package board is the team deployment's web board: a read-only page of a user's monitors (the
-// pull request, its state, whom it waits on, the open question, the last event, the token's
-// budget), updated live over server-sent events, readable on a phone. It reads through a small
-// interface (Reader) that the HTTP front end implements on Temporal Queries and visibility; the
-// handler knows nothing of Temporal.
+// Package board is the team deployment's web board: a page of a user's monitors (the pull
+// request, what it waits on, the open question, the last event, the token's budget) in plain
+// words, updated live over server-sent events, usable by keyboard and on a phone, and rendered by
+// the server (the first view needs no script). The signed-in user answers an open question on it
+// (answer.go). It reads through a small interface (Reader) and answers through a function
+// (AnswerFunc) that the HTTP front end implements on Temporal; the handler knows nothing of
+// Temporal.
 //
-// Everything from GitHub on the page (titles, questions, events) is set as text, never as markup,
-// and marked as GitHub's on the page.
+// Everything from GitHub on the page (titles, questions, events) is text, never markup, marked as
+// GitHub's, and never shown with the fence lines the agent reads around it.
 package board
 
 import (
@@ -53,18 +55,26 @@ type Config struct {
 	// SignIn and SignOut, when set, serve POST /login (the page sends the person's bearer token
 	// in an Authorization header, never in a URL) and POST /logout.
 	SignIn, SignOut http.Handler
+	// Answer, when set, serves POST /answer: the user's answer to an open question.
+	Answer AnswerFunc
+	// GitHubSignIn offers a link to sign in with GitHub (GET signin/github, served by the front
+	// end when sign-in with GitHub is configured).
+	GitHubSignIn bool
 	// Every is how often a live page's view is re-read (default 2s); a page gets an event only
 	// when its view changed, and a comment line every 15 seconds to keep the connection open.
 	Every  time.Duration
+	Now    func() time.Time
 	Logger *slog.Logger
 }
 
-// Handler serves GET / (the page and its script, /board.js: static, to anyone), GET /api/monitors
-// (the view as JSON) and GET /events (the view as server-sent events), the last two to an
-// authenticated user only; and the sign-in's POST /login and /logout when configured.
+// Handler serves GET / (the page: the sign-in form, or the user's monitors) and its script
+// (/board.js), GET /api/monitors (the page's model as JSON) and GET /events (the same as
+// server-sent events), the last two to an authenticated user only; POST /answer when configured;
+// and the sign-in's POST /login and /logout when configured.
 type Handler struct {
-	cfg Config
-	mux *http.ServeMux
+	cfg  Config
+	mux  *http.ServeMux
+	csrf csrf
 }
 
 // New returns the board's handler.
@@ -78,11 +88,21 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{cfg: cfg, mux: http.NewServeMux()}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	c, err := newCSRF()
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{cfg: cfg, mux: http.NewServeMux(), csrf: c}
 	h.mux.HandleFunc("GET /{$}", h.page)
 	h.mux.HandleFunc("GET /board.js", h.script)
 	h.mux.HandleFunc("GET /api/monitors", h.authenticated(h.monitors))
 	h.mux.HandleFunc("GET /events", h.authenticated(h.events))
+	if cfg.Answer != nil {
+		h.mux.HandleFunc("POST /answer", h.answer)
+	}
 	if cfg.SignIn != nil {
 		h.mux.Handle("POST /login", cfg.SignIn)
 	}
@@ -125,7 +145,7 @@ func (h *Handler) view(ctx context.Context, r *http.Request) (View, error) {
 }
 
 func (h *Handler) monitors(w http.ResponseWriter, r *http.Request) {
-	v, err := h.view(r.Context(), r)
+	m, err := h.model(r.Context(), r)
 	if err != nil {
 		h.cfg.Logger.Error("board: read the monitors", "err", err)
 		http.Error(w, "could not read the monitors", http.StatusServiceUnavailable)
@@ -133,5 +153,5 @@ func (h *Handler) monitors(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(v)
+	_ = json.NewEncoder(w).Encode(m)
 }

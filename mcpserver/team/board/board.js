@@ -1,8 +1,9 @@
-// The board's script: it reads the view from /events (server-sent events), or polls
-// /api/monitors where a browser has no EventSource, and renders it with text nodes only. Without a
-// session it shows the sign-in form: the person's token goes once, in an Authorization header of
-// a POST to login (never in a URL, never kept in the page or its storage); the answer is a
-// short-lived session cookie the event stream then carries.
+// The board's script. The server renders the page (page.html) and every live update; this script
+// signs in, follows /events (server-sent events; /api/monitors where a browser has none), puts
+// each update's server-rendered cards in place, sends an answer without a reload, and keeps the
+// "ago" times current. Without a session it shows the sign-in form: the person's token goes once,
+// in an Authorization header of a POST to login (never in a URL, never kept in the page or its
+// storage); the answer is a short-lived session cookie the event stream then carries.
 "use strict";
 (function () {
   var root = document.getElementById("monitors");
@@ -10,98 +11,68 @@
   var form = document.getElementById("signin");
   var input = document.getElementById("token");
   var formError = document.getElementById("signin-error");
-  var signout = document.getElementById("signout");
+  var signoutForm = document.getElementById("signout-form");
+  var legend = document.getElementById("legend");
   var es = null;
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) { e.className = cls; }
-    if (text !== undefined && text !== null) { e.textContent = String(text); }
-    return e;
-  }
-
-  function ago(iso) {
-    if (!iso) { return ""; }
+  function agoText(iso) {
     var s = Math.round((Date.now() - Date.parse(iso)) / 1000);
-    if (!isFinite(s) || s < 0) { return ""; }
+    if (!isFinite(s)) { return ""; }
+    if (s < 10) { return "just now"; }
     if (s < 90) { return s + " s ago"; }
     if (s < 5400) { return Math.round(s / 60) + " min ago"; }
-    return Math.round(s / 3600) + " h ago";
+    if (s < 129600) { return Math.round(s / 3600) + " h ago"; }
+    return Math.round(s / 86400) + " days ago";
   }
 
-  // GitHub's text arrives fenced for models ("<<<untrusted GitHub text ID: ...>>>", the text,
-  // "<<<end untrusted GitHub text ID>>>", on lines of their own); a person sees the same fence as a
-  // labelled box around the text.
-  var fence = /^<<<untrusted GitHub text ([0-9A-Za-z]+): [^\n]*>>>\n([\s\S]*)\n<<<end untrusted GitHub text \1>>>$/;
-  function github(tag, cls, text) {
-    var m = fence.exec(text || "");
-    return el(tag, cls + " gh", m ? m[2] : text);
+  function refreshTimes() {
+    var ts = root.querySelectorAll("time[data-ago]");
+    for (var i = 0; i < ts.length; i++) { ts[i].textContent = agoText(ts[i].getAttribute("datetime")); }
   }
-
-  var waits = { user: "waits on you", agent: "waits on the agent", github: "watching GitHub", nobody: "ended" };
-
-  function card(m) {
-    var c = el("article", "card");
-    c.dataset.monitor = m.monitor_id;
-    var pr = el("div", "pr");
-    if (m.url && /^https:\/\//.test(m.url)) {
-      var a = el("a", "", m.pr);
-      a.href = m.url;
-      a.rel = "noreferrer noopener";
-      pr.appendChild(a);
-    } else {
-      pr.textContent = m.pr;
-    }
-    c.appendChild(pr);
-    if (m.title) { c.appendChild(github("span", "title", m.title)); }
-    var row = el("div", "row");
-    row.appendChild(el("span", "who " + (m.waiting_on || ""), waits[m.waiting_on] || m.waiting_on));
-    row.appendChild(el("span", "state", (m.state || "").replace(/_/g, " ")));
-    if (m.attention) { row.appendChild(el("span", "attention", m.attention)); }
-    if (m.task) { row.appendChild(el("span", "task", "task: " + m.task.replace(/_/g, " "))); }
-    c.appendChild(row);
-    if (m.question) {
-      var q = el("div", "question");
-      q.appendChild(el("div", "qtext", m.question.question));
-      var ul = el("ul", "choices");
-      (m.question.choices || []).forEach(function (ch) { ul.appendChild(el("li", "", ch.label || ch.value)); });
-      q.appendChild(ul);
-      c.appendChild(q);
-    }
-    if (m.last_event && m.last_event.what) {
-      c.appendChild(el("div", "event", "Last: " + m.last_event.what + " · " + ago(m.last_event.at)));
-    }
-    if (m.last_error) { c.appendChild(el("div", "error", m.last_error)); }
-    return c;
-  }
-
-  function render(v) {
-    document.getElementById("user").textContent = v.user ? "signed in as " + v.user : "";
-    var b = v.budget;
-    document.getElementById("budget").textContent = b ? "token budget: " + b.remaining + " of " + b.limit + " points left this hour" : "";
-    while (root.firstChild) { root.removeChild(root.firstChild); }
-    var ms = v.monitors || [];
-    if (ms.length === 0) { root.appendChild(el("p", "empty", "No monitors yet.")); }
-    ms.forEach(function (m) { root.appendChild(card(m)); });
-    if (v.omitted) { root.appendChild(el("p", "empty", v.omitted + " more not shown")); }
-  }
+  setInterval(refreshTimes, 10000);
 
   function state(s, text) { live.dataset.state = s; live.textContent = text; }
+
+  // apply puts a view in place. Its cards are the server's HTML (html/template escaped GitHub's
+  // text there); the element that had the keyboard's focus gets it back.
+  function apply(v) {
+    document.getElementById("user").textContent = v.user ? "signed in as " + v.user : "";
+    document.getElementById("budget").textContent = v.budget || "";
+    var focused = document.activeElement, key = null;
+    if (focused && root.contains(focused)) {
+      var card = focused.closest("[data-monitor]");
+      key = { monitor: card ? card.dataset.monitor : null, tag: focused.tagName, value: focused.value || "" };
+    }
+    root.innerHTML = v.html;
+    refreshTimes();
+    if (key && key.monitor) {
+      var cards = root.querySelectorAll("[data-monitor]");
+      for (var i = 0; i < cards.length; i++) {
+        if (cards[i].dataset.monitor !== key.monitor) { continue; }
+        var els = cards[i].querySelectorAll(key.tag);
+        for (var j = 0; j < els.length; j++) { if ((els[j].value || "") === key.value) { els[j].focus(); break; } }
+      }
+    }
+  }
 
   function signedOut() {
     if (es) { es.close(); es = null; }
     form.hidden = false;
-    signout.hidden = true;
+    signoutForm.hidden = true;
     root.hidden = true;
+    legend.hidden = true;
+    root.innerHTML = "";
     document.getElementById("user").textContent = "";
-    state("connecting", "not signed in");
+    document.getElementById("budget").textContent = "";
+    state("signed-out", "not signed in");
     input.focus();
   }
 
   function signedIn() {
     form.hidden = true;
-    signout.hidden = false;
+    signoutForm.hidden = false;
     root.hidden = false;
+    legend.hidden = false;
     formError.textContent = "";
   }
 
@@ -116,7 +87,7 @@
       .then(function (v) {
         if (!v) { return; }
         signedIn();
-        render(v);
+        apply(v);
         follow();
       })
       .catch(function () { state("retrying", "reconnecting…"); setTimeout(start, 5000); });
@@ -124,14 +95,46 @@
 
   function follow() {
     if (!window.EventSource) { state("live", "updated " + new Date().toLocaleTimeString()); setTimeout(start, 5000); return; }
+    if (es) { es.close(); }
     es = new EventSource("events");
-    es.addEventListener("view", function (e) { render(JSON.parse(e.data)); state("live", "live"); });
+    es.addEventListener("view", function (e) { apply(JSON.parse(e.data)); state("live", "live"); });
     es.addEventListener("unavailable", function () { state("retrying", "monitors unavailable, retrying…"); });
     es.onerror = function () {
       state("retrying", "reconnecting…");
       if (es && es.readyState === EventSource.CLOSED) { es = null; setTimeout(start, 3000); } // the session may have ended
     };
   }
+
+  // An answer: the choice pressed, sent with the form's monitor, question and token.
+  root.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (!f.classList || !f.classList.contains("question")) { return; }
+    e.preventDefault();
+    var choice = e.submitter && e.submitter.name === "choice" ? e.submitter.value : "";
+    if (!choice) { return; }
+    var body = new URLSearchParams(new FormData(f));
+    body.set("choice", choice);
+    var status = f.querySelector(".answer-status");
+    var buttons = f.querySelectorAll("button");
+    for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = true; }
+    status.className = "answer-status";
+    status.textContent = "Sending your answer…";
+    fetch("answer", { method: "POST", cache: "no-store", credentials: "same-origin", body: body,
+      headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.json().catch(function () { return { ok: false, message: "Could not send the answer (" + r.status + ")." }; }); })
+      .then(function (a) {
+        status.textContent = a.message;
+        if (!a.ok) {
+          status.className = "answer-status refused";
+          for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = false; }
+        }
+      })
+      .catch(function () {
+        status.className = "answer-status refused";
+        status.textContent = "Could not reach the server; nothing was sent.";
+        for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = false; }
+      });
+  });
 
   form.addEventListener("submit", function (e) {
     e.preventDefault();
@@ -146,9 +149,15 @@
       .catch(function () { formError.textContent = "Could not reach the server."; });
   });
 
-  signout.addEventListener("click", function () {
+  signoutForm.addEventListener("submit", function (e) {
+    e.preventDefault();
     fetch("logout", { method: "POST", cache: "no-store", credentials: "same-origin" }).then(signedOut, signedOut);
   });
 
-  start();
+  if (form.hidden) {
+    refreshTimes();
+    follow(); // the server rendered the signed-in page: follow it from here
+  } else {
+    start(); // a session the server did not see (a cookie set since) is found here
+  }
 })();

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +33,9 @@ func (r *views) View(_ context.Context, user string) (View, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seen = append(r.seen, user)
-	return r.v, r.err
+	v := r.v
+	v.Monitors = slices.Clone(r.v.Monitors) // set changes r.v's under the lock; a reader keeps its copy
+	return v, r.err
 }
 
 func (r *views) set(fn func(*View)) { r.mu.Lock(); fn(&r.v); r.mu.Unlock() }
@@ -88,14 +91,14 @@ func TestTheBoardAnswersOnlyAnAuthenticatedUserAndReadsThatUsersMonitors(t *test
 
 	w := get(h, "/api/monitors", "alice")
 	require.Equal(t, http.StatusOK, w.Code)
-	var v View
+	var v pageModel
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &v))
 	assert.Equal(t, "alice", v.User)
-	assert.Len(t, v.Monitors, 2)
+	assert.Len(t, v.Cards, 2)
 	assert.Equal(t, []string{"alice"}, r.seen)
 }
 
-func TestThePageIsStaticMarkupThatMayRunOnlyItsOwnScript(t *testing.T) {
+func TestThePageMayRunOnlyItsOwnScriptAndPostOnlyToItself(t *testing.T) {
 	w := get(newBoard(t, &views{}), "/", "alice")
 	require.Equal(t, http.StatusOK, w.Code)
 	assert.Contains(t, w.Body.String(), `name="viewport"`, "readable on a phone")
@@ -103,6 +106,7 @@ func TestThePageIsStaticMarkupThatMayRunOnlyItsOwnScript(t *testing.T) {
 	assert.Contains(t, csp, "script-src 'self'")
 	assert.NotContains(t, csp, "unsafe-eval")
 	assert.Contains(t, csp, "frame-ancestors 'none'")
+	assert.Contains(t, csp, "form-action 'self'")
 	assert.Equal(t, http.StatusNotFound, get(newBoard(t, &views{}), "/elsewhere", "alice").Code)
 }
 
@@ -112,9 +116,9 @@ func TestAViewTooLongIsCutAndSaysHowManyWereLeftOut(t *testing.T) {
 		v.Monitors = append(v.Monitors, monitorwf.Status{PR: "acme/widgets#1"})
 	}
 	w := get(newBoard(t, &views{v: v}), "/api/monitors", "alice")
-	var got View
+	var got pageModel
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &got))
-	assert.Len(t, got.Monitors, MaxMonitors)
+	assert.Len(t, got.Cards, MaxMonitors)
 	assert.Equal(t, 7, got.Omitted)
 }
 

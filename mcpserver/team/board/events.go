@@ -35,10 +35,10 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		msg := ""
-		if v, err := h.view(r.Context(), r); err != nil {
+		if m, err := h.model(r.Context(), r); err != nil {
 			h.cfg.Logger.Warn("board: read the monitors", "err", err)
 			msg = "event: unavailable\ndata: {}\n\n"
-		} else if b, _ := json.Marshal(v); !bytes.Equal(b, last) {
+		} else if b, _ := json.Marshal(m); !bytes.Equal(b, last) {
 			last, msg = b, fmt.Sprintf("event: view\ndata: %s\n\n", b)
 		}
 		if msg == "" && idle >= keepAlive {

@@ -80,22 +80,7 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 
 // answer sends what the user answered in the form to the monitor.
 func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a mcpserver.FormAnswer) *mcp.CallToolResult {
-	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq, By: statemachine.ByUser}
-	switch a.Kind {
-	case statemachine.InputEvent:
-		step.Choice = a.Choice
-	case statemachine.InputDecline:
-		step.Form = monitorwf.FormDeclined
-	case statemachine.InputCancel:
-		step.Form = monitorwf.FormDismissed
-	default:
-		if v, ok := elicitation.Match(a.Text, q); ok {
-			step.Choice = v
-		} else {
-			step.Form, step.Text = monitorwf.FormText, a.Text
-		}
-	}
-	r, err := f.update(ctx, c, step)
+	r, err := f.update(ctx, c, formStep(q, a))
 	if err != nil {
 		return f.updateError(ctx, c, err)
 	}

@@ -51,7 +51,7 @@ func TestInARealBrowserAPersonSignsInSeesOnlyTheirMonitorsAndWatchesThemChangeLi
 	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(card+` .who.agent`))))
 	text := boardtest.Run(ctx, t, chromedp.Text(chromedp.CSS(card)))
 	assert.Contains(t, text, "waits on the agent", "the change reached the open page without a reload")
-	assert.Contains(t, text, "task: refine")
+	assert.Contains(t, text, "The agent's task: rework the pull request after a review.")
 	assert.Contains(t, boardtest.Run(ctx, t, chromedp.Text(chromedp.CSS(`#budget`))), "points left this hour", "the token's budget as the worker last saw it")
 	boardtest.Screenshot(ctx, t)
 
@@ -60,7 +60,7 @@ func TestInARealBrowserAPersonSignsInSeesOnlyTheirMonitorsAndWatchesThemChangeLi
 		chromedp.WaitVisible(chromedp.CSS(`#signin`)),
 		chromedp.SendKeys(chromedp.CSS(`#token`), tokens["bob"]),
 		chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS(`p.empty`)),
+		chromedp.WaitVisible(chromedp.CSS(`.empty`)),
 	))
 	assert.Equal(t, "signed in as bob", boardtest.Run(ctx, t, chromedp.Text(chromedp.CSS(`#user`))))
 	assert.Zero(t, boardtest.Run(ctx, t, chromedp.Evaluate[int](`document.querySelectorAll("article.card").length`)), "bob sees none of alice's monitors")

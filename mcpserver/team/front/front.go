@@ -16,6 +16,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
+	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -130,6 +131,9 @@ type Front struct {
 	sessions *mcpSessions
 	// revoked are the board sessions signed out (revoked.go).
 	revoked *revoked
+	// draining ends when the process stops: calls end their waits (drain.go).
+	draining context.Context
+	drain    context.CancelFunc
 
 	mu sync.Mutex
 	// handed is, per user, the monitor whose action monitor_id=all handed out last: an answer
@@ -159,6 +163,7 @@ func New(cfg Config) (*Front, error) {
 		return nil, err
 	}
 	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{}, refused: map[question]bool{}}
+	f.draining, f.drain = context.WithCancel(context.Background())
 	if cfg.OAuth != nil {
 		oc := *cfg.OAuth
 		oc.BoardSignedIn = f.boardSignedIn
@@ -182,10 +187,10 @@ func New(cfg Config) (*Front, error) {
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	tools, err := mcpserver.ServerTools(mcpserver.ToolOptions{}, map[string]server.ToolHandlerFunc{
+	tools, err := mcpserver.ServerTools(mcpserver.ToolOptions{}, f.drainable(map[string]server.ToolHandlerFunc{
 		mcpserver.ToolStart: f.handleStart, mcpserver.ToolStartAll: f.handleStartAll, mcpserver.ToolNextStep: f.handleNextStep,
 		mcpserver.ToolStatus: f.handleStatus, mcpserver.ToolStop: f.handleStop,
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +211,7 @@ func New(cfg Config) (*Front, error) {
 	)
 	f.bodies = httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, waitForRoom)
 	f.views = newViewCache(f, cfg.BoardEvery)
-	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Every: cfg.BoardEvery, Logger: cfg.Logger,
+	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Answer: f.boardAnswer, GitHubSignIn: cfg.OAuth != nil, Every: cfg.BoardEvery, Now: cfg.Now, Logger: cfg.Logger,
 		SignIn: http.HandlerFunc(f.signIn), SignOut: http.HandlerFunc(f.signOut)})
 	if err != nil {
 		return nil, err
@@ -214,15 +219,16 @@ func New(cfg Config) (*Front, error) {
 	return f, nil
 }
 
-// Handler serves /mcp (bearer token required), /healthz, the board at / and, with sign-in by
-// GitHub, the OAuth metadata and endpoints. Each layer of /mcp is a plain http.Handler wrapper,
-// outermost first: the Host and Origin check (not on /healthz, which a load balancer's probe
-// reaches by address), the body caps, the bearer token, the session's owner.
+// Handler serves /mcp (bearer token required), the probes (/livez, /readyz, /healthz), the board
+// at / and, with sign-in by GitHub, the OAuth metadata and endpoints. Each layer of /mcp is a
+// plain http.Handler wrapper, outermost first: the Host and Origin check (not on the probes,
+// which a load balancer reaches by address), the body caps, the bearer token, the session's
+// owner.
 func (f *Front) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.cfg.Origins.Guard(f.bodies.Limit(f.requireUser(f.sessions.guard(f.stream)))))
 	f.mountOAuth(mux)
-	mux.HandleFunc("GET /healthz", monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
+	ops.Probes(mux, monitorwf.Health(f.cfg.Client, monitorwf.HealthWithin))
 	mux.Handle("/", f.cfg.Origins.Guard(f.board))
 	return mux
 }

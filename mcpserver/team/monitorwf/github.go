@@ -118,6 +118,7 @@ func (w *monitor) read(ctx workflow.Context) {
 		return
 	}
 	_ = w.step(ctx, statemachine.PollInput(f), "read: "+f.Attention.Kind.Words())
+	w.changeQuiet()
 }
 
 // changeStopForeign is the workflow.GetVersion change that ends a monitor whose owner did not open

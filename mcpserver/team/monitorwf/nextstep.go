@@ -169,7 +169,9 @@ func (w *monitor) nextStep(ctx workflow.Context, req NextStepRequest) (Reply, er
 			return Reply{}, err
 		}
 	}
-	return w.reply(), nil
+	r := w.reply()
+	w.changeAnswered(ctx, r.Action)
+	return r, nil
 }
 
 // forAgent: the machine waits on the agent or the user, or has ended.

@@ -79,16 +79,19 @@ type monitor struct {
 
 	// owed is when the first change no read has seen arrived; lastChange the latest one.
 	owed, lastChange time.Time
-	changes          int
-	reconcileAt      time.Time
-	hotAt            time.Time
-	lastRead         time.Time
-	readFailures     int
-	retryAt          time.Time // after a failed read, none before this
-	lastError        string
-	lastEvent        Event
-	facts            *prstatus.Facts
-	handed           string // the task last handed to the agent by an Update in this run
+	// sinceChange is when the first change the agent has not yet had an action for arrived
+	// (latency.go).
+	sinceChange  time.Time
+	changes      int
+	reconcileAt  time.Time
+	hotAt        time.Time
+	lastRead     time.Time
+	readFailures int
+	retryAt      time.Time // after a failed read, none before this
+	lastError    string
+	lastEvent    Event
+	facts        *prstatus.Facts
+	handed       string // the task last handed to the agent by an Update in this run
 	// published is the PrmonitorWaitingOn value the workflow last set (publish.go).
 	published WaitingOn
 }
@@ -176,6 +179,7 @@ func (w *monitor) onChange(ctx workflow.Context, c Change) {
 		w.owed = now
 	}
 	w.lastChange = now
+	w.changeSeen(now)
 	w.changes++
 	w.lastEvent = Event{At: now, What: "GitHub: " + kindWord(c.Kind)}
 	w.woken = true

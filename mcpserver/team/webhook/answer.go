@@ -20,18 +20,18 @@ type incoming struct {
 // replay window; otherwise it returns the payload's fields and a nil answer.
 func (h *Handler) screen(d incoming, body []byte) (payload, *reply) {
 	if (d.delivery != "" && h.seen.has(d.delivery, d.now)) || h.seen.has(d.digest, d.now) {
-		return payload{}, &reply{http.StatusOK, "duplicate", "duplicate delivery, dropped"}
+		return payload{}, &reply{http.StatusOK, ResultDuplicate, "duplicate delivery, dropped"}
 	}
 	if !slices.Contains(Events, d.event) {
-		return payload{}, &reply{http.StatusOK, "not-handled", fmt.Sprintf("event %q is not one this receiver handles; nothing to signal", clip(d.event))}
+		return payload{}, &reply{http.StatusOK, ResultNotHandled, fmt.Sprintf("event %q is not one this receiver handles; nothing to signal", clip(d.event))}
 	}
 	p, err := decode(body)
 	if err != nil {
-		return payload{}, &reply{http.StatusBadRequest, "malformed", err.Error()}
+		return payload{}, &reply{http.StatusBadRequest, ResultMalformed, err.Error()}
 	}
 	if at, ok := eventTime(d.event, p); ok && d.now.Sub(at) > h.cfg.DedupWindow {
 		h.cfg.Logger.Warn("webhook delivery refused as a replay", "event", d.event, "delivery", clip(d.delivery), "event_time", at)
-		return payload{}, &reply{http.StatusUnprocessableEntity, "stale",
+		return payload{}, &reply{http.StatusUnprocessableEntity, ResultStale,
 			fmt.Sprintf("refused: the event happened %s ago, before the replay window (%s)", d.now.Sub(at).Round(time.Second), h.cfg.DedupWindow)}
 	}
 	return p, nil
@@ -48,11 +48,11 @@ func (h *Handler) settled(d incoming, p payload, out outcome) reply {
 			h.cfg.Logger.Info("webhook: a commit or repository this installation cannot see; its deliveries signal nothing",
 				"event", d.event, "repository", clip(repo))
 		}
-		return reply{http.StatusOK, "not-visible", "nothing to signal: " + ErrNotVisible.Error()}
+		return reply{http.StatusOK, ResultNotVisible, "nothing to signal: " + ErrNotVisible.Error()}
 	case out.signalled == 0:
-		return reply{http.StatusOK, "no-monitor", "handled: no monitor to signal"}
+		return reply{http.StatusOK, ResultNoMonitor, "handled: no monitor to signal"}
 	}
-	return reply{http.StatusAccepted, "signalled", fmt.Sprintf("signalled %d monitor(s)", out.signalled)}
+	return reply{http.StatusAccepted, ResultSignalled, fmt.Sprintf("signalled %d monitor(s)", out.signalled)}
 }
 
 // OutcomeHeader names what became of a delivery, one word (signalled, no-monitor, not-handled,

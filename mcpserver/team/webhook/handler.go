@@ -63,9 +63,27 @@ type Config struct {
 	MaxBody     int64
 	MaxInFlight int64
 	DedupWindow time.Duration
-	Now         func() time.Time
-	Logger      *slog.Logger
+	// Counted, when set, is told each delivery's event and result (Result*): the worker's
+	// metrics. The event of a delivery whose signature did not verify is "unverified".
+	Counted func(event, result string)
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
+
+// A delivery's results, as Config.Counted hears them: the outcome its answer names
+// (OutcomeHeader), or, for a delivery whose signature was not checked, why.
+const (
+	ResultSignalled  = "signalled"   // one or more monitors signalled (or started)
+	ResultNoMonitor  = "no-monitor"  // handled: no monitor runs for it
+	ResultNotHandled = "not-handled" // an event the receiver does not act on
+	ResultNotVisible = "not-visible" // about a commit or repository the worker cannot see
+	ResultDuplicate  = "duplicate"   // a redelivery or a replay already taken
+	ResultStale      = "stale"       // an event older than the replay window
+	ResultFailed     = "failed"      // the monitors could not be signalled: GitHub may redeliver
+	ResultRefused    = "refused"     // no or a wrong signature
+	ResultMalformed  = "malformed"   // signed, but not a payload (or too large, or no room)
+	eventUnverified  = "unverified"
+)
 
 // Handler is the POST /webhook endpoint.
 type Handler struct {
@@ -99,6 +117,9 @@ func New(cfg Config) (*Handler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Counted == nil {
+		cfg.Counted = func(string, string) {}
+	}
 	return &Handler{cfg: cfg, seen: newSeen(cfg.DedupWindow, dedupMax), unseen: newSeen(cfg.DedupWindow, 10_000),
 		bodies: httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, DefaultWaitForRoom)}, nil
 }
@@ -112,6 +133,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	payload, release, status, err := h.verified(r)
 	if err != nil {
 		h.cfg.Logger.Warn("webhook delivery refused", "status", status, "err", err, "remote", r.RemoteAddr)
+		result := ResultMalformed
+		if status == http.StatusUnauthorized {
+			result = ResultRefused
+		}
+		h.cfg.Counted(eventUnverified, result)
 		httpguard.Refuse(w, status, errors.New(http.StatusText(status)))
 		return
 	}
@@ -121,6 +147,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.digest = hex.EncodeToString(sum[:16])
 	p, early := h.screen(d, payload)
 	if early != nil {
+		h.cfg.Counted(d.event, early.outcome)
 		early.write(w)
 		return
 	}
@@ -132,7 +159,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// Not recorded as seen: GitHub's redelivery (or the reconcile timer) gets another try.
 		h.cfg.Logger.Error("webhook delivery not signalled", "event", clip(d.event), "delivery", clip(d.delivery), "err", err)
-		reply{http.StatusInternalServerError, "failed", "could not signal the monitors"}.write(w)
+		h.cfg.Counted(d.event, ResultFailed)
+		reply{http.StatusInternalServerError, ResultFailed, "could not signal the monitors"}.write(w)
 		return
 	}
 	if d.delivery != "" {
@@ -140,7 +168,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.seen.add(d.digest, d.now)
 	h.cfg.Logger.Debug("webhook delivery", "event", d.event, "delivery", clip(d.delivery), "monitors", out.signalled)
-	h.settled(d, p, out).write(w)
+	rep := h.settled(d, p, out)
+	h.cfg.Counted(d.event, rep.outcome)
+	rep.write(w)
 }
 
 // verified reads the body within the caps (the body's size and the bytes of all deliveries in

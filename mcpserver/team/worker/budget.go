@@ -23,6 +23,9 @@ import (
 type budget struct {
 	share float64
 	now   func() time.Time
+	// meter, when set, is told after every answer what it cost and the hour's counters as they
+	// now stand (the metrics; the share has no say).
+	meter func(cost int, seen prstatus.RateLimit)
 
 	mu       sync.Mutex
 	seen     prstatus.RateLimit
@@ -51,6 +54,9 @@ func (b *budget) observe(rl prstatus.RateLimit) {
 	defer b.mu.Unlock()
 	if rl.Cost > 0 {
 		b.cost = rl.Cost
+	}
+	if b.meter != nil {
+		defer func() { b.meter(rl.Cost, b.seen) }()
 	}
 	switch {
 	case rl.ResetAt.Before(b.seen.ResetAt):

@@ -75,3 +75,20 @@ func TestCallsAdmittedTogetherReserveTheirPointsSoTheyCannotOvershootTheShare(t 
 	_, err = b.admit()
 	require.Error(t, err, "an earlier answer of the hour arriving late does not give the points back")
 }
+
+func TestTheMetricsHearEveryAnswersCostAndTheLatestCounters(t *testing.T) {
+	now := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	reset := now.Add(30 * time.Minute)
+	type heard struct {
+		cost      int
+		remaining int
+	}
+	var got []heard
+	b := newBudget(0, func() time.Time { return now }) // no share: the metrics hear all the same
+	b.meter = func(cost int, rl prstatus.RateLimit) { got = append(got, heard{cost, rl.Remaining}) }
+	b.observe(prstatus.RateLimit{Limit: 5000, Remaining: 4990, Cost: 3, ResetAt: reset})
+	b.observe(prstatus.RateLimit{Limit: 5000, Remaining: 4995, Cost: 1, ResetAt: reset})                // overtaken: the counters stay
+	b.observe(prstatus.RateLimit{Limit: 5000, Remaining: 100, Cost: 1, ResetAt: reset.Add(-time.Hour)}) // last hour's, late
+	b.observe(prstatus.RateLimit{})                                                                     // no counters: nothing
+	assert.Equal(t, []heard{{3, 4990}, {1, 4990}, {1, 4990}}, got)
+}

@@ -18,6 +18,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/mcpserver/team/webhook"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -53,7 +54,19 @@ type Config struct {
 	WebhookSecret []byte
 	// Listening, when set, is told the webhook's address once it accepts connections.
 	Listening func(addr string)
-	Logger    *slog.Logger
+	// Metrics is the worker's registry (ops.New): Temporal's SDK metrics, the webhook's deliveries,
+	// GitHub's points by TokenID, activity attempts. MetricsListen, when set, serves it at
+	// /metrics there, with /livez and /readyz; nil Metrics records nothing.
+	Metrics       *ops.Metrics
+	MetricsListen string
+	// TokenID names the token in the metrics: a short id that is not the token (ghclient.Token's
+	// ShortID, or the App's installation).
+	TokenID string
+	// StopTimeout is how long the activities in flight get to finish when the worker stops
+	// (default 30 s); Drain bounds the webhook's and the metrics' listeners (ops.DefaultDrain).
+	StopTimeout time.Duration
+	Drain       ops.Drain
+	Logger      *slog.Logger
 }
 
 func (c Config) withDefaults() Config {
@@ -65,6 +78,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.StopTimeout <= 0 {
+		c.StopTimeout = 30 * time.Second
+	}
+	if c.Drain == (ops.Drain{}) {
+		c.Drain = ops.DefaultDrain
+	}
+	if c.TokenID == "" {
+		c.TokenID = "token"
 	}
 	return c
 }
@@ -82,7 +104,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return errors.New("--webhook-listen needs --webhook-secret-file")
 	}
 	opts := client.Options{HostPort: cfg.Temporal, Namespace: cfg.Namespace, Logger: sdklog.NewStructuredLogger(cfg.Logger),
-		ConnectionOptions: client.ConnectionOptions{TLS: cfg.TemporalTLS}}
+		ConnectionOptions: client.ConnectionOptions{TLS: cfg.TemporalTLS}, MetricsHandler: cfg.Metrics.TemporalHandler()}
 	if cfg.TemporalAPIKey != "" {
 		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.TemporalAPIKey)
 	}
@@ -96,58 +118,93 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	spend := newBudget(cfg.Budget, time.Now)
+	spend.meter = func(cost int, rl prstatus.RateLimit) { cfg.Metrics.Points(cfg.TokenID, cost, rl.Remaining, rl.Limit) }
 	if err := spend.seed(ctx, cfg.GitHub); err != nil {
 		cfg.Logger.Warn("could not read the token's rate limit; the budget counts from the first answer", "err", err)
 	}
 	if cfg.Effects == nil {
 		cfg.Effects = gitHubWork{gh: cfg.GitHub, now: time.Now, budget: spend}
 	}
-	w := sdkworker.New(c, cfg.TaskQueue, sdkworker.Options{TaskQueueActivitiesPerSecond: cfg.ActivitiesPerSecond})
+	wopts := sdkworker.Options{TaskQueueActivitiesPerSecond: cfg.ActivitiesPerSecond, WorkerStopTimeout: cfg.StopTimeout}
+	if cfg.Metrics != nil {
+		wopts.Interceptors = append(wopts.Interceptors, cfg.Metrics.ActivityInterceptor())
+	}
+	w := sdkworker.New(c, cfg.TaskQueue, wopts)
 	monitorwf.RegisterWorkflows(w)
 	src := source{gh: cfg.GitHub, budget: spend}
 	(&monitorwf.Activities{Source: src, Effects: cfg.Effects, Search: src}).Register(w)
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("start the worker: %w", err)
 	}
+	// Stopped last: the listeners drain first, so a delivery in flight still finds the worker
+	// and the client; then the activities in flight get StopTimeout to finish.
 	defer w.Stop()
 	cfg.Logger.Info("worker running", "temporal", cfg.Temporal, "namespace", cfg.Namespace, "task_queue", cfg.TaskQueue)
+	return serveHTTP(ctx, cfg, c)
+}
 
-	if cfg.WebhookListen == "" {
+// serveHTTP serves the webhook's and the metrics' listeners that are configured until ctx ends,
+// then drains them.
+func serveHTTP(ctx context.Context, cfg Config, c client.Client) error {
+	ready := monitorwf.Health(c, monitorwf.HealthWithin)
+	var servers []func(context.Context) error
+	if cfg.WebhookListen != "" {
+		mux, err := webhookMux(cfg, c, ready)
+		if err != nil {
+			return err
+		}
+		srv, err := listen(cfg, "webhook", cfg.WebhookListen, mux, cfg.Listening)
+		if err != nil {
+			return err
+		}
+		servers = append(servers, srv)
+	}
+	if cfg.MetricsListen != "" {
+		if cfg.Metrics == nil {
+			return errors.New("--metrics-listen without a metrics registry")
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", cfg.Metrics.Handler())
+		ops.Probes(mux, ready)
+		srv, err := listen(cfg, "metrics", cfg.MetricsListen, cfg.Metrics.Requests(mux), nil)
+		if err != nil {
+			return err
+		}
+		servers = append(servers, srv)
+	}
+	if len(servers) == 0 {
 		<-ctx.Done()
 		return nil
 	}
-	return serveWebhook(ctx, cfg, c)
+	return ops.RunAll(ctx, servers...)
 }
 
-// serveWebhook serves POST /webhook and GET /healthz until ctx ends.
-func serveWebhook(ctx context.Context, cfg Config, c client.Client) error {
+// webhookMux serves POST /webhook and the probes.
+func webhookMux(cfg Config, c client.Client, ready http.Handler) (http.Handler, error) {
 	starter := monitorwf.Starter{Client: c, TaskQueue: cfg.TaskQueue, Params: func(ref prstatus.PRRef) monitorwf.Params {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}
-	hook, err := webhook.New(webhook.Config{Secret: cfg.WebhookSecret, Monitors: starter, Pulls: pullsForCommit(cfg.GitHub), Logger: cfg.Logger})
+	hook, err := webhook.New(webhook.Config{Secret: cfg.WebhookSecret, Monitors: starter, Pulls: pullsForCommit(cfg.GitHub),
+		Counted: cfg.Metrics.Webhook, Logger: cfg.Logger})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/webhook", hook)
-	mux.HandleFunc("GET /healthz", monitorwf.Health(c, monitorwf.HealthWithin))
-	ln, err := net.Listen("tcp", cfg.WebhookListen)
+	ops.Probes(mux, ready)
+	return cfg.Metrics.Requests(mux), nil
+}
+
+// listen binds addr now (a taken port fails the start) and returns the server to run on it.
+func listen(cfg Config, what, addr string, h http.Handler, listening func(string)) (func(context.Context) error, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.WebhookListen, err)
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, WriteTimeout: time.Minute}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	cfg.Logger.Info("webhook listening", "addr", ln.Addr().String())
-	if cfg.Listening != nil {
-		cfg.Listening(ln.Addr().String())
+	cfg.Logger.Info(what+" listening", "addr", ln.Addr().String())
+	if listening != nil {
+		listening(ln.Addr().String())
 	}
-	select {
-	case err := <-errc:
-		return fmt.Errorf("webhook server: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return srv.Shutdown(shutdown)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, WriteTimeout: time.Minute}
+	return func(ctx context.Context) error { return ops.Serve(ctx, srv, ln, cfg.Drain) }, nil
 }
