@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -64,7 +65,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 	// The host shows it: the user is notified if nobody answers, and an earlier relay of it no
 	// longer stands.
 	d.s.notices.asked(d.mon, act.Question, true)
-	d.mon.relay(0)
+	d.mon.relays.Shown(d.mon.question(act.Question.Seq))
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
 
@@ -75,20 +76,17 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 // host's prompt, shown again on the next ready.
 func (d *driver) questionToAgent(act statemachine.Action) outcome {
 	out := d.output(act)
-	if !d.client.dismissed {
-		d.mon.relay(act.Question.Seq)
-	}
+	why := contract.NoForms
 	switch {
-	case act.Message != "":
+	case d.client.dismissed:
+		why = contract.Dismissed
+	case d.client.taskCannotAsk:
+		why = contract.TaskCannotAsk
 	case d.client.noElicitation:
-		out.Message = "The host could not show this question to the user (it refused or failed the prompt): ask the user and answer with user_chose."
-	default:
-		out.Message = "Ask the user this question and answer with user_chose."
+		why = contract.FormFailed
 	}
-	if only := userOnly(d.mon.position(), act.Question); d.client.dismissed && len(only) > 0 {
-		out.Message += fmt.Sprintf(" The user dismissed the host's prompt: %v only their own pick there can choose; "+
-			"call pr_monitor_next_step with event=ready to show it again. The other choices you may relay with user_chose.", only)
-	}
+	relayed := d.mon.relays.Handed(d.mon.question(act.Question.Seq), why)
+	out.Message = contract.AskAgentMessage(act.Message, why, relayed, contract.MergingChoices(d.mon.position(), act.Question))
 	return deliver(out)
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -61,22 +62,22 @@ type monitor struct {
 	servedAt     time.Time
 	servedStep   uint64
 	endUnseen    bool
-	// relayedSeq is the question this process handed to the agent because the host could not
-	// show it to the user: the agent's answer to it is the user's, relayed (consent.go).
-	relayedSeq int
+	// relays are the questions of this run handed to the agent because the host could not show
+	// them to the user: the agent's answer to one is the user's, relayed (consent.go).
+	relays *contract.Relays
 	// pushed is what the agent was last told of the open action (push.go), saved with the record.
 	pushed store.Pushed
 }
 
 // newMonitor is a new monitor of ref, holding release (its claim in the state directory).
 func newMonitor(id string, ref prstatus.PRRef, now time.Time, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
-	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine}
+	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine, relays: contract.NewRelays(stdioConsent)}
 }
 
 // resumedMonitor is the monitor saved in rec, at machine's position, holding release.
 func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
 	m := &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
-		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt}
+		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt, relays: contract.NewRelays(stdioConsent)}
 	if rec.Pushed != nil {
 		m.pushed = *rec.Pushed
 	}
@@ -273,19 +274,10 @@ func (m *monitor) taskHandedOut() bool {
 	return id == "" || id == m.handed
 }
 
-// relay records that question seq went to the agent because the host could not show it (0: none
-// did, the question is the host's to show again).
-func (m *monitor) relay(seq int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.relayedSeq = seq
-}
-
-// relayed reports whether question seq went to the agent because the host could not show it.
-func (m *monitor) relayed(seq int) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return seq != 0 && seq == m.relayedSeq
+// question names question seq of this monitor's run for its relays: a monitor is one run (a
+// monitor started again after it ended is a new one, with relays of its own).
+func (m *monitor) question(seq int) contract.QuestionKey {
+	return contract.QuestionKey{Monitor: m.id, Seq: seq}
 }
 
 // endSeen records that a call told the agent the monitor ended.

@@ -11,7 +11,9 @@ import (
 // teamServe are serve's flags for --http.
 type teamServe struct {
 	addr, tokens string
-	temporal     temporalFlags
+	// noRelayedMerge: only the user's own pick in a form merges (docs/security.md, "Consent").
+	noRelayedMerge bool
+	temporal       temporalFlags
 }
 
 // registerTeamServe adds --http, --auth-tokens and the Temporal flags to serve's.
@@ -19,6 +21,7 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	t := &teamServe{}
 	fs.StringVar(&t.addr, "http", "", "serve MCP over Streamable HTTP at /mcp on `ADDR` (the team deployment: needs --temporal and --auth-tokens; docs/deploy.md)")
 	fs.StringVar(&t.tokens, "auth-tokens", "", "with --http: the users, one line each: USER SHA256HEX (the hex SHA-256 of the user's bearer token) (`FILE`)")
+	fs.BoolVar(&t.noRelayedMerge, "no-relayed-merge", false, "with --http: take a merge, auto-merge or merge-queue entry only from the user's own pick in a form, never relayed by an agent (docs/security.md)")
 	t.temporal.register(fs, teamTaskQueue)
 	return t
 }
@@ -33,7 +36,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range []string{"auth-tokens", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
+		for _, name := range []string{"auth-tokens", "no-relayed-merge", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"} {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}

@@ -50,7 +50,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if bots != nil {
 		policy = prstatus.ReviewerPolicy{Bots: slices.Clone(bots)}
 	}
-	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
+	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users, NoRelayedMerge: t.noRelayedMerge,
 		Machine: machine, Policy: policy, Version: version, Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -38,9 +39,11 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 			return mcpserver.ToolError("no action was handed out with monitor_id=all here: answer with the monitor_id the action named")
 		}
 		c.id = id
-		if _, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user); err != nil {
+		found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+		if err != nil {
 			return f.ownedError(c.id, err)
 		}
+		c.run = found.Run
 		return f.drive(ctx, c, step)
 	}
 	var again string // a monitor whose open action was handed out already
@@ -110,8 +113,15 @@ func (f *Front) handOutAgain(ctx context.Context, c *call, id string) *mcp.CallT
 	one := *c
 	one.id = id
 	if act.Kind == statemachine.ActionAskUser && act.Question != nil {
-		// The form was not answered within an earlier call: the agent relays it now.
+		// The form was not answered within an earlier call: the agent asks the user now (its
+		// answer is a relay only where a host could not show the question).
 		act.Message = "This question is still open: ask the user and answer with user_chose."
+		relayed := f.relays.Relayed(contract.QuestionKey{Monitor: id, Run: st.Run, Seq: act.Question.Seq})
+		why := contract.NoForms
+		if relayed {
+			why = contract.FormFailed
+		}
+		return f.toAgent(&one, monitorwf.Reply{MonitorID: id, Run: st.Run, PR: st.PR, Summary: st.Summary, Action: act}, why, relayed)
 	}
 	return f.render(&one, st.PR, st.Summary, act)
 }

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
@@ -37,8 +38,12 @@ type Config struct {
 	BoardEvery time.Duration
 	// ProgressEvery is how often a waiting call sends progress, when the client asked (default 5 s).
 	ProgressEvery time.Duration
-	Now           func() time.Time
-	Logger        *slog.Logger
+	// NoRelayedMerge: a choice that merges is taken only from the user's own pick in a form, never
+	// relayed by an agent, even for a question a host could not show (serve --http
+	// --no-relayed-merge).
+	NoRelayedMerge bool
+	Now            func() time.Time
+	Logger         *slog.Logger
 }
 
 func (c *Config) defaults() error {
@@ -104,15 +109,10 @@ type Front struct {
 	// asked is, per user and monitor ("user id"), the seq of the question monitor_id=all put to the
 	// user last: it waits behind the others until nothing new comes.
 	asked map[string]int
-	// refused are the questions a client could not show (it refused or failed the form): the
-	// agent relays them, and its answer is the user's, merges included.
-	refused map[question]bool
-}
-
-// question names one question of one monitor.
-type question struct {
-	monitor string
-	seq     int
+	// relays are the questions a host of their user could not show (it refused or failed the
+	// form): the agent relays them, and its answer is the user's, merges included (contract's
+	// consent rule; what a session declares about itself does not count).
+	relays *contract.Relays
 }
 
 // New builds the front end.
@@ -124,7 +124,8 @@ func New(cfg Config) (*Front, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{}, refused: map[question]bool{}}
+	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{},
+		relays: contract.NewRelays(contract.Policy{NoRelayedMerge: cfg.NoRelayedMerge})}
 	f.starter = monitorwf.Starter{Client: cfg.Client, TaskQueue: cfg.TaskQueue, Params: func(ref prstatus.PRRef) monitorwf.Params {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}

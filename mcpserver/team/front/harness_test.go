@@ -3,6 +3,7 @@ package front_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -52,7 +53,10 @@ type team struct {
 	st    monitorwf.Starter
 }
 
-func newTeam(t *testing.T) *team {
+func newTeam(t *testing.T) *team { return newTeamWith(t, front.Config{}) }
+
+// newTeamWith is newTeam with the front end's options of o (NoRelayedMerge).
+func newTeamWith(t *testing.T, o front.Config) *team {
 	srv := temporaltest.Start(t, "")
 	c := srv.Client(t)
 	fake := githubfake.MustNew(githubfake.WithViewer("prmonitor-app"), githubfake.WithToken(ghToken), githubfake.WithRateLimit(1<<30))
@@ -69,7 +73,7 @@ func newTeam(t *testing.T) *team {
 	}()
 	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
 	fr, err := front.New(front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
-		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)})
+		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, NoRelayedMerge: o.NoRelayedMerge, Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	hs := httptest.NewServer(fr.Handler())
 	t.Cleanup(func() {
@@ -106,7 +110,7 @@ type agent struct {
 }
 
 // agentOptions shape a client: its protocol era and, when answer is set, form elicitation
-// answered by it.
+// answered by it (a nil answer fails the form: the host could not show it).
 type agentOptions struct {
 	protocol string
 	answer   func(q *sdk.ElicitParams) *sdk.ElicitResult
@@ -121,7 +125,10 @@ func (tm *team) agent(user string, o agentOptions) *agent {
 			a.mu.Lock()
 			a.forms = append(a.forms, req.Params.Message)
 			a.mu.Unlock()
-			return o.answer(req.Params), nil
+			if res := o.answer(req.Params); res != nil {
+				return res, nil
+			}
+			return nil, errors.New("this host cannot show the form")
 		}
 	}
 	c := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, opts)

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -30,8 +31,11 @@ const busyRetry = time.Second
 
 // call is one next_step call as the front end drives it.
 type call struct {
-	user     string
-	id       string
+	user string
+	id   string
+	// run names the monitor's run as the call found it (monitorwf.Found.Run): the agent's answer
+	// is a relay only for a question of that run.
+	run      string
 	deadline time.Time
 	viaAll   bool
 	rounds   int // questions put to the user in this call
@@ -61,9 +65,11 @@ func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*m
 	if c.id == "all" {
 		return f.nextStepAll(ctx, c, step), nil
 	}
-	if _, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user); err != nil {
+	found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+	if err != nil {
 		return f.ownedError(c.id, err), nil
 	}
+	c.run = found.Run
 	return f.drive(ctx, c, step), nil
 }
 
@@ -79,18 +85,19 @@ func (f *Front) ownedError(id string, err error) *mcp.CallToolResult {
 // drive sends the agent's event and renders what comes back: a question goes to the user through
 // a form when the host can show one (ask.go).
 func (f *Front) drive(ctx context.Context, c *call, step monitorwf.NextStepRequest) *mcp.CallToolResult {
-	if step.Event == statemachine.EventUserChose && (!mcpserver.ClientCanElicit(ctx) || f.wasRefused(c.id, step.QuestionSeq)) {
-		step.By = statemachine.ByRelay // the agent relays a question the host could not show
+	if step.Event == statemachine.EventUserChose {
+		step = f.agentAnswer(ctx, c, step)
 	}
 	r, err := f.update(ctx, c, step)
 	if monitorwf.IsNotTheUsers(err) {
-		// A merge only from the user's own answer where the host can show the question: the
-		// machine did not take the agent's word for it; the user is asked in a form instead.
-		if res, ok := f.confirm(ctx, c, step); ok {
-			return res
+		// The machine did not take the agent's word for a choice that merges: the user is asked in
+		// a form instead, where this session can show one.
+		if mcpserver.ClientCanElicit(ctx) {
+			if res, ok := f.confirm(ctx, c, step); ok {
+				return res
+			}
 		}
-		return mcpserver.ToolError("refused, nothing changed: the host can show this question to the user, so a choice that merges is " +
-			"taken only from their answer there. Call pr_monitor_next_step with event=ready to show it to them")
+		return f.refused(ctx, c, err)
 	}
 	if err != nil {
 		return f.updateError(ctx, c, err)
@@ -99,6 +106,31 @@ func (f *Front) drive(ctx context.Context, c *call, step monitorwf.NextStepReque
 		return f.ask(ctx, c, r)
 	}
 	return f.render(c, r.PR, r.Summary, r.Action)
+}
+
+// agentAnswer marks the agent's user_chose by the contract's consent rule: the user's, relayed,
+// only for a question of this run a form-capable host of the user could not show.
+func (f *Front) agentAnswer(ctx context.Context, c *call, step monitorwf.NextStepRequest) monitorwf.NextStepRequest {
+	seq := step.QuestionSeq
+	if seq == 0 {
+		if st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, c.id); err == nil && st.Question != nil {
+			seq = st.Question.Seq
+		}
+	}
+	in := f.relays.AgentAnswer(statemachine.ChoiceInput(step.Choice), contract.QuestionKey{Monitor: c.id, Run: c.run, Seq: seq})
+	step.By, step.Run = in.By, c.run
+	return step
+}
+
+// refused is the machine's refusal of the agent's choice that merges, as a tool error.
+func (f *Front) refused(ctx context.Context, c *call, err error) *mcp.CallToolResult {
+	cause := text.Error(err)
+	if app := (*temporal.ApplicationError)(nil); errors.As(err, &app) {
+		cause = app.Message()
+	}
+	act, perr := monitorwf.Pending(ctx, f.cfg.Client, c.id)
+	interpreting := perr == nil && act.Kind == statemachine.ActionExecute && act.Task == statemachine.TaskInterpretFreeform
+	return mcpserver.ToolError(contract.Refusal(cause, interpreting))
 }
 
 // update sends the Update, again while the monitor is busy with GitHub work and the call has time.
