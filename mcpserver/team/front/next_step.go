@@ -125,7 +125,8 @@ func (f *Front) agentAnswer(ctx context.Context, c *call, step monitorwf.NextSte
 // refused is the machine's refusal of the agent's choice that merges, as a tool error.
 func (f *Front) refused(ctx context.Context, c *call, err error) *mcp.CallToolResult {
 	cause := text.Error(err)
-	if app := (*temporal.ApplicationError)(nil); errors.As(err, &app) {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
 		cause = app.Message()
 	}
 	act, perr := monitorwf.Pending(ctx, f.cfg.Client, c.id)
