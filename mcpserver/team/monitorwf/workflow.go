@@ -234,7 +234,7 @@ func (w *monitor) drive(ctx workflow.Context) {
 			}
 		case w.act.Kind == statemachine.ActionServer && !w.stopping:
 			w.perform(ctx)
-		case w.readDue(workflow.Now(ctx)):
+		case w.readDue(ctx):
 			w.read(ctx)
 		default:
 			return
@@ -247,7 +247,7 @@ func (w *monitor) drive(ctx workflow.Context) {
 func (w *monitor) sleep(ctx workflow.Context) {
 	w.woken = false
 	woken := func() bool { return w.woken }
-	due, ok := w.nextRead()
+	due, ok := w.nextRead(ctx)
 	if !ok {
 		_ = workflow.Await(ctx, woken)
 		return
