@@ -77,6 +77,7 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 
 // answer sends what the user answered in the form to the monitor.
 func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a mcpserver.FormAnswer) *mcp.CallToolResult {
+	c.confirming = false // the user answered: what follows is theirs to see
 	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq, By: statemachine.ByUser}
 	switch a.Kind {
 	case statemachine.InputEvent:
@@ -103,7 +104,8 @@ func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a m
 }
 
 // confirm puts the open question to the user in a form when the machine refused the agent's
-// choice because it merges; ok is false when that question is not the one open.
+// choice because it merges; ok is false when that question is not the one open, or the host could
+// not show the form.
 func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepRequest) (*mcp.CallToolResult, bool) {
 	st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, c.id)
 	if err != nil || st.Question == nil || st.Question.Seq != step.QuestionSeq || !st.Question.Offers(step.Choice) {
@@ -113,7 +115,10 @@ func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepReq
 	if err != nil || act.Kind != statemachine.ActionAskUser || act.Question == nil {
 		return nil, false
 	}
-	return f.ask(ctx, c, monitorwf.Reply{MonitorID: c.id, PR: st.PR, Summary: st.Summary, Action: act}), true
+	c.confirming = true
+	res := f.ask(ctx, c, monitorwf.Reply{MonitorID: c.id, Run: st.Run, PR: st.PR, Summary: st.Summary, Action: act})
+	c.confirming = false
+	return res, res != nil
 }
 
 // resumeForm takes a 2026-07-28 client's answer to a form: the request state must be one this
@@ -147,6 +152,9 @@ func (f *Front) resumeForm(ctx context.Context, c *call, req mcp.CallToolRequest
 // toAgent hands r's question to the agent (ask_user), saying why and whether its answer will be
 // the user's, relayed.
 func (f *Front) toAgent(c *call, r monitorwf.Reply, why contract.NotShown, relayed bool) *mcp.CallToolResult {
+	if c.confirming {
+		return nil
+	}
 	act := r.Action
 	act.Message = contract.AskAgentMessage(act.Message, why, relayed, merging(*act.Question))
 	return f.render(c, r.PR, r.Summary, act)

@@ -1,11 +1,14 @@
 package front_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 )
@@ -82,6 +85,10 @@ func TestOverHTTPAQuestionAFormFailedForIsRelayedButOnlyInItsOwnRun(t *testing.T
 	// Stopped and started again: the new run asks its question with the same seq.
 	stopped := failing.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#7"})
 	require.False(t, stopped.isError, stopped.text)
+	require.Eventually(t, func() bool {
+		d, err := tm.c.DescribeWorkflow(context.Background(), "acme/widgets#7", "")
+		return err == nil && d.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	}, time.Minute, 100*time.Millisecond, "the stopped run ends")
 	started = failing.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
 	require.False(t, started.isError, started.text)
 	require.Equal(t, seq, openQuestion(t, other), "the new run numbers its questions from 1 again")

@@ -39,6 +39,9 @@ type call struct {
 	deadline time.Time
 	viaAll   bool
 	rounds   int // questions put to the user in this call
+	// confirming: the call puts the question in a form only to ask the user for the choice that
+	// merges the agent sent; a host that cannot show it gets the refusal, not the question.
+	confirming bool
 }
 
 // maxRounds bounds the forms one call shows (a form answered, then the next question).
