@@ -41,7 +41,7 @@ func (d *driver) agentAnswer(in statemachine.Input) statemachine.Input {
 // hostElicits reports whether the client declared form elicitation (an empty capability means
 // form, as before URL mode existed), whatever it did with a form in this call.
 func (d *driver) hostElicits() bool {
-	return formElicitation(clientCaps(d.ctx))
+	return contract.FormElicitation(contract.ClientCaps(d.ctx))
 }
 
 // taskAsksClient reports whether a call that runs as a 2025-11-25 MCP task can put a question to

@@ -33,7 +33,7 @@ type monitor struct {
 	// fresh is the snapshot pr_monitor_start fetched, used once by the first poll so starting a
 	// monitor costs one GraphQL request, not two; only while nothing but ready happened since.
 	fresh      *prstatus.Facts
-	lastAction *ActionOutput
+	lastAction *contract.ActionOutput
 	// handed identifies the last task this process handed to the agent (taskID) since the last
 	// pr_monitor_start; a task saved by an earlier process was never handed out by this one.
 	handed string
@@ -147,7 +147,7 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 	}
 	m.saveLocked()
 	m.log(StepEvent(open, in, act, m.m.Fired()))
-	return bound(act, actionBudget), nil
+	return contract.Bound(act, contract.ActionBudget), nil
 }
 
 // save writes the monitor's record, while it holds its claim.
@@ -210,7 +210,7 @@ func (m *monitor) position() statemachine.Position {
 func (m *monitor) pending() statemachine.Action {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return bound(m.m.Pending(), actionBudget)
+	return contract.Bound(m.m.Pending(), contract.ActionBudget)
 }
 
 func (m *monitor) isEnded() bool {
@@ -232,7 +232,7 @@ type monitorView struct {
 	pending    statemachine.Action // unbounded
 	facts      *prstatus.Facts
 	factsAt    time.Time
-	lastAction *ActionOutput
+	lastAction *contract.ActionOutput
 }
 
 func (m *monitor) view() monitorView {
@@ -257,7 +257,7 @@ func (m *monitor) attached(f *prstatus.Facts, now time.Time, seq uint64) {
 
 // handedOut records what reached the agent: the last action (status shows it) and, for a task,
 // that this process handed it out.
-func (m *monitor) handedOut(out ActionOutput) {
+func (m *monitor) handedOut(out contract.ActionOutput) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.lastAction = &out

@@ -2,9 +2,7 @@ package contract
 
 import (
 	"fmt"
-	"strconv"
 	"sync"
-	"time"
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -33,14 +31,11 @@ import (
 // run numbers its questions from 1 again) and its seq in that run.
 type QuestionKey struct {
 	Monitor string
-	// Run names the monitor's run: the workflow's first run id (the same across continue-as-new),
-	// or the start of the stdio server's monitor (RunOf).
+	// Run names the monitor's run: the workflow's first run id (the same across continue-as-new).
+	// The stdio server keeps a record per monitor, which is one run, and leaves it empty.
 	Run string
 	Seq int
 }
-
-// RunOf names a run of a monitor started at t.
-func RunOf(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 36) }
 
 // NotShown is why a question went to the agent rather than into a host's form.
 type NotShown int

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -36,7 +35,7 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 		id := f.handed[c.user]
 		f.mu.Unlock()
 		if id == "" {
-			return mcpserver.ToolError("no action was handed out with monitor_id=all here: answer with the monitor_id the action named")
+			return contract.ToolError("no action was handed out with monitor_id=all here: answer with the monitor_id the action named")
 		}
 		c.id = id
 		found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
@@ -50,7 +49,7 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 	for {
 		ids, _, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: c.user, Waiting: true, Max: allBatch})
 		if err != nil && ctx.Err() == nil {
-			return mcpserver.ToolError(text.Error(err))
+			return contract.ToolError(text.Error(err))
 		}
 		again = ""
 		for _, id := range ids {
@@ -165,7 +164,7 @@ func (f *Front) allWatching(ctx context.Context, c *call) *mcp.CallToolResult {
 	if more {
 		n = "over " + n
 	}
-	return mcpserver.Result(mcpserver.ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
+	return contract.Result(contract.ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
 		Message: fmt.Sprintf("Still watching %s; nothing needs you yet. Call pr_monitor_next_step with monitor_id=all and event=ready to keep waiting.", n),
 		Next:    `pr_monitor_next_step(monitor_id="all", event="ready")`})
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -48,7 +47,7 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 	switch {
 	case f.relays.Relayed(k):
 		return f.toAgent(c, r, contract.FormFailed, true)
-	case !mcpserver.ClientCanElicit(ctx):
+	case !contract.ClientCanElicit(ctx):
 		return f.toAgent(c, r, contract.NoForms, f.relays.Handed(k, contract.NoForms))
 	}
 	if c.rounds >= maxRounds {
@@ -56,11 +55,11 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 	}
 	c.rounds++
 	version := server.RequestProtocolVersion(ctx)
-	params := mcpserver.QuestionForm(q, r.Summary, version)
+	params := contract.QuestionForm(q, r.Summary, version)
 	if mcp.IsModernProtocol(version) {
 		token, err := f.signer.sign(purposeQuestion, c.user, questionTTL, formState{Monitor: c.id, Seq: q.Seq, Rounds: c.rounds})
 		if err != nil {
-			return mcpserver.ToolError(text.Error(err))
+			return contract.ToolError(text.Error(err))
 		}
 		return server.NewInputRequestBuilder(token).Elicit(inputAnswer, params).ToolResult()
 	}
@@ -72,11 +71,11 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 		f.cfg.Logger.Info("the client refused or failed a form; the agent relays the question", "monitor", c.id, "err", err)
 		return f.toAgent(c, r, contract.FormFailed, f.relays.Handed(k, contract.FormFailed))
 	}
-	return f.answer(ctx, c, q, mcpserver.ReadForm(res, q))
+	return f.answer(ctx, c, q, contract.ReadForm(res, q))
 }
 
 // answer sends what the user answered in the form to the monitor.
-func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a mcpserver.FormAnswer) *mcp.CallToolResult {
+func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a contract.FormAnswer) *mcp.CallToolResult {
 	c.confirming = false // the user answered: what follows is theirs to see
 	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq, By: statemachine.ByUser}
 	switch a.Kind {
@@ -127,7 +126,7 @@ func (f *Front) resumeForm(ctx context.Context, c *call, req mcp.CallToolRequest
 	var st formState
 	user, err := f.signer.open(req.Params.RequestState, purposeQuestion, &st)
 	if err != nil || user != c.user || (c.id != "all" && st.Monitor != c.id) {
-		return mcpserver.ToolError("stale or forged request state: call pr_monitor_next_step with event=ready")
+		return contract.ToolError("stale or forged request state: call pr_monitor_next_step with event=ready")
 	}
 	if c.id == "all" {
 		c.viaAll = true
@@ -143,10 +142,10 @@ func (f *Front) resumeForm(ctx context.Context, c *call, req mcp.CallToolRequest
 		return f.updateError(ctx, c, err)
 	}
 	if act.Kind != statemachine.ActionAskUser || act.Question == nil || act.Question.Seq != st.Seq {
-		return mcpserver.ToolError("that question is no longer open: call pr_monitor_next_step with event=ready")
+		return contract.ToolError("that question is no longer open: call pr_monitor_next_step with event=ready")
 	}
 	res := server.ElicitationResponse(req.Params.InputResponses, inputAnswer)
-	return f.answer(ctx, c, *act.Question, mcpserver.ReadForm(res, *act.Question))
+	return f.answer(ctx, c, *act.Question, contract.ReadForm(res, *act.Question))
 }
 
 // toAgent hands r's question to the agent (ask_user), saying why and whether its answer will be

@@ -11,7 +11,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.temporal.io/sdk/client"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
@@ -130,21 +129,21 @@ func New(cfg Config) (*Front, error) {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}
 	f.mcp = server.NewMCPServer("prmonitor", cfg.Version,
-		server.WithInstructions(mcpserver.Instructions()),
+		server.WithInstructions(contract.Instructions),
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	tools, err := mcpserver.ServerTools(mcpserver.ToolOptions{}, map[string]server.ToolHandlerFunc{
-		mcpserver.ToolStart: f.handleStart, mcpserver.ToolStartAll: f.handleStartAll, mcpserver.ToolNextStep: f.handleNextStep,
-		mcpserver.ToolStatus: f.handleStatus, mcpserver.ToolStop: f.handleStop,
+	tools, err := contract.ServerTools(contract.ToolOptions{}, map[string]server.ToolHandlerFunc{
+		contract.ToolStart: f.handleStart, contract.ToolStartAll: f.handleStartAll, contract.ToolNextStep: f.handleNextStep,
+		contract.ToolStatus: f.handleStatus, contract.ToolStop: f.handleStop,
 	})
 	if err != nil {
 		return nil, err
 	}
 	f.mcp.AddTools(tools...)
-	f.mcp.AddPrompts(mcpserver.Prompts()...)
+	f.mcp.AddPrompts(contract.Prompts()...)
 	// Served behind the bearer check (Handler), which is also what keeps a web page elsewhere from
 	// driving it through a browser: mcp-go's loopback Host check would refuse a deployment's own
 	// name when the process listens on loopback behind a proxy.

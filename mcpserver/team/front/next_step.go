@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -48,11 +47,11 @@ type call struct {
 const maxRounds = 4
 
 func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in mcpserver.NextStepInput
+	var in contract.NextStepInput
 	if err := req.BindArguments(&in); err != nil {
-		return mcpserver.ToolError("bad arguments: " + err.Error()), nil
+		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
-	_, bound := mcpserver.CallBound(ctx)
+	_, bound := contract.CallBound(ctx)
 	c := &call{user: userOf(ctx), id: in.MonitorID, deadline: f.cfg.Now().Add(bound)}
 	ctx, cancel := context.WithDeadline(ctx, c.deadline)
 	defer cancel()
@@ -60,9 +59,9 @@ func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*m
 	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
 		return f.resumeForm(ctx, c, req), nil
 	}
-	input, err := mcpserver.NextStepEvent(in)
+	input, err := contract.NextStepEvent(in)
 	if err != nil {
-		return mcpserver.ToolError(err.Error()), nil
+		return contract.ToolError(err.Error()), nil
 	}
 	step := monitorwf.NextStepRequest{Event: input.Event, Choice: input.Choice, Data: input.Data, QuestionSeq: input.QuestionSeq}
 	if c.id == "all" {
@@ -80,9 +79,9 @@ func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*m
 // one that does not exist.
 func (f *Front) ownedError(id string, err error) *mcp.CallToolResult {
 	if errors.Is(err, monitorwf.ErrUnknownMonitor) {
-		return mcpserver.ToolError(fmt.Sprintf("unknown monitor %q", id))
+		return contract.ToolError(fmt.Sprintf("unknown monitor %q", id))
 	}
-	return mcpserver.ToolError(text.Error(err))
+	return contract.ToolError(text.Error(err))
 }
 
 // drive sends the agent's event and renders what comes back: a question goes to the user through
@@ -95,7 +94,7 @@ func (f *Front) drive(ctx context.Context, c *call, step monitorwf.NextStepReque
 	if monitorwf.IsNotTheUsers(err) {
 		// The machine did not take the agent's word for a choice that merges: the user is asked in
 		// a form instead, where this session can show one.
-		if mcpserver.ClientCanElicit(ctx) {
+		if contract.ClientCanElicit(ctx) {
 			if res, ok := f.confirm(ctx, c, step); ok {
 				return res
 			}
@@ -134,7 +133,7 @@ func (f *Front) refused(ctx context.Context, c *call, err error) *mcp.CallToolRe
 	}
 	act, perr := monitorwf.Pending(ctx, f.cfg.Client, c.id)
 	interpreting := perr == nil && act.Kind == statemachine.ActionExecute && act.Task == statemachine.TaskInterpretFreeform
-	return mcpserver.ToolError(contract.Refusal(cause, interpreting))
+	return contract.ToolError(contract.Refusal(cause, interpreting))
 }
 
 // update sends the Update, again while the monitor is busy with GitHub work and the call has time.
@@ -161,25 +160,25 @@ func (f *Front) updateError(ctx context.Context, c *call, err error) *mcp.CallTo
 	case monitorwf.IsEnded(err), errors.As(err, &notFound):
 		return f.ended(c)
 	case monitorwf.IsBusy(err):
-		return mcpserver.ToolError("the monitor is doing GitHub work; send the same event again in a few seconds (nothing was lost)")
+		return contract.ToolError("the monitor is doing GitHub work; send the same event again in a few seconds (nothing was lost)")
 	case ctx.Err() != nil:
 		return f.stillWatching(c, "Still watching; call pr_monitor_next_step with event=ready to keep waiting.")
 	case errors.As(err, &app):
-		return mcpserver.ToolError(app.Message()) // the machine's refusal: nothing changed
+		return contract.ToolError(app.Message()) // the machine's refusal: nothing changed
 	}
-	return mcpserver.ToolError("the monitor could not be reached: " + text.Error(err))
+	return contract.ToolError("the monitor could not be reached: " + text.Error(err))
 }
 
 // render is an action as the agent reads it.
 func (f *Front) render(c *call, pr, summary string, act statemachine.Action) *mcp.CallToolResult {
-	out := mcpserver.AgentAction(c.id, pr, summary, act)
+	out := contract.AgentAction(c.id, pr, summary, act)
 	if c.viaAll {
-		out = mcpserver.ViaAll(out)
+		out = contract.ViaAll(out)
 		f.mu.Lock()
 		f.handed[c.user] = c.id
 		f.mu.Unlock()
 	}
-	return mcpserver.Result(out)
+	return contract.Result(out)
 }
 
 // ended answers a call to a monitor that stopped or saw the merge with how it ended.
