@@ -28,14 +28,14 @@ var stdioConsent = contract.Policy{ConnectionIsHost: true}
 func answeredByUser(in statemachine.Input) statemachine.Input { return in.From(statemachine.ByUser) }
 
 // agentAnswer marks the agent's own user_chose: a relay when the open question is one this
-// monitor handed the agent because the host could not show it, else the agent's own, which may
-// choose anything but a merge.
+// monitor handed the agent because the host could not show it, or the host shows no forms at all;
+// else the agent's own, which may choose anything but a merge.
 func (d *driver) agentAnswer(in statemachine.Input) statemachine.Input {
 	seq := in.QuestionSeq
 	if seq == 0 {
 		seq = contract.OpenQuestionSeq(d.mon.position())
 	}
-	return d.mon.relays.AgentAnswer(in, d.mon.question(seq))
+	return d.mon.agentAnswer(in, seq, !d.hostElicits())
 }
 
 // hostElicits reports whether the client declared form elicitation (an empty capability means

@@ -64,7 +64,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 	// The host shows it: the user is notified if nobody answers, and an earlier relay of it no
 	// longer stands.
 	d.s.notices.asked(d.mon, act.Question, true)
-	d.mon.relays.Shown(d.mon.question(act.Question.Seq))
+	d.mon.shownToHost(act.Question.Seq)
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
 
@@ -84,7 +84,7 @@ func (d *driver) questionToAgent(act statemachine.Action) outcome {
 	case d.client.noElicitation:
 		why = contract.FormFailed
 	}
-	relayed := d.mon.relays.Handed(d.mon.question(act.Question.Seq), why)
+	relayed := d.mon.handedToAgent(act.Question.Seq, why)
 	out.Message = contract.AskAgentMessage(act.Message, why, relayed, contract.MergingChoices(d.mon.position(), act.Question))
 	return deliver(out)
 }

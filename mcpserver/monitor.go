@@ -280,6 +280,21 @@ func (m *monitor) question(seq int) contract.QuestionKey {
 	return contract.QuestionKey{Monitor: m.id, Seq: seq}
 }
 
+// handedToAgent records that question seq went to the agent because of why; it reports whether
+// the agent's answer to it will be the user's, relayed (consent.go).
+func (m *monitor) handedToAgent(seq int, why contract.NotShown) bool {
+	return m.relays.Handed(m.question(seq), why)
+}
+
+// shownToHost records that a form of question seq reached the host: an earlier relay of it no
+// longer stands.
+func (m *monitor) shownToHost(seq int) { m.relays.Shown(m.question(seq)) }
+
+// agentAnswer marks the agent's user_chose to question seq as a relay or its own (consent.go).
+func (m *monitor) agentAnswer(in statemachine.Input, seq int, hostShowsNoForms bool) statemachine.Input {
+	return m.relays.AgentAnswer(in, m.question(seq), hostShowsNoForms)
+}
+
 // endSeen records that a call told the agent the monitor ended.
 func (m *monitor) endSeen() {
 	m.mu.Lock()

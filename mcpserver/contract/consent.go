@@ -120,13 +120,15 @@ func (r *Relays) Relayed(k QuestionKey) bool {
 }
 
 // AgentAnswer marks the agent's own user_chose for question k: the user's answer, relayed, when k
-// is one a host could not show (Relayed); else the agent's, which may choose anything but a merge.
-// Any other input is returned as it is.
-func (r *Relays) AgentAnswer(in statemachine.Input, k QuestionKey) statemachine.Input {
+// is one a host could not show (Relayed), or when the host shows no forms at all and the policy
+// takes the connection's word for it (ConnectionIsHost: a stdio host without forms, whose every
+// question is the agent's to relay, before a restart too); else the agent's, which may choose
+// anything but a merge. Any other input is returned as it is.
+func (r *Relays) AgentAnswer(in statemachine.Input, k QuestionKey, hostShowsNoForms bool) statemachine.Input {
 	if in.Kind != statemachine.InputEvent || in.Event != statemachine.EventUserChose {
 		return in
 	}
-	if r.Relayed(k) {
+	if r.Relayed(k) || (hostShowsNoForms && r.Counts(NoForms)) {
 		return in.From(statemachine.ByRelay)
 	}
 	return in.From("")

@@ -35,10 +35,19 @@ func TestWhoseTheAgentsAnswerIsFollowsOnlyFromHowTheQuestionWentToIt(t *testing.
 			r := NewRelays(c.policy)
 			relayed := r.Handed(q, c.why)
 			assert.Equal(t, c.want == statemachine.ByRelay && c.ask == q, relayed && c.ask == q)
-			in := r.AgentAnswer(statemachine.ChoiceInput(elicitation.Merge).From(statemachine.ByRelay), c.ask)
+			in := r.AgentAnswer(statemachine.ChoiceInput(elicitation.Merge).From(statemachine.ByRelay), c.ask, false)
 			assert.Equal(t, c.want, in.By, "whatever the input claimed")
 		})
 	}
+}
+
+func TestAHostWithoutFormsIsTakenAtItsWordOnlyWhereTheConnectionIsTheHost(t *testing.T) {
+	q := QuestionKey{Monitor: "m", Seq: 1}
+	merge := statemachine.ChoiceInput(elicitation.Merge)
+	assert.Equal(t, statemachine.ByRelay, NewRelays(Policy{ConnectionIsHost: true}).AgentAnswer(merge, q, true).By, "stdio")
+	assert.Equal(t, statemachine.AnsweredBy(""), NewRelays(Policy{}).AgentAnswer(merge, q, true).By, "a session over HTTP")
+	assert.Equal(t, statemachine.AnsweredBy(""), NewRelays(Policy{ConnectionIsHost: true, NoRelayedMerge: true}).AgentAnswer(merge, q, true).By)
+	assert.Equal(t, statemachine.AnsweredBy(""), NewRelays(Policy{ConnectionIsHost: true}).AgentAnswer(merge, q, false).By, "a host with forms")
 }
 
 func TestARelayEndsWhenAFormOfTheQuestionReachesAHost(t *testing.T) {
@@ -48,7 +57,7 @@ func TestARelayEndsWhenAFormOfTheQuestionReachesAHost(t *testing.T) {
 	assert.True(t, r.Relayed(q))
 	r.Shown(q)
 	assert.False(t, r.Relayed(q))
-	assert.Equal(t, statemachine.AnsweredBy(""), r.AgentAnswer(statemachine.ChoiceInput(elicitation.Merge), q).By)
+	assert.Equal(t, statemachine.AnsweredBy(""), r.AgentAnswer(statemachine.ChoiceInput(elicitation.Merge), q, false).By)
 }
 
 func TestOnlyTheAgentsChoiceIsMarked(t *testing.T) {
@@ -60,7 +69,7 @@ func TestOnlyTheAgentsChoiceIsMarked(t *testing.T) {
 		statemachine.DeclineInput(),
 		statemachine.FreeformInput(statemachine.FreeformAnswer{Text: "merge it"}),
 	} {
-		assert.Equal(t, in, r.AgentAnswer(in, q), "%s %s", in.Kind, in.Event)
+		assert.Equal(t, in, r.AgentAnswer(in, q, true), "%s %s", in.Kind, in.Event)
 	}
 }
 

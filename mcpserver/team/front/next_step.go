@@ -119,7 +119,8 @@ func (f *Front) agentAnswer(ctx context.Context, c *call, step monitorwf.NextSte
 			seq = st.Question.Seq
 		}
 	}
-	in := f.relays.AgentAnswer(statemachine.ChoiceInput(step.Choice), contract.QuestionKey{Monitor: c.id, Run: c.run, Seq: seq})
+	in := f.relays.AgentAnswer(statemachine.ChoiceInput(step.Choice), contract.QuestionKey{Monitor: c.id, Run: c.run, Seq: seq},
+		!contract.ClientCanElicit(ctx)) // a session's word: never a relay over HTTP (the policy)
 	step.By, step.Run = in.By, c.run
 	return step
 }
