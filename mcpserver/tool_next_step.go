@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -45,7 +46,7 @@ func (s *Server) findMonitor(n nextStep) (*monitor, error) {
 	case err != nil:
 		return nil, fmt.Errorf("monitor %q cannot be resumed: %s", n.monitorID, text.Error(err))
 	case !ok:
-		return nil, fmt.Errorf("unknown monitor %q: call pr_monitor_start first", n.monitorID)
+		return nil, errors.New(contract.UnknownMonitorToDrive(n.monitorID))
 	case n.resume != nil && n.resume.Monitor != m.id:
 		return nil, fmt.Errorf("%w: it belongs to another monitor", ErrBadRequestState)
 	}

@@ -93,7 +93,7 @@ func (s *Server) oneStatus(id string, ws *contract.WatcherStatus) *mcp.CallToolR
 		return contract.ToolError(fmt.Sprintf("monitor %q: %s", id, text.Error(err)))
 	}
 	if !ok {
-		return contract.ToolError(fmt.Sprintf("unknown monitor %q", id))
+		return contract.ToolError(contract.UnknownMonitor(id))
 	}
 	return contract.Result(contract.StatusOutput{Monitors: []contract.MonitorStatus{s.savedStatus(sv, true)}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 }

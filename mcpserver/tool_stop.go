@@ -29,7 +29,7 @@ func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 			return contract.ToolError(fmt.Sprintf("monitor %q cannot be stopped here: %s", in.MonitorID, text.Error(err))), nil
 		}
 		if !ok {
-			return contract.ToolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil
+			return contract.ToolError(contract.UnknownMonitor(in.MonitorID)), nil
 		}
 		targets = []*monitor{m}
 	}

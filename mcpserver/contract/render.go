@@ -75,3 +75,12 @@ func AgentAction(id, pr, summary string, act statemachine.Action) ActionOutput {
 	out.PR, out.Summary = pr, summary
 	return out
 }
+
+// UnknownMonitor is the tool error for a monitor id nobody started here (over HTTP, also another
+// user's: the two read alike).
+func UnknownMonitor(id string) string { return fmt.Sprintf("unknown monitor %q", id) }
+
+// UnknownMonitorToDrive is UnknownMonitor for a next_step, which says what to call first.
+func UnknownMonitorToDrive(id string) string {
+	return UnknownMonitor(id) + ": call pr_monitor_start first"
+}

@@ -107,7 +107,7 @@ func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a c
 // not show the form.
 func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepRequest) (*mcp.CallToolResult, bool) {
 	st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, c.id)
-	if err != nil || st.Question == nil || st.Question.Seq != step.QuestionSeq || !st.Question.Offers(step.Choice) {
+	if err != nil || st.Question == nil || (step.QuestionSeq != 0 && st.Question.Seq != step.QuestionSeq) || !st.Question.Offers(step.Choice) {
 		return nil, false
 	}
 	act, err := monitorwf.Pending(ctx, f.cfg.Client, c.id)

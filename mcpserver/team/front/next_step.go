@@ -3,7 +3,6 @@ package front
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -69,7 +68,7 @@ func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*m
 	}
 	found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
 	if err != nil {
-		return f.ownedError(c.id, err), nil
+		return f.unknownToDrive(c.id, err), nil
 	}
 	c.run = found.Run
 	return f.drive(ctx, c, step), nil
@@ -79,9 +78,17 @@ func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*m
 // one that does not exist.
 func (f *Front) ownedError(id string, err error) *mcp.CallToolResult {
 	if errors.Is(err, monitorwf.ErrUnknownMonitor) {
-		return contract.ToolError(fmt.Sprintf("unknown monitor %q", id))
+		return contract.ToolError(contract.UnknownMonitor(id))
 	}
 	return contract.ToolError(text.Error(err))
+}
+
+// unknownToDrive is ownedError for a next_step, which says what to call first.
+func (f *Front) unknownToDrive(id string, err error) *mcp.CallToolResult {
+	if errors.Is(err, monitorwf.ErrUnknownMonitor) {
+		return contract.ToolError(contract.UnknownMonitorToDrive(id))
+	}
+	return f.ownedError(id, err)
 }
 
 // drive sends the agent's event and renders what comes back: a question goes to the user through
