@@ -175,6 +175,10 @@ func (d *driver) loop(act statemachine.Action) outcome {
 			if d.pace == handOutNow && !d.s.quietUntil().IsZero() {
 				return outcome{kind: idle} // monitor_id=all: the question waits, the other pull requests go on
 			}
+			if next, superseded := d.newsBeforeAsking(act); superseded {
+				act = next // the news took away what the question offered: on with what it calls for
+				continue
+			}
 			if o, held := d.holdForQuiet(act); held {
 				return o
 			}

@@ -134,3 +134,23 @@ func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Ac
 	d.call.beat.say(fmt.Sprintf("%s · GitHub unreachable (%s); retrying", d.mon.ref, text.Error(err)))
 	return act, outcome{}, false
 }
+
+// newsBeforeAsking feeds the machine the watcher's news the monitor has not seen, before a
+// question is put to the user: news that takes away what the question offers (a request for
+// changes while the merge is offered) supersedes it by the machine's rule, other news leaves it
+// open. It never waits and never pokes. superseded is true when the machine moved on.
+func (d *driver) newsBeforeAsking(act statemachine.Action) (next statemachine.Action, superseded bool) {
+	w, err := d.s.ensureWatcher()
+	if err != nil {
+		return act, false
+	}
+	u, ok := w.Latest(d.mon.ref)
+	if !ok || u.Err != nil || u.Snapshot == nil || !d.mon.see(u) {
+		return act, false
+	}
+	next, err = d.mon.step(d.s.cfg.Now(), statemachine.PollInput(d.s.derive(u.Snapshot, d.s.cfg.Now())))
+	if err != nil || next.Kind == statemachine.ActionAskUser && (next.Question == nil || act.Question == nil || next.Question.Seq == act.Question.Seq) {
+		return act, false
+	}
+	return next, true
+}

@@ -69,11 +69,16 @@ func (s *step) supersedeReady(f *prstatus.Facts) (act Action, ok bool, err error
 	return act, true, err
 }
 
-// readyOfferGone: the ready question is open (not snoozed) and the poll's top attention outranks
-// the merge, or the head moved from the one the question was about.
+// readyOfferGone: the ready question is open (not snoozed), the poll shows something the question
+// did not (what the user was shown, Ready.Shown: a question asked again after a merge found news
+// says so, and the user may merge over it), and its top attention outranks the merge, or the head
+// moved from the one the question was about.
 func (s *step) readyOfferGone() bool {
 	f, r := s.facts, s.pos.Ready
 	if f == nil || r == nil || s.pos.Question == nil || s.snoozed() != nil {
+		return false
+	}
+	if r.Shown != nil && len(r.Shown.Changes(f)) == 0 && f.Attention.Kind != prstatus.AttentionMergeConflict {
 		return false
 	}
 	switch f.Attention.Kind {
