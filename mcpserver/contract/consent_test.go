@@ -73,6 +73,22 @@ func TestOnlyTheAgentsChoiceIsMarked(t *testing.T) {
 	}
 }
 
+func TestTheRecordOfRelaysKeepsEveryQuestionUpToItsBound(t *testing.T) {
+	r := NewRelays(Policy{})
+	a, b := QuestionKey{Monitor: "a", Seq: 1}, QuestionKey{Monitor: "b", Seq: 1}
+	r.Handed(a, FormFailed)
+	r.Handed(b, FormFailed)
+	assert.True(t, r.Relayed(a), "the first is kept beside the second")
+	assert.True(t, r.Relayed(b))
+	for i := range maxRelays - 1 {
+		r.Handed(QuestionKey{Monitor: fmt.Sprint(i), Seq: 2}, FormFailed)
+	}
+	r.mu.Lock()
+	n := len(r.handed)
+	r.mu.Unlock()
+	assert.LessOrEqual(t, n, maxRelays, "one past the bound: the record starts again")
+}
+
 func TestTheRecordOfRelaysIsBounded(t *testing.T) {
 	r := NewRelays(Policy{})
 	for i := range maxRelays + 5 {
