@@ -21,7 +21,7 @@ import (
 // not show them (questionToAgent), and forgets one when a form of it reaches the host (askWith).
 
 // stdioConsent is the stdio server's consent policy.
-var stdioConsent = contract.Policy{ConnectionIsHost: true}
+func stdioConsent() contract.Policy { return contract.Policy{ConnectionIsHost: true} }
 
 // answeredByUser marks an answer the user gave in the host's prompt: the one way, besides a relay,
 // to a merge. Every path that reads a form's answer comes through here (afterElicit).

@@ -71,13 +71,13 @@ type monitor struct {
 
 // newMonitor is a new monitor of ref, holding release (its claim in the state directory).
 func newMonitor(id string, ref prstatus.PRRef, now time.Time, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
-	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine, relays: contract.NewRelays(stdioConsent)}
+	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine, relays: contract.NewRelays(stdioConsent())}
 }
 
 // resumedMonitor is the monitor saved in rec, at machine's position, holding release.
 func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
 	m := &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
-		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt, relays: contract.NewRelays(stdioConsent)}
+		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt, relays: contract.NewRelays(stdioConsent())}
 	if rec.Pushed != nil {
 		m.pushed = *rec.Pushed
 	}
