@@ -13,6 +13,8 @@ import (
 
 // What the agent reads: a machine action as an ActionOutput, and the tool result that carries it.
 
+// Output is act as monitor id hands it to the agent: the action's kind, state, flow (none when it
+// has none), task, question, and the call to make next.
 func Output(id string, act statemachine.Action) ActionOutput {
 	out := ActionOutput{
 		Action: string(act.Kind), MonitorID: id, State: string(act.State), Flow: string(act.Flow),
