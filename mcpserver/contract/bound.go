@@ -49,7 +49,7 @@ var levels = []limits{
 // most; this only guards against a bug.
 const maxQuestion = 6 << 10
 
-// bound returns act cut to fit budget bytes of JSON. The machine's copy is never changed, and
+// Bound returns act cut to fit budget bytes of JSON. The machine's copy is never changed, and
 // neither is a server action (its reply body is what gets posted).
 func Bound(act statemachine.Action, budget int) statemachine.Action {
 	if act.Kind == statemachine.ActionServer {

@@ -22,7 +22,7 @@ func ClientCaps(ctx context.Context) *mcp.ClientCapabilities {
 	return nil
 }
 
-// FormElicitation: the client declared form elicitation (an empty elicitation capability means
+// FormElicitation reports whether the client declared form elicitation (an empty capability means
 // form, as it did before URL mode existed); a client that declared URL mode only is never sent a
 // form.
 func FormElicitation(caps *mcp.ClientCapabilities) bool {

@@ -52,7 +52,7 @@ func ViaAll(out ActionOutput) ActionOutput {
 	return out
 }
 
-// structured renders a tool result: structured content plus the same JSON as text for clients
+// Result renders a tool result: structured content plus the same JSON as text for clients
 // that only read text. The text is for a model to read: <, > and & stay as they are (a fence
 // reads <<<untrusted GitHub text …>>>, not \u003c\u003c\u003c…).
 func Result(v any) *mcp.CallToolResult {

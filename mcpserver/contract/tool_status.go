@@ -38,7 +38,7 @@ func statusTool() (mcp.Tool, error) {
 	return tool, nil
 }
 
-// listing keeps the line items that fit in budget bytes, those waiting on someone first, and
+// StatusListing keeps the line items that fit in budget bytes, those waiting on someone first, and
 // lists them by monitor id.
 func StatusListing(items []MonitorStatus, budget int) StatusOutput {
 	slices.SortFunc(items, func(a, b MonitorStatus) int {
@@ -68,7 +68,7 @@ func waitsOnNobody(st MonitorStatus) int {
 	return 0
 }
 
-// title is a monitor's title from GitHub, fenced; a listing's is shortened first.
+// FencedTitle is a monitor's title from GitHub, fenced; a listing's is shortened first.
 func FencedTitle(t string, detail bool) string {
 	if !detail {
 		t = text.ClipBytes(t, ListTitle)
@@ -76,7 +76,7 @@ func FencedTitle(t string, detail bool) string {
 	return statemachine.Untrusted(t).Fenced()
 }
 
-// pending is what a monitor waits on, nil when it only polls: bounded in detail, and in a
+// PendingOutput is what a monitor waits on, nil when it only polls: bounded in detail, and in a
 // listing cut to the action's kind, task and question (its id, seq and the start of its text).
 func PendingOutput(id string, act statemachine.Action, detail bool) *ActionOutput {
 	if act.Kind == statemachine.ActionPolling {
