@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -53,7 +54,7 @@ func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step next
 	if step.resume != nil {
 		m, ok, err := a.s.lookup(step.resume.Monitor)
 		if err != nil || !ok {
-			return toolError(fmt.Sprintf("%v: its monitor cannot be resumed", ErrBadRequestState))
+			return contract.ToolError(fmt.Sprintf("%v: its monitor cannot be resumed", ErrBadRequestState))
 		}
 		target = m
 	}
@@ -67,7 +68,7 @@ func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step next
 	case step.isAnswer():
 		m, err := a.answerTarget(step.input)
 		if err != nil {
-			return toolError(err.Error())
+			return contract.ToolError(err.Error())
 		}
 		if res, handled := a.driveOne(call, m, step); handled {
 			return res
@@ -115,7 +116,7 @@ func (a *scheduler) drive(ctx context.Context, call *toolCall, m *monitor, step 
 func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 	w, err := a.s.ensureWatcher()
 	if err != nil {
-		return toolError(err.Error())
+		return contract.ToolError(err.Error())
 	}
 	updates, unsubscribe := w.Subscribe()
 	defer unsubscribe()
@@ -172,7 +173,7 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 func (a *scheduler) scan(call *toolCall) (res *mcp.CallToolResult, live int) {
 	w, err := a.s.ensureWatcher()
 	if err != nil {
-		return toolError(err.Error()), 0
+		return contract.ToolError(err.Error()), 0
 	}
 	ms := a.s.monitorsByID()
 	for _, m := range ms {
@@ -193,7 +194,7 @@ func (a *scheduler) scan(call *toolCall) (res *mcp.CallToolResult, live int) {
 		d.close()
 		done()
 		if o.kind == failed {
-			return toolError(o.err), live // GitHub refused for good (a revoked token): say so
+			return contract.ToolError(o.err), live // GitHub refused for good (a revoked token): say so
 		}
 	}
 	return a.handOut(call, nextTurn(a.turns(ms), a.quiet(), false)), live
@@ -309,13 +310,13 @@ func (a *scheduler) polling(msg string, skipped []string) *mcp.CallToolResult {
 	if len(skipped) > 0 {
 		msg += " Not watched here: " + text.ClipBytes(strings.Join(skipped, "; "), 400) + "."
 	}
-	out := ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: allID, State: string(statemachine.StatePolling),
+	out := contract.ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: allID, State: string(statemachine.StatePolling),
 		Message: msg, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
 	if until := a.s.quietUntil(); !until.IsZero() {
 		out.QuietUntil = a.s.stamp(until)
 		out.Message += " Quiet hours until " + a.s.localTime(until) + ": questions wait till then; don't ask the user meanwhile."
 	}
-	return structured(out)
+	return contract.Result(out)
 }
 
 // ended is monitor_id=all's answer when no monitor is left.
@@ -324,7 +325,7 @@ func (a *scheduler) ended(skipped []string) *mcp.CallToolResult {
 	if len(skipped) > 0 {
 		msg += " Not watched here: " + text.ClipBytes(strings.Join(skipped, "; "), 400) + "."
 	}
-	return structured(ActionOutput{Action: string(statemachine.ActionStop), MonitorID: allID, State: string(statemachine.StateStopped), Message: msg})
+	return contract.Result(contract.ActionOutput{Action: string(statemachine.ActionStop), MonitorID: allID, State: string(statemachine.StateStopped), Message: msg})
 }
 
 // summary is one line about every monitor, for a call's progress: how many, how many wait on you.

@@ -11,11 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
 // nextAll calls pr_monitor_next_step(monitor_id="all").
-func (h *harness) nextAll(event, choice string, data map[string]any) ActionOutput {
+func (h *harness) nextAll(event, choice string, data map[string]any) contract.ActionOutput {
 	h.t.Helper()
 	args := map[string]any{"monitor_id": "all", "event": event}
 	if choice != "" {
@@ -26,7 +27,7 @@ func (h *harness) nextAll(event, choice string, data map[string]any) ActionOutpu
 	}
 	raw, errText := h.call("pr_monitor_next_step", args)
 	require.Empty(h.t, errText, "next_step all %s %s", event, choice)
-	var out ActionOutput
+	var out contract.ActionOutput
 	require.NoError(h.t, json.Unmarshal(raw, &out))
 	return out
 }
@@ -109,7 +110,7 @@ func handsOutEachPR(t *testing.T, proto string) {
 	// is something to do at once, then sends the agent back to all.
 	raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#2", "event": "push_completed"})
 	require.Empty(t, errText)
-	var back ActionOutput
+	var back contract.ActionOutput
 	require.NoError(t, json.Unmarshal(raw, &back))
 	if back.Action == "polling" {
 		assert.Equal(t, "all", back.MonitorID)
@@ -199,14 +200,14 @@ func TestStatusAndStopAnswerWhileCallsBlock(t *testing.T) {
 	}
 	require.Len(t, h.startAll(nil).Started, prs)
 	var wg sync.WaitGroup
-	results := make(chan ActionOutput, prs)
+	results := make(chan contract.ActionOutput, prs)
 	for n := 1; n <= prs; n++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#" + strconv.Itoa(n), "event": "ready"})
 			if errText == "" {
-				var out ActionOutput
+				var out contract.ActionOutput
 				_ = json.Unmarshal(raw, &out)
 				results <- out
 			}
@@ -269,7 +270,7 @@ func TestAnAnswerWithAllAfterARestartGoesToThePRWhoseActionItAnswers(t *testing.
 	t.Parallel() // see parallelSafe in harness_test.go
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	threePRs(t, h)
-	got := map[string]ActionOutput{}
+	got := map[string]contract.ActionOutput{}
 	for range 2 {
 		a := h.nextAll("ready", "", nil)
 		got[a.Action] = a

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 
 // A next_step tool call's life: the slot that makes it the one driving its monitor (or
@@ -168,4 +169,15 @@ func (w *waitSlots) size() int { return cap(w.ch) }
 func waiters(workers int) int {
 	reserve := min(max(workers/8, 2), 16)
 	return max(workers-reserve, 1)
+}
+
+// callBound is how long a next_step call outside a task may wait: Config.MaxBlock when it was set
+// (the --max-block flag: an explicit choice wins), else the bound that fits the client's host.
+func (s *Server) callBound(ctx context.Context) time.Duration {
+	if s.cfg.maxBlockSet {
+		return s.cfg.MaxBlock
+	}
+	host, b := contract.BoundFor(s.cfg.HostBounds, s.cfg.DefaultBound, contract.ClientInfo(ctx))
+	s.cfg.Logger.Debug("next_step bound", "host", host, "bound", b)
+	return b
 }

@@ -94,7 +94,7 @@ func TestCancelledRequestGetsNoResponseAndTheMonitorStaysIntact(t *testing.T) {
 	}()
 	t.Cleanup(func() { cancel(); _ = cw.Close(); <-served; _ = cr.Close() })
 
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"contract.ClientInfo":{"name":"raw","version":"1"}}}`)
 	c.until(1, 5*time.Second)
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pr_monitor_start","arguments":{"pr":"acme/widgets#7"}}}`)

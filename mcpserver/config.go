@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/quiet"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -25,13 +26,13 @@ type Config struct {
 	State   Persister
 	Machine statemachine.Config
 	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
-	// polling, whatever the host; zero picks the bound that fits the client's host (HostBounds,
-	// DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
+	// polling, whatever the host; zero picks the bound that fits the client's host (contract.HostBounds,
+	// contract.DefaultCallBound), so host tool timeouts never kill a call; the bound for a call is
 	// callDeadline's. A task is not bounded by it.
 	MaxBlock time.Duration
 	// HostBounds and DefaultBound are the table MaxBlock's zero value picks from (nil and zero:
-	// HostBounds() and DefaultCallBound).
-	HostBounds   []HostBound
+	// contract.HostBounds() and contract.DefaultCallBound).
+	HostBounds   []contract.HostBound
 	DefaultBound time.Duration
 	maxBlockSet  bool // MaxBlock was set (not defaulted): it wins over the host's bound
 	// ProgressEvery is how often a blocked call sends a progress notification (default 5 s: hosts
@@ -88,10 +89,10 @@ func (c *Config) defaults() error {
 		c.Machine = statemachine.DefaultConfig()
 	}
 	if c.HostBounds == nil {
-		c.HostBounds = HostBounds()
+		c.HostBounds = contract.HostBounds()
 	}
 	if c.DefaultBound <= 0 {
-		c.DefaultBound = DefaultCallBound
+		c.DefaultBound = contract.DefaultCallBound
 	}
 	// A MaxBlock left zero reads as the default bound to code that takes it as a call's bound;
 	// callBound goes by the host's unless it was set.

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -54,8 +55,8 @@ func TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot(t *testing.T) {
 	assert.NotNil(t, c.State)
 	assert.Equal(t, statemachine.DefaultConfig(), c.Machine)
 	assert.NotEmpty(t, c.HostBounds)
-	assert.Equal(t, DefaultCallBound, c.DefaultBound)
-	assert.Equal(t, DefaultCallBound, c.MaxBlock)
+	assert.Equal(t, contract.DefaultCallBound, c.DefaultBound)
+	assert.Equal(t, contract.DefaultCallBound, c.MaxBlock)
 	assert.False(t, c.maxBlockSet, "a bound left zero goes by the host")
 	assert.Equal(t, 5*time.Second, c.ProgressEvery)
 	assert.Equal(t, time.Second, c.PushEvery)
@@ -70,7 +71,7 @@ func TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot(t *testing.T) {
 	machine := statemachine.DefaultConfig()
 	machine.MergeMethod = "rebase"
 	state := NewMemoryState()
-	set := Config{Connect: connect, State: state, Machine: machine, HostBounds: []HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}},
+	set := Config{Connect: connect, State: state, Machine: machine, HostBounds: []contract.HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}},
 		DefaultBound: 7 * time.Second, MaxBlock: 3 * time.Second, ProgressEvery: 2 * time.Second, PushEvery: 3 * time.Second,
 		PushGrace: 4 * time.Second, NotifyAfter: 6 * time.Second, RoundTrips: 2, Workers: 9, Version: "v1"}
 	srv, err = New(set)
@@ -78,7 +79,7 @@ func TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot(t *testing.T) {
 	c = srv.cfg
 	assert.Same(t, state, c.State.(*MemoryState))
 	assert.Equal(t, "rebase", c.Machine.MergeMethod, "a machine configured is kept")
-	assert.Equal(t, []HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}}, c.HostBounds)
+	assert.Equal(t, []contract.HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}}, c.HostBounds)
 	assert.Equal(t, 7*time.Second, c.DefaultBound)
 	assert.Equal(t, 3*time.Second, c.MaxBlock)
 	assert.True(t, c.maxBlockSet)

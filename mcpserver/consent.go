@@ -9,64 +9,39 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// Consent (docs/security.md, "Consent"): a choice that merges (merge, merge with administrator
-// bypass, auto-merge, a merge-queue entry, trying a failed merge again) is taken only from the
-// user. The machine refuses it from anyone else (statemachine.AnsweredBy); this file says whose
-// an answer is, from the way it reached the server:
-//
-//   - through the host: the user's pick in a form the server sent (elicitation/create before
-//     2026-07-28, an input request's response after, each bound to the open question by its seq,
-//     the latter inside a sealed request state), or their own words there matched whole: the
-//     user's (answeredByUser);
-//   - the agent's user_chose for a question this process handed it because the host could not
-//     show it (no form elicitation declared, the host refused or failed the form, a task that
-//     cannot ask): the user's answer, relayed (relay, agentAnswer);
-//   - the agent's user_chose for anything else (a question the host shows or can show, one the
-//     user dismissed, one from before a restart, free text it was asked to interpret), and a
-//     model's reading of the user's free text: nobody's consent. A classified choice that merges
-//     is asked again through the host instead (confirmByUser).
+// Consent (docs/security.md, "Consent") is the contract's rule (contract/consent.go); this file
+// applies it to the stdio server. Its one connection is the host the user started it from, so what
+// that client declared (no form elicitation, a task that cannot ask) is the host's word
+// (stdioConsent). A monitor records the questions it handed to the agent because the host could
+// not show them (questionToAgent), and forgets one when a form of it reaches the host (askWith).
+
+// stdioConsent is the stdio server's consent policy.
+func stdioConsent() contract.Policy { return contract.Policy{ConnectionIsHost: true} }
 
 // answeredByUser marks an answer the user gave in the host's prompt: the one way, besides a relay,
 // to a merge. Every path that reads a form's answer comes through here (afterElicit).
 func answeredByUser(in statemachine.Input) statemachine.Input { return in.From(statemachine.ByUser) }
 
 // agentAnswer marks the agent's own user_chose: a relay when the open question is one this
-// process handed the agent because the host could not show it to the user (or the client shows
-// none), else the agent's own, which may choose anything but a merge.
+// monitor handed the agent because the host could not show it, or the host shows no forms at all;
+// else the agent's own, which may choose anything but a merge.
 func (d *driver) agentAnswer(in statemachine.Input) statemachine.Input {
-	if in.Kind != statemachine.InputEvent || in.Event != statemachine.EventUserChose {
-		return in
-	}
 	seq := in.QuestionSeq
 	if seq == 0 {
-		seq = openQuestionSeq(d.mon.position())
+		seq = contract.OpenQuestionSeq(d.mon.position())
 	}
-	if !d.hostElicits() || d.mon.relayed(seq) {
-		return in.From(statemachine.ByRelay)
-	}
-	return in
-}
-
-// openQuestionSeq is the seq of the question an answer goes to: the open one, or the one a
-// free-text answer interrupted (its interpretation is the agent's task).
-func openQuestionSeq(p statemachine.Position) int {
-	switch {
-	case p.Question != nil:
-		return p.Question.Seq
-	case p.Freeform != nil:
-		return p.Freeform.Question.Seq
-	}
-	return 0
+	return d.mon.agentAnswer(in, seq, !d.hostElicits())
 }
 
 // hostElicits reports whether the client declared form elicitation (an empty capability means
 // form, as before URL mode existed), whatever it did with a form in this call.
 func (d *driver) hostElicits() bool {
-	return formElicitation(clientCaps(d.ctx))
+	return contract.FormElicitation(contract.ClientCaps(d.ctx))
 }
 
 // taskAsksClient reports whether a call that runs as a 2025-11-25 MCP task can put a question to
@@ -114,22 +89,6 @@ func (d *driver) refusedChoice(err error) error {
 	if !errors.Is(err, statemachine.ErrNotTheUsersChoice) {
 		return err
 	}
-	if p := d.mon.pending(); p.Kind == statemachine.ActionExecute && p.Task == statemachine.TaskInterpretFreeform {
-		return fmt.Errorf("refused, nothing changed: a choice that merges is taken only from the user's own pick in the host's prompt, "+
-			"not from your reading of their words (%v). Send task_complete and the question goes back to them", text.Error(err))
-	}
-	return fmt.Errorf("refused, nothing changed: the host can show this question to the user itself, so a choice that merges is taken "+
-		"only from their answer there (%v). Call pr_monitor_next_step with event=ready to show it to them again; "+
-		"choices that do not merge you may relay with user_chose", text.Error(err))
-}
-
-// userOnly lists the choices of q only the user's own pick can make.
-func userOnly(p statemachine.Position, q *elicitation.Question) []elicitation.Value {
-	var out []elicitation.Value
-	for _, c := range q.Choices {
-		if p.NeedsUser(c.Value) {
-			out = append(out, c.Value)
-		}
-	}
-	return out
+	p := d.mon.pending()
+	return errors.New(contract.Refusal(text.Error(err), p.Kind == statemachine.ActionExecute && p.Task == statemachine.TaskInterpretFreeform))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -67,7 +68,7 @@ func TestFeedbackFromSomeoneWhoCannotReviewIsShownLabelledButNeverDispatched(t *
 
 	raw, errText := h.call("pr_monitor_status", map[string]any{"monitor_id": h.ref.String()})
 	require.Empty(t, errText)
-	var st StatusOutput
+	var st contract.StatusOutput
 	require.NoError(t, json.Unmarshal(raw, &st))
 	require.Len(t, st.Monitors, 1)
 	others := st.Monitors[0].Detail.Reviews.NotActedOn

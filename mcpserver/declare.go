@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"maps"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -46,7 +47,7 @@ func (s *Server) declareChannel(caps *mcp.ServerCapabilities, instructions *stri
 
 // withoutChannel takes the channel's capability and paragraph of instructions out of a result.
 func withoutChannel(caps *mcp.ServerCapabilities, instructions *string) {
-	*instructions = instructionsText
+	*instructions = contract.Instructions
 	if _, ok := caps.Experimental[channelCapability]; !ok {
 		return
 	}

@@ -1,7 +1,10 @@
-// Package mcpserver is the MCP face of prmonitor: the pr_monitor tools over stdio, calls that wait
-// on the server's one watcher (prstatus/watch) for every monitor or for all of them at once
-// (monitor_id=all), and elicitation and sampling in both protocol eras. It is thin: it translates
-// between MCP and the state machine; the GitHub work the machine asks for is package effects'.
+// Package mcpserver is the stdio front end of prmonitor: the pr_monitor tools over MCP's stdio
+// transport, calls that wait on the server's one watcher (prstatus/watch) for every monitor or for
+// all of them at once (monitor_id=all), and elicitation and sampling in both protocol eras. What an
+// agent reads (the tools and their schemas, argument checks, rendering and bounds, call bounds per
+// host, questions as forms, consent) is the contract package's (mcpserver/contract), which the
+// team deployment's HTTP front end (mcpserver/team/front) builds on too; the GitHub work the
+// machine asks for is package effects'.
 //
 // A pr_monitor_next_step call reads top-down (tool_next_step.go): parse the call
 // (next_step_call.go), find the monitor (registry.go), begin the call (calls.go: it supersedes the
@@ -18,6 +21,6 @@
 // channel event when a monitor no call waits on needs the agent (push.go). A question that waits
 // for a user who is away may show a desktop notification (notify.go).
 //
-// Each tool is defined in its own file (tool_*.go) beside its handler; Tools returns the
-// definitions without a server, for a second front end that serves the same contract.
+// Each tool's handler is in its own file (tool_*.go); its definition is in the contract package's
+// file of the same name.
 package mcpserver

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -70,7 +71,7 @@ type clientPaths struct {
 type outcome struct {
 	kind outcomeKind
 	// out is the agent's answer (delivered, ended, deadline, cancelled).
-	out ActionOutput
+	out contract.ActionOutput
 	// request is an input request put to a 2026-07-28 client (delivered), sent as it is.
 	request *mcp.CallToolResult
 	// err is what went wrong (failed), in one line.
@@ -174,6 +175,10 @@ func (d *driver) loop(act statemachine.Action) outcome {
 			if d.pace == handOutNow && !d.s.quietUntil().IsZero() {
 				return outcome{kind: idle} // monitor_id=all: the question waits, the other pull requests go on
 			}
+			if next, superseded := d.newsBeforeAsking(act); superseded {
+				act = next // the news took away what the question offered: on with what it calls for
+				continue
+			}
 			if o, held := d.holdForQuiet(act); held {
 				return o
 			}
@@ -198,4 +203,4 @@ func (d *driver) loop(act statemachine.Action) outcome {
 }
 
 // deliver is an outcome that hands out to the agent.
-func deliver(out ActionOutput) outcome { return outcome{kind: delivered, out: out} }
+func deliver(out contract.ActionOutput) outcome { return outcome{kind: delivered, out: out} }

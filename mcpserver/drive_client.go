@@ -1,13 +1,13 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -56,7 +56,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 		return deliver(d.again(act))
 	}
 	st := requestState{Monitor: d.mon.id, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
-	params := elicitParams(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
+	params := contract.QuestionForm(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
 	if note != "" {
 		params.Message = note + "\n\n" + params.Message
 	}
@@ -64,7 +64,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 	// The host shows it: the user is notified if nobody answers, and an earlier relay of it no
 	// longer stands.
 	d.s.notices.asked(d.mon, act.Question, true)
-	d.mon.relay(0)
+	d.mon.shownToHost(act.Question.Seq)
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
 
@@ -75,20 +75,17 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 // host's prompt, shown again on the next ready.
 func (d *driver) questionToAgent(act statemachine.Action) outcome {
 	out := d.output(act)
-	if !d.client.dismissed {
-		d.mon.relay(act.Question.Seq)
-	}
+	why := contract.NoForms
 	switch {
-	case act.Message != "":
+	case d.client.dismissed:
+		why = contract.Dismissed
+	case d.client.taskCannotAsk:
+		why = contract.TaskCannotAsk
 	case d.client.noElicitation:
-		out.Message = "The host could not show this question to the user (it refused or failed the prompt): ask the user and answer with user_chose."
-	default:
-		out.Message = "Ask the user this question and answer with user_chose."
+		why = contract.FormFailed
 	}
-	if only := userOnly(d.mon.position(), act.Question); d.client.dismissed && len(only) > 0 {
-		out.Message += fmt.Sprintf(" The user dismissed the host's prompt: %v only their own pick there can choose; "+
-			"call pr_monitor_next_step with event=ready to show it again. The other choices you may relay with user_chose.", only)
-	}
+	relayed := d.mon.handedToAgent(act.Question.Seq, why)
+	out.Message = contract.AskAgentMessage(act.Message, why, relayed, contract.MergingChoices(d.mon.position(), act.Question))
 	return deliver(out)
 }
 
@@ -134,7 +131,7 @@ func (d *driver) resume(st requestState) outcome {
 		if st.Kind == inputClassify {
 			return d.afterClassify(q, st, server.SamplingResponse(resps, inputSample))
 		}
-		return d.afterElicit(q, readElicitation(server.ElicitationResponse(resps, inputAnswer), q))
+		return d.afterElicit(q, contract.ReadForm(server.ElicitationResponse(resps, inputAnswer), q))
 	case inputCategory:
 		if pending.Kind != statemachine.ActionServer || pending.Server.Kind != statemachine.ServerPostReply || pending.Server.ThreadID != st.Text {
 			return failure(fmt.Errorf("%w: that reply is no longer pending; call pr_monitor_next_step with event=ready", ErrBadRequestState))
@@ -167,27 +164,27 @@ func (d *driver) resume(st requestState) outcome {
 
 // afterElicit feeds the user's answer to the machine; free text goes through the deterministic
 // matcher, then sampling, then the agent.
-func (d *driver) afterElicit(q elicitation.Question, a answer) outcome {
+func (d *driver) afterElicit(q elicitation.Question, a contract.FormAnswer) outcome {
 	var in statemachine.Input
-	switch a.kind {
+	switch a.Kind {
 	case statemachine.InputEvent:
-		in = answeredByUser(statemachine.ChoiceInput(a.choice))
+		in = answeredByUser(statemachine.ChoiceInput(a.Choice))
 	case statemachine.InputDecline:
 		in = statemachine.DeclineInput()
 	case statemachine.InputCancel:
 		d.client.dismissed = true
 		in = statemachine.CancelInput()
 	default:
-		if v, ok := elicitation.Match(a.text, q); ok { // the user's own words, matched whole
+		if v, ok := elicitation.Match(a.Text, q); ok { // the user's own words, matched whole
 			in = answeredByUser(statemachine.ChoiceInput(v))
 			break
 		}
 		if d.canSample() && d.rounds < d.s.cfg.RoundTrips {
-			st := requestState{Monitor: d.mon.id, Kind: inputClassify, Seq: int64(q.Seq), Rounds: d.rounds + 1, Text: a.text}
-			params := classifyParams(q, a.text)
+			st := requestState{Monitor: d.mon.id, Kind: inputClassify, Seq: int64(q.Seq), Rounds: d.rounds + 1, Text: a.Text}
+			params := classifyParams(q, a.Text)
 			return d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return d.afterElicit(q, a) })
 		}
-		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: a.text, Classification: elicitation.ClassifiedUnavailable})
+		in = statemachine.FreeformInput(statemachine.FreeformAnswer{Text: a.Text, Classification: elicitation.ClassifiedUnavailable})
 	}
 	in.QuestionSeq = q.Seq
 	return d.run(in)
@@ -222,24 +219,11 @@ func (d *driver) taskStamp() int64 {
 	return p.Task.StartedAt.UnixNano()
 }
 
-// canElicit: the client declared form elicitation (formElicitation; a client that declared URL
+// canElicit: the client declared form elicitation (contract.FormElicitation; a client that declared URL
 // mode only is never sent a form) and has not refused a prompt in this call.
 func (d *driver) canElicit() bool { return !d.client.noElicitation && d.hostElicits() }
 
 func (d *driver) canSample() bool {
-	caps := clientCaps(d.ctx)
+	caps := contract.ClientCaps(d.ctx)
 	return !d.client.noSampling && caps != nil && caps.Sampling != nil
-}
-
-// clientCaps returns what the client declared: per request in the 2026-07-28 era, at initialize
-// before it.
-func clientCaps(ctx context.Context) *mcp.ClientCapabilities {
-	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
-		return info.ClientCapabilities
-	}
-	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
-		c := s.GetClientCapabilities()
-		return &c
-	}
-	return nil
 }

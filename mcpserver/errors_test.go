@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -128,12 +129,12 @@ func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
 	h.start()
 	m, ok := h.srv.live(h.ref.String())
 	require.True(t, ok)
-	firstDone := make(chan ActionOutput, 1)
+	firstDone := make(chan contract.ActionOutput, 1)
 	go func() { firstDone <- h.next("ready", "", nil) }()
 	require.Eventually(t, m.isDriven, 5*time.Second, time.Millisecond, "the first call waits")
-	secondDone := make(chan ActionOutput, 1)
+	secondDone := make(chan contract.ActionOutput, 1)
 	go func() { secondDone <- h.next("ready", "", nil) }()
-	var first ActionOutput
+	var first contract.ActionOutput
 	select {
 	case first = <-firstDone: // the second call took over: the first returns before anything changed
 	case <-time.After(5 * time.Second):
@@ -202,7 +203,7 @@ func TestStatusStopAndResume(t *testing.T) {
 
 	raw, errText := h.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText)
-	var st StatusOutput
+	var st contract.StatusOutput
 	require.NoError(t, json.Unmarshal(raw, &st))
 	require.Len(t, st.Monitors, 1)
 	assert.Equal(t, "awaiting_user", st.Monitors[0].State)
@@ -218,7 +219,7 @@ func TestStatusStopAndResume(t *testing.T) {
 
 	raw, errText = h.call("pr_monitor_stop", map[string]any{"monitor_id": "all"})
 	require.Empty(t, errText)
-	var stop StopOutput
+	var stop contract.StopOutput
 	require.NoError(t, json.Unmarshal(raw, &stop))
 	assert.Equal(t, []string{"acme/widgets#7"}, stop.Stopped)
 	act = h.next("ready", "", nil)

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -30,7 +31,7 @@ type harnessOpts struct {
 	model    func(*sdk.CreateMessageParams) string
 	cfg      func(*Config)
 	wire     bool // keep every line the server writes (h.wire), to measure what goes over the pipe
-	// client is the clientInfo name the client gives ("harness" when empty).
+	// client is the contract.ClientInfo name the client gives ("harness" when empty).
 	client string
 	// failForms: the client declares elicitation but fails every form (a host that cannot show it).
 	failForms bool
@@ -51,7 +52,7 @@ type harness struct {
 	progress  []string
 	elicited  []*sdk.ElicitParams
 	sampled   []*sdk.CreateMessageParams
-	lastStart StartOutput
+	lastStart contract.StartOutput
 	schemas   conformance
 }
 
@@ -209,17 +210,17 @@ func (h *harness) wireLine(s string) []byte {
 	return nil
 }
 
-func (h *harness) start() StartOutput {
+func (h *harness) start() contract.StartOutput {
 	h.t.Helper()
 	raw, errText := h.call("pr_monitor_start", map[string]any{"pr": h.ref.String()})
 	require.Empty(h.t, errText)
-	var out StartOutput
+	var out contract.StartOutput
 	require.NoError(h.t, json.Unmarshal(raw, &out))
 	h.lastStart = out
 	return out
 }
 
-func (h *harness) next(event, choice string, data map[string]any) ActionOutput {
+func (h *harness) next(event, choice string, data map[string]any) contract.ActionOutput {
 	h.t.Helper()
 	args := map[string]any{"monitor_id": h.ref.String(), "event": event}
 	if choice != "" {
@@ -230,7 +231,7 @@ func (h *harness) next(event, choice string, data map[string]any) ActionOutput {
 	}
 	raw, errText := h.call("pr_monitor_next_step", args)
 	require.Empty(h.t, errText, "next_step %s %s", event, choice)
-	var out ActionOutput
+	var out contract.ActionOutput
 	require.NoError(h.t, json.Unmarshal(raw, &out))
 	return out
 }

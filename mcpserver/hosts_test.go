@@ -10,10 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
-// TestEachHostGetsACallBoundUnderItsLimit: the bound chosen from the clientInfo each host sends.
+// TestEachHostGetsACallBoundUnderItsLimit: the bound chosen from the contract.ClientInfo each host sends.
 func TestEachHostGetsACallBoundUnderItsLimit(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -28,21 +29,21 @@ func TestEachHostGetsACallBoundUnderItsLimit(t *testing.T) {
 		{"MCP Inspector", mcp.Implementation{Name: "mcp-inspector", Version: "0.17.0"}, "MCP Inspector (UI and CLI)", 50 * time.Second},
 		{"MCP Inspector's UI", mcp.Implementation{Name: "inspector-client", Version: "0.17.0"}, "MCP Inspector (UI and CLI)", 50 * time.Second},
 		{"MCP Inspector's CLI", mcp.Implementation{Name: "inspector-cli", Version: "0.5.1"}, "MCP Inspector (UI and CLI)", 50 * time.Second},
-		{"the Python SDK's default client", mcp.Implementation{Name: "mcp", Version: "0.1.0"}, "", DefaultCallBound},
+		{"the Python SDK's default client", mcp.Implementation{Name: "mcp", Version: "0.1.0"}, "", contract.DefaultCallBound},
 		{"a host named by its title only", mcp.Implementation{Name: "x", Title: "Claude Code"}, "Claude Code", 100 * time.Second},
 		{"names compare without case", mcp.Implementation{Name: "Claude-Code"}, "Claude Code", 100 * time.Second},
-		{"Cursor: its limit is not published", mcp.Implementation{Name: "cursor-vscode", Version: "1.0.0"}, "", DefaultCallBound},
-		{"an unknown host", mcp.Implementation{Name: "my-agent"}, "", DefaultCallBound},
-		{"no clientInfo", mcp.Implementation{}, "", DefaultCallBound},
+		{"Cursor: its limit is not published", mcp.Implementation{Name: "cursor-vscode", Version: "1.0.0"}, "", contract.DefaultCallBound},
+		{"an unknown host", mcp.Implementation{Name: "my-agent"}, "", contract.DefaultCallBound},
+		{"no contract.ClientInfo", mcp.Implementation{}, "", contract.DefaultCallBound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			host, bound := boundFor(HostBounds(), DefaultCallBound, tc.info)
+			host, bound := contract.BoundFor(contract.HostBounds(), contract.DefaultCallBound, tc.info)
 			assert.Equal(t, tc.host, host)
 			assert.Equal(t, tc.bound, bound)
 		})
 	}
-	assert.Less(t, DefaultCallBound, TypeScriptSDKTimeout, "a client built on the TypeScript SDK with its defaults, whatever it is named")
-	for _, row := range HostBounds() {
+	assert.Less(t, contract.DefaultCallBound, contract.TypeScriptSDKTimeout, "a client built on the TypeScript SDK with its defaults, whatever it is named")
+	for _, row := range contract.HostBounds() {
 		assert.LessOrEqual(t, row.Bound, 240*time.Second, "%s: a bound stays well under any limit we know", row.Host)
 		if assert.Positive(t, row.Timeout, "%s: the limit the row is for", row.Host) {
 			assert.Less(t, row.Bound, row.Timeout-5*time.Second, "%s: the bound is under the host's own limit, with room", row.Host)
@@ -78,14 +79,14 @@ func TestProgressDefaultKeepsHostsHearingWithinFifteenSeconds(t *testing.T) {
 	require.NoError(t, err)
 	assert.LessOrEqual(t, srv.cfg.ProgressEvery, 15*time.Second)
 	assert.False(t, srv.cfg.maxBlockSet, "no fixed bound by default: the host's")
-	assert.Equal(t, DefaultCallBound, srv.cfg.MaxBlock, "read as a bound, an unset MaxBlock is the default one")
+	assert.Equal(t, contract.DefaultCallBound, srv.cfg.MaxBlock, "read as a bound, an unset MaxBlock is the default one")
 }
 
 // TestACallFromAKnownHostReturnsPollingByItsHostsBound: over stdio, a client naming itself
 // claude-code (its row's bound made short for the test) gets polling by that bound while CI runs,
 // and a client no row names gets the default bound.
 func TestACallFromAKnownHostReturnsPollingByItsHostsBound(t *testing.T) {
-	rows := []HostBound{{Host: "Claude Code", Names: []string{"claude-code"}, Bound: 150 * time.Millisecond}}
+	rows := []contract.HostBound{{Host: "Claude Code", Names: []string{"claude-code"}, Bound: 150 * time.Millisecond}}
 	for _, tc := range []struct {
 		client string
 		want   time.Duration

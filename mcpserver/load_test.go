@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -58,7 +59,7 @@ func TestAThousandMonitorsAreAllWatched(t *testing.T) {
 	require.Equal(t, 1000, h.srv.runningWatcher().Stats().PRs)
 	raw, errText := h.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText)
-	require.LessOrEqual(t, len(raw), maxPayload+1<<10)
+	require.LessOrEqual(t, len(raw), contract.MaxPayload+1<<10)
 }
 
 // BenchmarkStatusAndStopWhileCallsBlock: 1,000 monitors, as many next_step calls blocked as the

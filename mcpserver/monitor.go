@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -32,7 +33,7 @@ type monitor struct {
 	// fresh is the snapshot pr_monitor_start fetched, used once by the first poll so starting a
 	// monitor costs one GraphQL request, not two; only while nothing but ready happened since.
 	fresh      *prstatus.Facts
-	lastAction *ActionOutput
+	lastAction *contract.ActionOutput
 	// handed identifies the last task this process handed to the agent (taskID) since the last
 	// pr_monitor_start; a task saved by an earlier process was never handed out by this one.
 	handed string
@@ -61,22 +62,22 @@ type monitor struct {
 	servedAt     time.Time
 	servedStep   uint64
 	endUnseen    bool
-	// relayedSeq is the question this process handed to the agent because the host could not
-	// show it to the user: the agent's answer to it is the user's, relayed (consent.go).
-	relayedSeq int
+	// relays are the questions of this run handed to the agent because the host could not show
+	// them to the user: the agent's answer to one is the user's, relayed (consent.go).
+	relays *contract.Relays
 	// pushed is what the agent was last told of the open action (push.go), saved with the record.
 	pushed store.Pushed
 }
 
 // newMonitor is a new monitor of ref, holding release (its claim in the state directory).
 func newMonitor(id string, ref prstatus.PRRef, now time.Time, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
-	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine}
+	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine, relays: contract.NewRelays(stdioConsent())}
 }
 
 // resumedMonitor is the monitor saved in rec, at machine's position, holding release.
 func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
 	m := &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
-		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt}
+		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt, relays: contract.NewRelays(stdioConsent())}
 	if rec.Pushed != nil {
 		m.pushed = *rec.Pushed
 	}
@@ -146,7 +147,7 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 	}
 	m.saveLocked()
 	m.log(StepEvent(open, in, act, m.m.Fired()))
-	return bound(act, actionBudget), nil
+	return contract.Bound(act, contract.ActionBudget), nil
 }
 
 // save writes the monitor's record, while it holds its claim.
@@ -209,7 +210,7 @@ func (m *monitor) position() statemachine.Position {
 func (m *monitor) pending() statemachine.Action {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return bound(m.m.Pending(), actionBudget)
+	return contract.Bound(m.m.Pending(), contract.ActionBudget)
 }
 
 func (m *monitor) isEnded() bool {
@@ -231,7 +232,7 @@ type monitorView struct {
 	pending    statemachine.Action // unbounded
 	facts      *prstatus.Facts
 	factsAt    time.Time
-	lastAction *ActionOutput
+	lastAction *contract.ActionOutput
 }
 
 func (m *monitor) view() monitorView {
@@ -256,7 +257,7 @@ func (m *monitor) attached(f *prstatus.Facts, now time.Time, seq uint64) {
 
 // handedOut records what reached the agent: the last action (status shows it) and, for a task,
 // that this process handed it out.
-func (m *monitor) handedOut(out ActionOutput) {
+func (m *monitor) handedOut(out contract.ActionOutput) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.lastAction = &out
@@ -273,19 +274,25 @@ func (m *monitor) taskHandedOut() bool {
 	return id == "" || id == m.handed
 }
 
-// relay records that question seq went to the agent because the host could not show it (0: none
-// did, the question is the host's to show again).
-func (m *monitor) relay(seq int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.relayedSeq = seq
+// question names question seq of this monitor's run for its relays: a monitor is one run (a
+// monitor started again after it ended is a new one, with relays of its own).
+func (m *monitor) question(seq int) contract.QuestionKey {
+	return contract.QuestionKey{Monitor: m.id, Seq: seq}
 }
 
-// relayed reports whether question seq went to the agent because the host could not show it.
-func (m *monitor) relayed(seq int) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return seq != 0 && seq == m.relayedSeq
+// handedToAgent records that question seq went to the agent because of why; it reports whether
+// the agent's answer to it will be the user's, relayed (consent.go).
+func (m *monitor) handedToAgent(seq int, why contract.NotShown) bool {
+	return m.relays.Handed(m.question(seq), why)
+}
+
+// shownToHost records that a form of question seq reached the host: an earlier relay of it no
+// longer stands.
+func (m *monitor) shownToHost(seq int) { m.relays.Shown(m.question(seq)) }
+
+// agentAnswer marks the agent's user_chose to question seq as a relay or its own (consent.go).
+func (m *monitor) agentAnswer(in statemachine.Input, seq int, hostShowsNoForms bool) statemachine.Input {
+	return m.relays.AgentAnswer(in, m.question(seq), hostShowsNoForms)
 }
 
 // endSeen records that a call told the agent the monitor ended.

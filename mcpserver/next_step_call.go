@@ -5,7 +5,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -23,7 +23,7 @@ type nextStep struct {
 
 // parseNextStep reads a call's arguments, and opens the request state of a retried call.
 func (s *Server) parseNextStep(req mcp.CallToolRequest) (nextStep, error) {
-	var in NextStepInput
+	var in contract.NextStepInput
 	if err := req.BindArguments(&in); err != nil {
 		return nextStep{}, fmt.Errorf("bad arguments: %w", err)
 	}
@@ -36,7 +36,7 @@ func (s *Server) parseNextStep(req mcp.CallToolRequest) (nextStep, error) {
 		step.resume = &st
 		return step, nil
 	}
-	input, err := machineInput(in)
+	input, err := contract.NextStepEvent(in)
 	if err != nil {
 		return nextStep{}, err
 	}
@@ -64,31 +64,4 @@ func (d *driver) start(n nextStep) outcome {
 		return d.resume(*n.resume)
 	}
 	return d.run(d.agentAnswer(n.input))
-}
-
-// machineInput validates the agent's arguments and turns them into a machine input.
-func machineInput(in NextStepInput) (statemachine.Input, error) {
-	ev := statemachine.Event(in.Event)
-	if !ev.Valid() {
-		return statemachine.Input{}, fmt.Errorf("unknown event %q; want one of %v", in.Event, statemachine.Events)
-	}
-	if ev == statemachine.EventUserChose && in.Choice == "" {
-		return statemachine.Input{}, fmt.Errorf("user_chose needs choice: the value of one of the question's choices")
-	}
-	if ev != statemachine.EventUserChose && in.Choice != "" {
-		return statemachine.Input{}, fmt.Errorf("choice goes with event=user_chose only, not %s", in.Event)
-	}
-	if ev != statemachine.EventUserChose && in.QuestionSeq != 0 {
-		return statemachine.Input{}, fmt.Errorf("question_seq goes with event=user_chose only, not %s", in.Event)
-	}
-	if in.QuestionSeq < 0 {
-		return statemachine.Input{}, fmt.Errorf("question_seq %d: a question's seq is positive", in.QuestionSeq)
-	}
-	var data statemachine.EventData
-	if in.Data != nil {
-		data = *in.Data
-	}
-	input := statemachine.EventInput(ev, elicitation.Value(in.Choice), data)
-	input.QuestionSeq = in.QuestionSeq
-	return input, nil
 }

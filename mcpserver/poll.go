@@ -136,3 +136,38 @@ func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Ac
 	d.call.beat.say(fmt.Sprintf("%s · %s; retrying", d.mon.ref, sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)))
 	return act, outcome{}, false
 }
+
+// newsBeforeAsking feeds the machine the watcher's news the monitor has not seen, before a
+// question is put to the user, when the news takes away what the question offers (a request for
+// changes while the merge is offered): the machine supersedes the question by its rule. Other news
+// is left for the poll after the answer (a copy of the machine is asked first). It never waits and
+// never pokes. superseded is true when the machine moved on.
+func (d *driver) newsBeforeAsking(act statemachine.Action) (next statemachine.Action, superseded bool) {
+	w, err := d.s.ensureWatcher()
+	if err != nil {
+		return act, false
+	}
+	u, ok := w.Latest(d.mon.ref)
+	if !ok || u.Err != nil || u.Snapshot == nil || u.Seq <= d.mon.seenSeq() {
+		return act, false
+	}
+	now := d.s.cfg.Now()
+	in := statemachine.PollInput(d.s.derive(u.Snapshot, now))
+	probe, err := statemachine.Restore(d.s.cfg.Machine, d.mon.position())
+	if err != nil {
+		return act, false
+	}
+	if next, err := probe.Step(now, in); err != nil || stillAsks(act, next) || !d.mon.see(u) {
+		return act, false
+	}
+	next, err = d.mon.step(now, in)
+	if err != nil || stillAsks(act, next) {
+		return act, false
+	}
+	return next, true
+}
+
+// stillAsks: next still asks the question act asks.
+func stillAsks(act, next statemachine.Action) bool {
+	return next.Kind == statemachine.ActionAskUser && (next.Question == nil || act.Question == nil || next.Question.Seq == act.Question.Seq)
+}

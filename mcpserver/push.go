@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -185,7 +186,7 @@ func (p *pusher) offer(ctx context.Context, m *monitor, caps *mcp.ClientCapabili
 		return
 	}
 	facts, _ := m.lastFacts()
-	ev := channelEvent(m, act, facts, formElicitation(caps), m.pushCount()+1)
+	ev := channelEvent(m, act, facts, contract.FormElicitation(caps), m.pushCount()+1)
 	if err := p.s.mcp.SendNotificationToClient(ctx, channelMethod, ev.params()); err != nil {
 		// Not sent (the transport's queue is full): the next pass tries again.
 		p.s.cfg.Logger.Warn("push: could not send the channel event", "monitor", m.id, "err", err)
@@ -253,14 +254,4 @@ func actionKey(act statemachine.Action, pos statemachine.Position) string {
 		}
 	}
 	return ""
-}
-
-// formElicitation: the client declared form elicitation (an empty elicitation capability means
-// form, as it did before URL mode existed); a client that declared URL mode only is never sent a
-// form.
-func formElicitation(caps *mcp.ClientCapabilities) bool {
-	if caps == nil || caps.Elicitation == nil {
-		return false
-	}
-	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
 }

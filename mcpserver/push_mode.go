@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 
 // PushMode says to which clients the server pushes channel events (push.go): `serve --push`.
 type PushMode int
 
 const (
-	// PushAuto (the default) pushes to Claude Code alone: a client whose clientInfo names it
+	// PushAuto (the default) pushes to Claude Code alone: a client whose contract.ClientInfo names it
 	// (docs/hosts.md), or one that declares the claude/channel capability itself.
 	PushAuto PushMode = iota
 	// PushAlways pushes to any client that initialized.
@@ -64,6 +65,6 @@ func (p PushMode) pushesTo(info mcp.Implementation, caps *mcp.ClientCapabilities
 			return true
 		}
 	}
-	host, _ := boundFor(HostBounds(), 0, info)
-	return host == hostClaudeCode
+	host, _ := contract.BoundFor(contract.HostBounds(), 0, info)
+	return host == contract.HostClaudeCode
 }

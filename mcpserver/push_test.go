@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -131,7 +132,7 @@ func TestNothingIsPushedWhileACallWaitsInQuietHoursOrToAnotherClient(t *testing.
 		h := newHarness(t, harnessOpts{protocol: "2025-11-25", client: "claude-code", wire: true, cfg: func(c *Config) { fastPush(c); c.MaxBlock = 5 * time.Second }})
 		h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 		h.start()
-		got := make(chan ActionOutput, 1)
+		got := make(chan contract.ActionOutput, 1)
 		go func() { got <- h.next("ready", "", nil) }()
 		require.Eventually(t, func() bool { m, ok := h.srv.live(h.ref.String()); return ok && driven(m) }, 5*time.Second, time.Millisecond)
 		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
@@ -218,8 +219,8 @@ func TestAChannelEventSaysWhatNeedsTheAgentInOneLineWithoutGitHubText(t *testing
 	}
 	assert.Equal(t, "octo/app#42. A task for you: the task. Call pr_monitor_next_step with monitor_id octo/app#42 and event ready.",
 		channelEvent(m, statemachine.Action{Kind: statemachine.ActionExecute}, nil, false, 1).content, "before any poll")
-	assert.True(t, strings.HasPrefix(instructions(PushAuto), instructionsText))
-	assert.Equal(t, instructionsText, instructions(PushOff), "no channel, no word of it")
+	assert.True(t, strings.HasPrefix(instructions(PushAuto), contract.Instructions))
+	assert.Equal(t, contract.Instructions, instructions(PushOff), "no channel, no word of it")
 }
 
 // TestTheInstructionsStayShort: hosts put them in the agent's context (Claude Code appends a

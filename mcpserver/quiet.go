@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -62,7 +63,7 @@ func (d *driver) holdForQuiet(act statemachine.Action) (o outcome, held bool) {
 
 // hushed is a pending action shown outside a driven call (a resumed monitor's): during quiet
 // hours its question is left out, and the action says until when it waits.
-func (s *Server) hushed(out ActionOutput) ActionOutput {
+func (s *Server) hushed(out contract.ActionOutput) contract.ActionOutput {
 	until := s.quietUntil()
 	if until.IsZero() || out.Action != string(statemachine.ActionAskUser) {
 		return out
@@ -82,7 +83,7 @@ func (s *Server) snoozedUntil(pos statemachine.Position) time.Time {
 }
 
 // withQuiet adds the snooze of a monitor's position to its status.
-func (s *Server) withQuiet(st MonitorStatus, pos statemachine.Position) MonitorStatus {
+func (s *Server) withQuiet(st contract.MonitorStatus, pos statemachine.Position) contract.MonitorStatus {
 	st.SnoozedUntil = s.stamp(s.snoozedUntil(pos))
 	return st
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/quiet"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -44,11 +45,11 @@ func (h *harness) elicitedCount() int {
 	return len(h.elicited)
 }
 
-func (h *harness) status() StatusOutput {
+func (h *harness) status() contract.StatusOutput {
 	h.t.Helper()
 	raw, errText := h.call("pr_monitor_status", map[string]any{"monitor_id": h.ref.String()})
 	require.Empty(h.t, errText)
-	var out StatusOutput
+	var out contract.StatusOutput
 	require.NoError(h.t, json.Unmarshal(raw, &out))
 	return out
 }
@@ -75,7 +76,7 @@ func TestDuringQuietHoursNoQuestionIsElicitedAndTheCallSaysQuietUntil(t *testing
 	assert.Equal(t, "2026-11-27T08:00:00Z", st.QuietUntil, "pr_monitor_status says how long quiet lasts")
 	raw, errText := h.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText)
-	var all StatusOutput
+	var all contract.StatusOutput
 	require.NoError(t, json.Unmarshal(raw, &all))
 	assert.Equal(t, "2026-11-27T08:00:00Z", all.QuietUntil, "the listing too")
 }

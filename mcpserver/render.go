@@ -1,19 +1,17 @@
 package mcpserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// What the agent reads: a machine action as an ActionOutput, the driver's own answers (the
+// What the agent reads: a machine action as an contract.ActionOutput, the driver's own answers (the
 // deadline, a cancelled call), and the tool result that carries them.
 
 // render turns an outcome that answers the call into its result, and records what reached the
@@ -22,25 +20,25 @@ import (
 func (s *Server) render(m *monitor, o outcome, viaAll bool) *mcp.CallToolResult {
 	switch {
 	case o.kind == failed:
-		return toolError(o.err)
+		return contract.ToolError(o.err)
 	case o.request != nil:
 		return o.request
 	}
 	out := o.out
 	if viaAll {
-		out = allOutput(out)
+		out = contract.ViaAll(out)
 	}
 	m.handedOut(out)
 	s.push.handedOut(m) // the agent has it: not pushed
 	if out.Action == string(statemachine.ActionAskUser) {
 		s.notices.asked(m, out.Question, false) // the agent asks: the user may be away
 	}
-	return structured(out)
+	return contract.Result(out)
 }
 
 // output turns a machine action into what the agent sees.
-func (d *driver) output(act statemachine.Action) ActionOutput {
-	out := actionOutput(d.mon.id, act)
+func (d *driver) output(act statemachine.Action) contract.ActionOutput {
+	out := contract.Output(d.mon.id, act)
 	out.PR = d.mon.ref.String()
 	out.Summary = d.summary()
 	d.s.annotateSnooze(&out, act)
@@ -48,50 +46,13 @@ func (d *driver) output(act statemachine.Action) ActionOutput {
 }
 
 // annotateSnooze completes a polling output that stands for a snoozed question.
-func (s *Server) annotateSnooze(out *ActionOutput, act statemachine.Action) {
+func (s *Server) annotateSnooze(out *contract.ActionOutput, act statemachine.Action) {
 	if act.SnoozedUntil.IsZero() {
 		return
 	}
 	out.SnoozedUntil = s.stamp(act.SnoozedUntil)
 	out.Message = fmt.Sprintf("The user snoozed the question: snoozed until %s, or until something new happens on the pull request. "+
 		"Don't ask it meanwhile; call pr_monitor_next_step with event=ready to keep looping.", s.localTime(act.SnoozedUntil))
-}
-
-func actionOutput(id string, act statemachine.Action) ActionOutput {
-	out := ActionOutput{
-		Action: string(act.Kind), MonitorID: id, State: string(act.State), Flow: string(act.Flow),
-		Task: string(act.Task), Instructions: act.Instructions, Context: act.Context, Message: act.Message,
-	}
-	if out.Flow == string(statemachine.FlowNone) {
-		out.Flow = ""
-	}
-	for _, e := range act.ExpectedEvents {
-		out.ExpectedEvents = append(out.ExpectedEvents, string(e))
-	}
-	if q := act.Question; q != nil {
-		qc := *q
-		out.Question = &qc
-	}
-	switch act.Kind {
-	case statemachine.ActionExecute:
-		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=<one of %s>, data={...})", id, strings.Join(out.ExpectedEvents, ", "))
-	case statemachine.ActionAskUser:
-		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"user_chose\", choice=<a choice's value>, question_seq=%d)", id, act.Question.Seq)
-	case statemachine.ActionPolling:
-		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", id)
-	case statemachine.ActionServer: // never reaches an agent; shown while a monitor is mid-action
-		out.Action = string(statemachine.ActionPolling)
-		out.Next = fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", id)
-		out.Message = "The server is doing GitHub work: " + act.Server.Describe
-	}
-	return out
-}
-
-// allOutput is an action handed out by monitor_id=all: it names its pull request, and the call
-// to make next goes on with all.
-func allOutput(out ActionOutput) ActionOutput {
-	out.Next = strings.Replace(out.Next, fmt.Sprintf("monitor_id=%q", out.MonitorID), `monitor_id="all"`, 1)
-	return out
 }
 
 func (d *driver) summary() string { return d.s.summary(d.mon) }
@@ -137,7 +98,7 @@ func (d *driver) crowded(act statemachine.Action) outcome {
 }
 
 // again is returned when a call has used its round trips: the question is asked in the next call.
-func (d *driver) again(act statemachine.Action) ActionOutput {
+func (d *driver) again(act statemachine.Action) contract.ActionOutput {
 	out := d.output(statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Flow: act.Flow, Node: act.Node})
 	out.Message = "A question is waiting for the user; call pr_monitor_next_step with event=ready to show it."
 	return out
@@ -149,22 +110,4 @@ func (d *driver) cancelled() outcome {
 	out := d.output(d.mon.pending())
 	out.Message = "This call was superseded or cancelled; call pr_monitor_next_step with event=ready to continue."
 	return outcome{kind: cancelled, out: out}
-}
-
-// structured renders a tool result: structured content plus the same JSON as text for clients
-// that only read text. The text is for a model to read: <, > and & stay as they are (a fence
-// reads <<<untrusted GitHub text …>>>, not \u003c\u003c\u003c…).
-func structured(v any) *mcp.CallToolResult {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return toolError("could not encode the result: " + err.Error())
-	}
-	return mcp.NewToolResultStructured(v, strings.TrimSuffix(b.String(), "\n"))
-}
-
-// toolError is an isError result with a one-line cause.
-func toolError(msg string) *mcp.CallToolResult {
-	return mcp.NewToolResultError(text.OneLine(msg))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -63,7 +64,7 @@ func TestARetriedElicitationAnswerReturnsTheTaskItEntered(t *testing.T) {
 	require.False(t, res.IsError, "%+v", res.Content)
 	raw, err := json.Marshal(res.StructuredContent)
 	require.NoError(t, err)
-	var again ActionOutput
+	var again contract.ActionOutput
 	require.NoError(t, json.Unmarshal(raw, &again))
 	assert.Equal(t, "rebase", again.Task)
 	h.mu.Lock()

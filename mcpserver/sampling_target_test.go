@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -29,7 +30,7 @@ func (h *harness) liveTaskStamp() int64 {
 
 // callWithAnswer retries pr_monitor_next_step as a 2026-07-28 client does, with st sealed and the
 // model's answer text; it returns the result and, for an error, its text.
-func (h *harness) callWithAnswer(st requestState, text string) (ActionOutput, string) {
+func (h *harness) callWithAnswer(st requestState, text string) (contract.ActionOutput, string) {
 	h.t.Helper()
 	token, err := h.srv.seal.seal(st)
 	require.NoError(h.t, err)
@@ -46,11 +47,11 @@ func (h *harness) callWithAnswer(st requestState, text string) (ActionOutput, st
 				b.WriteString(tc.Text)
 			}
 		}
-		return ActionOutput{}, b.String()
+		return contract.ActionOutput{}, b.String()
 	}
 	raw, err := json.Marshal(res.StructuredContent)
 	require.NoError(h.t, err)
-	var out ActionOutput
+	var out contract.ActionOutput
 	require.NoError(h.t, json.Unmarshal(raw, &out))
 	return out, ""
 }

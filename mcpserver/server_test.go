@@ -44,7 +44,7 @@ func TestInitializeDeclaresOnlyWhatTheServerOffers(t *testing.T) {
 			srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }})
 			require.NoError(t, err)
 			init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + proto +
-				`","capabilities":{"sampling":{},"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`
+				`","capabilities":{"sampling":{},"elicitation":{}},"contract.ClientInfo":{"name":"t","version":"1"}}}`
 			raw, err := json.Marshal(srv.MCP().HandleMessage(t.Context(), json.RawMessage(init)))
 			require.NoError(t, err)
 			var resp struct {

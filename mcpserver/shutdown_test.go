@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -49,7 +50,7 @@ func TestStoppingAndShuttingDownAtOnceGiveUpTheClaimOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			res, err := srv.handleStop(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolStop, Arguments: map[string]any{"monitor_id": ref.String()}}})
+			res, err := srv.handleStop(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: contract.ToolStop, Arguments: map[string]any{"monitor_id": ref.String()}}})
 			assert.NoError(t, err)
 			assert.False(t, res.IsError)
 		}()

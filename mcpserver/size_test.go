@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -79,7 +80,7 @@ func TestContractSize(t *testing.T) {
 		dispatch bool
 		tools    int
 		bound    int
-	}{{false, 5, maxToolsList}, {true, 6, maxToolsListDispatch}} {
+	}{{false, 5, contract.MaxToolsList}, {true, 6, contract.MaxToolsListDispatch}} {
 		t.Run(fmt.Sprintf("tools/list, dispatch %v", tc.dispatch), func(t *testing.T) {
 			h := newHarness(t, harnessOpts{protocol: "2025-11-25", wire: true, cfg: func(c *Config) { c.Dispatch = tc.dispatch }})
 			res, err := h.session.ListTools(context.Background(), nil)
@@ -98,10 +99,10 @@ func TestContractSize(t *testing.T) {
 			openMonitors(t, h, live)
 			saveMonitors(t, h, live, n)
 			text := h.text("pr_monitor_status", map[string]any{})
-			var st StatusOutput
+			var st contract.StatusOutput
 			require.NoError(t, json.Unmarshal([]byte(text), &st))
 			t.Logf("status of %d monitors: %d bytes, %d listed, %d omitted", n, len(text), len(st.Monitors), st.Omitted)
-			assert.LessOrEqual(t, len(text), maxPayload)
+			assert.LessOrEqual(t, len(text), contract.MaxPayload)
 			assert.Equal(t, n, len(st.Monitors)+st.Omitted, "every monitor is listed or counted")
 			if n == 26 {
 				assert.Zero(t, st.Omitted, "26 monitors fit")
@@ -117,7 +118,7 @@ func TestContractSize(t *testing.T) {
 			require.Len(t, st.Monitors, 1)
 			require.NotNil(t, st.Monitors[0].Detail, "one monitor asked by id comes with its detail")
 			t.Logf("status of one monitor: %d bytes", len(one))
-			assert.LessOrEqual(t, len(one), maxPayload)
+			assert.LessOrEqual(t, len(one), contract.MaxPayload)
 		})
 	}
 }

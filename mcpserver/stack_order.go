@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"cmp"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"slices"
 	"strings"
 
@@ -73,19 +74,19 @@ func stackRoot(m *monitor, ms []*monitor) *monitor {
 
 // stackListed orders status lines by monitor id, except that a stack's lines go together, bottom
 // up, where its bottom's id puts them.
-func stackListed(items []MonitorStatus, live []*monitor) []MonitorStatus {
+func stackListed(items []contract.MonitorStatus, live []*monitor) []contract.MonitorStatus {
 	depth := stackDepths(live)
 	root, level := map[string]string{}, map[string]int{}
 	for _, m := range live {
 		root[m.id], level[m.id] = stackRoot(m, live).id, depth[m]
 	}
-	key := func(it MonitorStatus) (string, int) {
+	key := func(it contract.MonitorStatus) (string, int) {
 		if r, ok := root[it.MonitorID]; ok {
 			return r, level[it.MonitorID]
 		}
 		return it.MonitorID, 0
 	}
-	slices.SortStableFunc(items, func(a, b MonitorStatus) int {
+	slices.SortStableFunc(items, func(a, b contract.MonitorStatus) int {
 		ra, da := key(a)
 		rb, db := key(b)
 		return cmp.Or(strings.Compare(ra, rb), cmp.Compare(da, db), strings.Compare(a.MonitorID, b.MonitorID))

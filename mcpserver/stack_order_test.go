@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,7 +48,7 @@ func TestStatusListsStacksBottomUp(t *testing.T) {
 	live := []*monitor{mon(1, 4), mon(2, 0), mon(3, 0), mon(4, 2), mon(5, 9)}
 	depth := stackDepths(live)
 	assert.Equal(t, []int{2, 0, 0, 1, 1}, []int{depth[live[0]], depth[live[1]], depth[live[2]], depth[live[3]], depth[live[4]]})
-	items := []MonitorStatus{{MonitorID: "acme/widgets#1"}, {MonitorID: "acme/widgets#2"}, {MonitorID: "acme/widgets#3"},
+	items := []contract.MonitorStatus{{MonitorID: "acme/widgets#1"}, {MonitorID: "acme/widgets#2"}, {MonitorID: "acme/widgets#3"},
 		{MonitorID: "acme/widgets#4"}, {MonitorID: "acme/widgets#5"}, {MonitorID: "acme/widgets#0"}} // #0: saved, not live
 	var got []string
 	for _, it := range stackListed(items, live) {

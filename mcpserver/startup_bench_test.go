@@ -13,7 +13,7 @@ import (
 
 // initialize is the first request a host sends.
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
-	`"capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n"
+	`"capabilities":{},"contract.ClientInfo":{"name":"bench","version":"1"}}}` + "\n"
 
 // BenchmarkColdStartToInitialize is how long a host waits for prmonitor: from starting the
 // process to reading its answer to initialize. It builds prmonitor and a hello-world mcp-go server

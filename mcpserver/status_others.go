@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -16,15 +17,15 @@ const (
 // notActedOn lists, newest page first as Derive found them, the reviews and threads of people who
 // cannot review: labelled with who wrote them and how they relate to the repository, their text
 // fenced. They are shown so the user can decide; the server never acts on them.
-func notActedOn(f *prstatus.Facts) []OtherFeedback {
-	var out []OtherFeedback
+func notActedOn(f *prstatus.Facts) []contract.OtherFeedback {
+	var out []contract.OtherFeedback
 	for _, v := range f.Reviews.FromOthers {
-		out = append(out, OtherFeedback{Author: v.Reviewer, Association: v.Association.Words(),
+		out = append(out, contract.OtherFeedback{Author: v.Reviewer, Association: v.Association.Words(),
 			Where: "a review (" + reviewStateWords(v.State) + ")", Text: fenceClipped(v.Body)})
 	}
 	for _, t := range f.Threads.FromOthers {
 		first := t.First()
-		o := OtherFeedback{Author: t.Reviewer, Association: first.AuthorAssociation.Words(), Where: "a thread on the pull request",
+		o := contract.OtherFeedback{Author: t.Reviewer, Association: first.AuthorAssociation.Words(), Where: "a thread on the pull request",
 			Text: fenceClipped(first.Body)}
 		if t.Path != "" { // a path is GitHub's name: a value of its own, fenced unless plainly a name
 			o.Where, o.Path, o.Line = "a thread on a file", nameValue(t.Path), t.Line

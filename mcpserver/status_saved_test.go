@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -28,7 +29,7 @@ func TestStatusPlacesAMonitorAnOlderBuildSaved(t *testing.T) {
 	require.NoError(t, h.state.Save("acme/widgets#7", store.Record{Ref: h.ref, Position: c.Position}))
 	out, errText := h.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
 	require.Empty(t, errText)
-	var st StatusOutput
+	var st contract.StatusOutput
 	require.NoError(t, json.Unmarshal(out, &st))
 	require.Len(t, st.Monitors, 1)
 	m := st.Monitors[0]

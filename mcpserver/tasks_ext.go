@@ -8,6 +8,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 
 // MCP tasks in the 2026-07-28 revision: the io.modelcontextprotocol/tasks extension (SEP-2663).
@@ -92,7 +94,7 @@ func (x *taskExt) take(line []byte) bool {
 	}
 	switch l.Method {
 	case "tools/call":
-		if !declared || p.Name != ToolNextStep || p.RequestState != "" || len(p.InputResponses) > 0 {
+		if !declared || p.Name != contract.ToolNextStep || p.RequestState != "" || len(p.InputResponses) > 0 {
 			return false // a plain call, or the retry of one that asked for input
 		}
 		return x.create(l.ID, l.Params)

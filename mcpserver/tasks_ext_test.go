@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +22,7 @@ func TestA2026TaskWaitsWithoutBoundAndSaysWhenItsCallCarriesTheUsersAnswer(t *te
 	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, MaxBlock: 2 * time.Second})
 	require.NoError(t, err)
 	task := &extTask{id: "t"}
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolNextStep}}
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: contract.ToolNextStep}}
 	for _, tc := range []struct {
 		name     string
 		ctx      context.Context
@@ -101,7 +102,7 @@ func TestATasksCallRetriesWithItsAnswersAndNoProgressToken(t *testing.T) {
 	require.NoError(t, json.Unmarshal(retry, &p))
 	assert.Equal(t, "sealed", p.RequestState)
 	require.Contains(t, p.InputResponses, "answer")
-	assert.Equal(t, ToolNextStep, p.Name)
+	assert.Equal(t, contract.ToolNextStep, p.Name)
 }
 
 // TestAWorkingTaskSaysWhatItsCallSays: a call that runs in a 2026-07-28 task gives the task its
@@ -110,7 +111,7 @@ func TestATasksCallRetriesWithItsAnswersAndNoProgressToken(t *testing.T) {
 func TestAWorkingTaskSaysWhatItsCallSays(t *testing.T) {
 	srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, ProgressEvery: time.Hour})
 	require.NoError(t, err)
-	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolNextStep}}
+	req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: contract.ToolNextStep}}
 	begin := func(ctx context.Context) (context.Context, func()) { return ctx, func() {} }
 
 	task := &extTask{id: "t", status: extWorking, message: "Working."}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -106,7 +107,7 @@ func TestATaskOutlivesItsRequestAndStopsOnTasksCancel(t *testing.T) {
 	require.Eventually(t, func() bool { return !busy() }, 5*time.Second, 5*time.Millisecond, "the task's call ended")
 
 	require.NoError(t, fake.Apply(githubfake.Ref(ref), githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"}))
-	var out ActionOutput
+	var out contract.ActionOutput
 	var raw []byte
 	for i := 0; i < 20 && out.Action != "execute"; i++ { // a plain call returns polling by its 100ms bound
 		res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "pr_monitor_next_step",

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -31,7 +32,7 @@ func dispatchToolRun(t *testing.T, protocol string) {
 
 	raw, errText := h.call("pr_dispatch", map[string]any{"repo": "acme/widgets", "dry_run": true})
 	require.Empty(t, errText)
-	var out DispatchOutput
+	var out contract.DispatchOutput
 	require.NoError(t, json.Unmarshal(raw, &out))
 	assert.True(t, out.DryRun)
 	require.Len(t, out.Spawns, 1)
@@ -87,10 +88,10 @@ func TestDispatchIsOfferedOnlyWhenEnabled(t *testing.T) {
 		for _, tool := range res.Tools {
 			names = append(names, tool.Name)
 		}
-		assert.Equal(t, enabled, slices.Contains(names, ToolDispatch), "dispatch enabled: %v; listed: %v", enabled, names)
+		assert.Equal(t, enabled, slices.Contains(names, contract.ToolDispatch), "dispatch enabled: %v; listed: %v", enabled, names)
 		assert.Len(t, names, map[bool]int{false: 5, true: 6}[enabled])
 		if !enabled {
-			_, err := h.session.CallTool(t.Context(), &sdk.CallToolParams{Name: ToolDispatch, Arguments: map[string]any{"repo": "acme/widgets"}})
+			_, err := h.session.CallTool(t.Context(), &sdk.CallToolParams{Name: contract.ToolDispatch, Arguments: map[string]any{"repo": "acme/widgets"}})
 			require.Error(t, err, "a tool the server does not offer cannot be called")
 			assert.Contains(t, err.Error(), "pr_dispatch")
 		}
@@ -116,7 +117,7 @@ func TestDispatchToolReadsTheConfigurationFromTheRepository(t *testing.T) {
 	h.fake.PutFile("acme", "widgets", ".prmonitor/dispatch.yaml", "user: dispatch-bot\n")
 	raw, errText := h.call("pr_dispatch", map[string]any{"repo": "acme/widgets", "dry_run": true})
 	require.Empty(t, errText)
-	var out DispatchOutput
+	var out contract.DispatchOutput
 	require.NoError(t, json.Unmarshal(raw, &out))
 	assert.Equal(t, "dispatch-bot", out.User, "the user named by the repository's file")
 

@@ -2,38 +2,14 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
-
-// ToolNextStep names the tool that reports what happened and returns the one thing to do next.
-const ToolNextStep = "pr_monitor_next_step"
-
-func nextStepTool() (mcp.Tool, error) {
-	schemas, err := toolSchemas(ToolNextStep)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	tool := mcp.NewTool(ToolNextStep,
-		mcp.WithDescription("Report what happened; get the one thing to do next. It blocks while the server watches the pull request "+
-			"(with progress), asks the user when a choice is needed and does the GitHub work itself. "+
-			"Send event=ready to start or go on; after execute, one of its expected_events with the data it names; "+
-			"after ask_user, user_chose with the choice's value. Repeat until the action is stop or merged. "+
-			"polling within 50 s to 4 min (per host; as an MCP task, when the PR needs you): call again with event=ready. "+
-			"With monitor_id=all, each action names its PR; answer with all too."),
-		schemas,
-		mcp.WithTaskSupport(mcp.TaskSupportOptional),
-		mcp.WithTitleAnnotation("Next step for a monitored pull request"),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(false),
-		mcp.WithOpenWorldHintAnnotation(true),
-	)
-	return tool, nil
-}
 
 // handleNextStep reads top-down: parse the call, find the monitor, drive it, render where it
 // stopped. monitor_id=all goes to the scheduler (all.go), and so does an answer to an action the
@@ -43,14 +19,14 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	defer release()
 	step, err := s.parseNextStep(req)
 	if err != nil {
-		return toolError(err.Error()), nil
+		return contract.ToolError(err.Error()), nil
 	}
 	if step.monitorID == allID {
 		return s.sched.next(ctx, req, step), nil
 	}
 	m, err := s.findMonitor(step)
 	if err != nil {
-		return toolError(err.Error()), nil
+		return contract.ToolError(err.Error()), nil
 	}
 	if step.isAnswer() && m.servedByAll() {
 		return s.sched.answer(ctx, req, m, step), nil
@@ -70,7 +46,7 @@ func (s *Server) findMonitor(n nextStep) (*monitor, error) {
 	case err != nil:
 		return nil, fmt.Errorf("monitor %q cannot be resumed: %s", n.monitorID, text.Error(err))
 	case !ok:
-		return nil, fmt.Errorf("unknown monitor %q: call pr_monitor_start first", n.monitorID)
+		return nil, errors.New(contract.UnknownMonitorToDrive(n.monitorID))
 	case n.resume != nil && n.resume.Monitor != m.id:
 		return nil, fmt.Errorf("%w: it belongs to another monitor", ErrBadRequestState)
 	}

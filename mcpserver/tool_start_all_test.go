@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -33,16 +34,16 @@ func openViewerPRs(t *testing.T, h *harness) {
 	}
 }
 
-func (h *harness) startAll(args map[string]any) StartAllOutput {
+func (h *harness) startAll(args map[string]any) contract.StartAllOutput {
 	h.t.Helper()
 	raw, errText := h.call("pr_monitor_start_all", args)
 	require.Empty(h.t, errText)
-	var out StartAllOutput
+	var out contract.StartAllOutput
 	require.NoError(h.t, json.Unmarshal(raw, &out))
 	return out
 }
 
-func startedPRs(out StartAllOutput) []string {
+func startedPRs(out contract.StartAllOutput) []string {
 	var prs []string
 	for _, s := range out.Started {
 		prs = append(prs, s.PR)
@@ -137,14 +138,14 @@ func TestStartAllTwiceResumesTheSameMonitors(t *testing.T) {
 }
 
 func TestStartAllResultStaysBounded(t *testing.T) {
-	out := StartAllOutput{Started: []StartedPR{}}
+	out := contract.StartAllOutput{Started: []contract.StartedPR{}}
 	for i := range 300 {
-		out.Started = append(out.Started, StartedPR{MonitorID: fmt.Sprintf("acme/widgets#%d", i), PR: fmt.Sprintf("acme/widgets#%d", i),
-			Title: title(fmt.Sprintf("A rather long title for pull request number %d of the widgets repository, to fill the result", i), false)})
-		out.Skipped = append(out.Skipped, SkippedPR{PR: fmt.Sprintf("acme/gears#%d", i), Reason: "draft (include_drafts to monitor it)"})
+		out.Started = append(out.Started, contract.StartedPR{MonitorID: fmt.Sprintf("acme/widgets#%d", i), PR: fmt.Sprintf("acme/widgets#%d", i),
+			Title: contract.FencedTitle(fmt.Sprintf("A rather long title for pull request number %d of the widgets repository, to fill the result", i), false)})
+		out.Skipped = append(out.Skipped, contract.SkippedPR{PR: fmt.Sprintf("acme/gears#%d", i), Reason: "draft (include_drafts to monitor it)"})
 	}
-	got := boundStartAll(out, maxPayload)
-	assert.LessOrEqual(t, jsonSize(got), maxPayload)
+	got := contract.BoundStartAll(out, contract.MaxPayload)
+	assert.LessOrEqual(t, contract.JSONSize(got), contract.MaxPayload)
 	assert.Equal(t, 600, len(got.Started)+len(got.Skipped)+got.Omitted)
 	assert.Empty(t, got.Skipped, "skipped pull requests go first")
 }

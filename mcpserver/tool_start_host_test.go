@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"sync/atomic"
 	"testing"
 
@@ -26,14 +27,14 @@ func TestStartRefusesAURLOnAnotherHostBeforeAnyRequest(t *testing.T) {
 		{"https://github.com@evil.example/acme/widgets/pull/7", "names the host evil.example"},
 		{"https://ghe.corp.example/acme/widgets/pull/7", "is on ghe.corp.example, but the configured GitHub is github.com"},
 	} {
-		raw, errText := h.call(ToolStart, map[string]any{"pr": tt.ref})
+		raw, errText := h.call(contract.ToolStart, map[string]any{"pr": tt.ref})
 		assert.Empty(t, string(raw), tt.ref)
 		assert.Contains(t, errText, tt.says)
 	}
 	assert.Zero(t, connects.Load(), "nothing reached for GitHub")
 	assert.Empty(t, h.fake.Requests(), "no request sent")
 
-	raw, errText := h.call(ToolStart, map[string]any{"pr": "https://github.com/acme/widgets/pull/7"})
+	raw, errText := h.call(contract.ToolStart, map[string]any{"pr": "https://github.com/acme/widgets/pull/7"})
 	require.Empty(t, errText)
 	assert.Contains(t, string(raw), "acme/widgets#7")
 	assert.Equal(t, int32(1), connects.Load())

@@ -11,46 +11,47 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
 func TestListingKeepsThoseWaitingOnSomeoneFirst(t *testing.T) {
-	item := func(id string, waiting bool) MonitorStatus {
-		st := MonitorStatus{MonitorID: id, PR: id, State: "watching", Summary: id + " · " + strings.Repeat("s", 100)}
+	item := func(id string, waiting bool) contract.MonitorStatus {
+		st := contract.MonitorStatus{MonitorID: id, PR: id, State: "watching", Summary: id + " · " + strings.Repeat("s", 100)}
 		if waiting {
-			st.Pending = &ActionOutput{Action: "ask_user", MonitorID: id, State: "awaiting_user"}
+			st.Pending = &contract.ActionOutput{Action: "ask_user", MonitorID: id, State: "awaiting_user"}
 		}
 		return st
 	}
-	size := jsonSize(item("a/b#1", true)) + 1
-	envelope := jsonSize(StatusOutput{Monitors: []MonitorStatus{}, Omitted: 10})
+	size := contract.JSONSize(item("a/b#1", true)) + 1
+	envelope := contract.JSONSize(contract.StatusOutput{Monitors: []contract.MonitorStatus{}, Omitted: 10})
 	tests := []struct {
 		name        string
-		items       []MonitorStatus
+		items       []contract.MonitorStatus
 		budget      int
 		wantListed  []string
 		wantOmitted int
 	}{
-		{"everything fits", []MonitorStatus{item("a/b#3", false), item("a/b#1", true), item("a/b#2", false)}, maxPayload,
+		{"everything fits", []contract.MonitorStatus{item("a/b#3", false), item("a/b#1", true), item("a/b#2", false)}, contract.MaxPayload,
 			[]string{"a/b#1", "a/b#2", "a/b#3"}, 0},
-		{"the idle ones are left out first", []MonitorStatus{item("a/b#1", false), item("a/b#2", true), item("a/b#3", false), item("a/b#4", true)}, envelope + 2*size + 10,
+		{"the idle ones are left out first", []contract.MonitorStatus{item("a/b#1", false), item("a/b#2", true), item("a/b#3", false), item("a/b#4", true)}, envelope + 2*size + 10,
 			[]string{"a/b#2", "a/b#4"}, 2},
-		{"then the waiting ones, by id", []MonitorStatus{item("a/b#1", true), item("a/b#2", true), item("a/b#3", true)}, envelope + 2*size + 10,
+		{"then the waiting ones, by id", []contract.MonitorStatus{item("a/b#1", true), item("a/b#2", true), item("a/b#3", true)}, envelope + 2*size + 10,
 			[]string{"a/b#1", "a/b#2"}, 1},
-		{"nothing fits", []MonitorStatus{item("a/b#1", true)}, 10, []string{}, 1},
+		{"nothing fits", []contract.MonitorStatus{item("a/b#1", true)}, 10, []string{}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := listing(tt.items, tt.budget)
+			out := contract.StatusListing(tt.items, tt.budget)
 			ids := []string{}
 			for _, m := range out.Monitors {
 				ids = append(ids, m.MonitorID)
 			}
 			assert.Equal(t, tt.wantListed, ids)
 			assert.Equal(t, tt.wantOmitted, out.Omitted)
-			assert.LessOrEqual(t, jsonSize(out), max(tt.budget, envelope))
+			assert.LessOrEqual(t, contract.JSONSize(out), max(tt.budget, envelope))
 		})
 	}
 }
@@ -62,14 +63,14 @@ func TestListingCutsAQuestionBeforeAFence(t *testing.T) {
 		Question: &elicitation.Question{ID: elicitation.QCommentSingle, Seq: 4, Text: "bob commented on a.go:1:\n" + quote,
 			Choices: []elicitation.Choice{{Value: elicitation.Stop, Label: "Stop monitoring"}}},
 		Context: &statemachine.TaskContext{Note: strings.Repeat("n", 5000)}}
-	line := pending("a/b#1", act, false)
+	line := contract.PendingOutput("a/b#1", act, false)
 	require.NotNil(t, line.Question)
 	assert.Equal(t, 4, line.Question.Seq)
 	assert.Equal(t, "bob commented on a.go:1:\n", line.Question.Text)
 	assert.Empty(t, line.Question.Choices)
 	assert.Nil(t, line.Context)
 
-	whole := pending("a/b#1", act, true)
+	whole := contract.PendingOutput("a/b#1", act, true)
 	assert.Equal(t, act.Question.Text, whole.Question.Text)
 	assert.NotNil(t, whole.Context)
 }
@@ -93,7 +94,7 @@ func TestSavedMonitorStatusFencesTheTitle(t *testing.T) {
 		t.Run(fmt.Sprint(args), func(t *testing.T) {
 			raw, errText := h2.call("pr_monitor_status", args)
 			require.Empty(t, errText)
-			var st StatusOutput
+			var st contract.StatusOutput
 			require.NoError(t, json.Unmarshal(raw, &st))
 			require.Len(t, st.Monitors, 1)
 			got := st.Monitors[0]
@@ -111,7 +112,7 @@ func TestStatusShowsTheWatchersBudgetAndCycle(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.Watch.Budget = 0.1 }})
 	raw, errText := h.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText)
-	var st StatusOutput
+	var st contract.StatusOutput
 	require.NoError(t, json.Unmarshal(raw, &st))
 	assert.Nil(t, st.Watcher, "no watcher before the first monitor")
 
@@ -140,10 +141,10 @@ func TestStatusShowsAWriteThePacingHoldsBack(t *testing.T) {
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.CommentReview(githubfake.User("copilot-pull-request-reviewer[bot]"), "",
 		githubfake.NewThread{Path: "a.go", Line: 1, Body: "Rename this."}))
 	h.start()
-	watcher := func() *WatcherStatus {
+	watcher := func() *contract.WatcherStatus {
 		raw, errText := h.call("pr_monitor_status", map[string]any{})
 		require.Empty(t, errText)
-		var st StatusOutput
+		var st contract.StatusOutput
 		require.NoError(t, json.Unmarshal(raw, &st))
 		require.NotNil(t, st.Watcher)
 		return st.Watcher

@@ -7,37 +7,17 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
-// ToolStop names the tool that stops watching a pull request, or all of them.
-const ToolStop = "pr_monitor_stop"
-
-func stopTool() (mcp.Tool, error) {
-	schemas, err := toolSchemas(ToolStop)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	tool := mcp.NewTool(ToolStop,
-		mcp.WithDescription("Stop monitoring a pull request (or all of them with monitor_id=all). The history is kept; "+
-			"pr_monitor_start on the same PR starts a new monitor. Nothing is done on GitHub."),
-		schemas,
-		mcp.WithTitleAnnotation("Stop monitoring"),
-		mcp.WithReadOnlyHintAnnotation(false),
-		mcp.WithDestructiveHintAnnotation(false),
-		mcp.WithIdempotentHintAnnotation(true),
-		mcp.WithOpenWorldHintAnnotation(false),
-	)
-	return tool, nil
-}
-
 func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in StopInput
+	var in contract.StopInput
 	if err := req.BindArguments(&in); err != nil {
-		return toolError("bad arguments: " + err.Error()), nil
+		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
 	if in.MonitorID == "" {
-		return toolError("monitor_id is required (a monitor id, or all)"), nil
+		return contract.ToolError("monitor_id is required (a monitor id, or all)"), nil
 	}
 	var targets []*monitor
 	var skipped []string
@@ -46,20 +26,20 @@ func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	} else {
 		m, ok, err := s.lookup(in.MonitorID)
 		if err != nil {
-			return toolError(fmt.Sprintf("monitor %q cannot be stopped here: %s", in.MonitorID, text.Error(err))), nil
+			return contract.ToolError(fmt.Sprintf("monitor %q cannot be stopped here: %s", in.MonitorID, text.Error(err))), nil
 		}
 		if !ok {
-			return toolError(fmt.Sprintf("unknown monitor %q", in.MonitorID)), nil
+			return contract.ToolError(contract.UnknownMonitor(in.MonitorID)), nil
 		}
 		targets = []*monitor{m}
 	}
-	out := StopOutput{Action: "stop", Stopped: []string{}}
+	out := contract.StopOutput{Action: "stop", Stopped: []string{}}
 	for _, m := range targets {
 		if m.isEnded() {
 			continue
 		}
 		if _, err := s.end(m); err != nil {
-			return toolError(fmt.Sprintf("stop %s: %v", m.id, err)), nil
+			return contract.ToolError(fmt.Sprintf("stop %s: %v", m.id, err)), nil
 		}
 		out.Stopped = append(out.Stopped, m.id)
 	}
@@ -70,5 +50,5 @@ func (s *Server) handleStop(_ context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	if len(skipped) > 0 {
 		out.Message += " Not stopped: " + strings.Join(skipped, "; ") + "."
 	}
-	return structured(out), nil
+	return contract.Result(out), nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,11 +50,11 @@ func TestToolSchemasMatchSnapshots(t *testing.T) {
 	}
 }
 
-// TestToolsAreTheServersDefinitions: Tools gives, without a server, exactly the tools the server
+// TestToolsAreTheServersDefinitions: contract.Tools gives, without a server, exactly the tools the server
 // lists, so that another front end serving them with its own handlers offers the same contract.
 func TestToolsAreTheServersDefinitions(t *testing.T) {
 	for _, dispatch := range []bool{false, true} {
-		defs, err := Tools(ToolOptions{Dispatch: dispatch})
+		defs, err := contract.Tools(contract.ToolOptions{Dispatch: dispatch})
 		require.NoError(t, err)
 		srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, Dispatch: dispatch})
 		require.NoError(t, err)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ func TestAnUnknownToolsErrorNamesTheRealTools(t *testing.T) {
 		assert.NotContains(t, msg, "\x1b")
 		assert.Less(t, len(msg), 400, "bounded: %s", msg)
 	}
-	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolStatus}})
+	res, err := c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: contract.ToolStatus}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
 }

@@ -69,6 +69,7 @@ const (
 	GuardFailedJobsNoLog   Guard = "failed_jobs_have_no_logs"
 
 	GuardApprovalsBeyondWait Guard = "approvals_beyond_wait"
+	GuardReadyOfferGone      Guard = "ready_offer_gone"
 	GuardPRChangedStillOpen  Guard = "pr_changed_still_open"
 	GuardPRChangedAndEnded   Guard = "pr_changed_and_ended"
 	GuardHeadMoved           Guard = "head_moved"
@@ -207,6 +208,8 @@ var guards = map[Guard]guardSpec{
 		w := s.pos.Memory.Wait
 		return w == nil || len(s.facts.Reviews.Approvals) > w.Approvals
 	}, "no \"wait for another approver\" on this head, or a new approval arrived since"},
+	GuardReadyOfferGone: {func(s *step, _ Node) bool { return s.readyOfferGone() },
+		"the poll shows news that takes the merge off the table (changes requested, CI failed or cancelled, a conflict, new commits, merged or closed)"},
 	GuardPRChangedStillOpen: {func(s *step, _ Node) bool { return s.mergeOutcome() == mergeChangedOpen },
 		"not merged: the pull request changed since the question and is still open"},
 	GuardPRChangedAndEnded: {func(s *step, _ Node) bool { return s.mergeOutcome() == mergeChangedEnded },

@@ -14,6 +14,9 @@ import (
 func (s *step) onPoll() (Action, error) {
 	f := s.in.Facts
 	if st := s.pos.Node.State(); st != StatePolling && st != StateIdle {
+		if act, ok, err := s.supersedeReady(f); ok || err != nil {
+			return act, err
+		}
 		return s.pending(s.wakeOnNews(f)), nil
 	}
 	s.facts = f

@@ -59,6 +59,42 @@ func (s *step) enterReady(f *prstatus.Facts, att prstatus.Attention) (Action, bo
 	return act, true, err
 }
 
+// supersedeReady drops the ready flow's open question when a poll shows news that takes the merge
+// off the table (readyOfferGone): the user is not left a choice that no longer holds. The poll then
+// goes on as a watching monitor's, so the news enters its own flow at once. ok is false when the
+// question stands.
+func (s *step) supersedeReady(f *prstatus.Facts) (act Action, ok bool, err error) {
+	s.facts = f
+	row, err := s.fireFirst(TReadySuperseded)
+	if err != nil || row == "" {
+		s.facts = nil
+		return Action{}, false, err
+	}
+	s.clearFlow()
+	act, err = s.onPoll()
+	return act, true, err
+}
+
+// readyOfferGone: the ready question is open (not snoozed), the poll shows something the question
+// did not (what the user was shown, Ready.Shown: a question asked again after a merge found news
+// says so, and the user may merge over it), and its top attention outranks the merge, or the head
+// moved from the one the question was about.
+func (s *step) readyOfferGone() bool {
+	f, r := s.facts, s.pos.Ready
+	if f == nil || r == nil || s.pos.Question == nil || s.snoozed() != nil {
+		return false
+	}
+	if r.Shown != nil && len(r.Shown.Changes(f)) == 0 && f.Attention.Kind != prstatus.AttentionMergeConflict {
+		return false
+	}
+	switch f.Attention.Kind {
+	case prstatus.AttentionMerged, prstatus.AttentionClosed, prstatus.AttentionChangesRequested, prstatus.AttentionMergeConflict,
+		prstatus.AttentionCIFailed, prstatus.AttentionCICancelled:
+		return true
+	}
+	return f.HeadSHA != "" && r.Head != "" && f.HeadSHA != r.Head
+}
+
 // setReady starts the ready flow on what the user is shown.
 func (s *step) setReady(f *prstatus.Facts, att prstatus.Attention) {
 	shown := prstatus.ViewForMerge(f)

@@ -135,6 +135,14 @@ func TestEveryRowFires(t *testing.T) {
 	for _, mv := range d.m.Moves() {
 		fired[mv.Row] = true
 	}
+	// A ready question superseded by a request for changes.
+	ready := approvedPR()
+	d = start(t)
+	d.poll(ready)
+	d.poll(ready.review("bob", prstatus.ReviewChangesRequested, "wait"))
+	for _, mv := range d.m.Moves() {
+		fired[mv.Row] = true
+	}
 
 	var never []Transition
 	for _, r := range Table() {

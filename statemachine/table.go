@@ -282,6 +282,7 @@ func readyRows() []Row {
 			is(GuardUnacknowledged, GuardApprovalsBeyondWait, GuardStacked, GuardLowerNotWaitedFor)},
 		{TReadyWaitForLower, at(NodeReadyAskStacked), NodePolling, when(onChoice(elicitation.WaitForLower)), none()},
 		{TReadyAsk, at(NodePolling), NodeReadyAsk, when(onPoll(prstatus.AttentionReadyToMerge)), is(GuardUnacknowledged, GuardApprovalsBeyondWait)},
+		{TReadySuperseded, asks, NodePolling, when(onPoll()), is(GuardReadyOfferGone)},
 		{TReadyMerge, asks, NodeReadyMerging, when(onChoice(elicitation.Merge, elicitation.MergeAdmin)), none()},
 		{TReadyWaitForApprover, asks, NodePolling, when(onChoice(elicitation.WaitForApprover)), none()},
 		{TReadyQueued, at(NodeReadyMerging), NodePolling, when(merged), is(GuardActionSucceeded, GuardQueued)},

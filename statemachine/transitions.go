@@ -175,6 +175,7 @@ const (
 // The ready-to-merge flow.
 const (
 	TReadyAsk                   Transition = "ready_ask"
+	TReadySuperseded            Transition = "ready_superseded"
 	TReadyMerge                 Transition = "ready_merge"
 	TReadyWaitForApprover       Transition = "ready_wait_for_approver"
 	TReadyMerged                Transition = "ready_merged"

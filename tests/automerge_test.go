@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -27,7 +27,7 @@ func autoMergeEvents() []githubfake.Event {
 // answerWhenAsked calls ready until question id is asked, and answers it with choice: in the
 // host's form (the world's user does, with elicitation) or, without elicitation, relayed by the
 // agent. It returns the last action.
-func answerWhenAsked(t *testing.T, w *world, id, choice string) mcpserver.ActionOutput {
+func answerWhenAsked(t *testing.T, w *world, id, choice string) contract.ActionOutput {
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < 15*time.Second {
@@ -42,7 +42,7 @@ func answerWhenAsked(t *testing.T, w *world, id, choice string) mcpserver.Action
 		}
 	}
 	t.Fatalf("%s was never asked", id)
-	return mcpserver.ActionOutput{}
+	return contract.ActionOutput{}
 }
 
 // answerIn is a user who answers question id with choice and leaves everything else to themselves.
@@ -56,7 +56,7 @@ func answerIn(id, choice string) func(question) string {
 }
 
 // untilAction calls ready until the action is want.
-func untilAction(t *testing.T, w *world, want string) mcpserver.ActionOutput {
+func untilAction(t *testing.T, w *world, want string) contract.ActionOutput {
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < 15*time.Second {
@@ -65,7 +65,7 @@ func untilAction(t *testing.T, w *world, want string) mcpserver.ActionOutput {
 		}
 	}
 	t.Fatalf("never %s", want)
-	return mcpserver.ActionOutput{}
+	return contract.ActionOutput{}
 }
 
 // TestAutoMergeIsOfferedAndTurnedOnOnlyOnTheUsersChoice: checks still running, the user is asked
@@ -154,7 +154,7 @@ func TestAnAgentsForgedAutoMergeIsRefusedWhenTheClientElicits(t *testing.T) {
 		t.Run(prof.name, func(t *testing.T) {
 			t.Parallel()
 			w := launched(t, prof, func(question) string { return "" }, autoMergeEvents()...) // the user dismisses the form
-			var act mcpserver.ActionOutput
+			var act contract.ActionOutput
 			for start := time.Now(); act.Action != "ask_user" && time.Since(start) < 15*time.Second; {
 				act = w.next("ready", "", nil)
 			}

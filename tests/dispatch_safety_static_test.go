@@ -39,7 +39,7 @@ func dispatcherFiles(t *testing.T, root string) []string {
 		}
 	}
 	return append(out, "prstatus/ghclient/repo.go", "prstatus/ghclient/repo_query.go",
-		"cmd/prmonitor/dispatch.go", "mcpserver/tool_dispatch.go")
+		"cmd/prmonitor/dispatch.go", "mcpserver/tool_dispatch.go", "mcpserver/contract/tool_dispatch.go")
 }
 
 // allowedImports are the only packages the dispatcher may import besides the standard library
@@ -51,6 +51,7 @@ var allowedImports = []string{
 	"go.yaml.in/yaml/v3",
 	"github.com/mark3labs/mcp-go/mcp",
 	"github.com/mark3labs/mcp-go/server",
+	"github.com/prmonitor/prmonitor/mcpserver/contract", // the tool's definition and the rendering of its result: no model
 }
 
 // allowedREST are the only go-github calls the dispatcher may make: labels and assignees.

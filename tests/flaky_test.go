@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -9,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
@@ -62,7 +62,7 @@ type flakyScenario struct {
 func flakyScenarios() []flakyScenario {
 	failing := []githubfake.Event{githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: flakyLog}}
-	evidence := func(w *world, act mcpserver.ActionOutput) (string, map[string]any) {
+	evidence := func(w *world, act contract.ActionOutput) (string, map[string]any) {
 		require.NotEmpty(w.t, act.Context.Logs)
 		assert.Contains(w.t, act.Context.Logs[0].Flaky, "passed on a re-run of the same commit on #41", "the task carries the evidence")
 		return defaultAgent(w, act)
@@ -97,7 +97,7 @@ func flakyScenarios() []flakyScenario {
 				setup:    append(append([]githubfake.Event{}, failing...), githubfake.FilesChanged{Paths: []string{"retry.go"}}),
 				prepare:  rememberFlaky,
 				fake:     []githubfake.Option{rerunsEnd(githubfake.ConclusionFailure, red)},
-				agent:    map[string]func(*world, mcpserver.ActionOutput) (string, map[string]any){"investigate_ci_failure": evidence},
+				agent:    map[string]func(*world, contract.ActionOutput) (string, map[string]any){"investigate_ci_failure": evidence},
 				timeline: append([][]githubfake.Event{{}}, approve...), // the re-run ends, then the fix is approved
 				final:    "merged",
 			},
@@ -109,7 +109,7 @@ func flakyScenarios() []flakyScenario {
 				setup:    append(append([]githubfake.Event{}, failing...), githubfake.FilesChanged{Paths: []string{"retry.go", "retry_test.go"}}),
 				prepare:  rememberFlaky,
 				fake:     []githubfake.Option{rerunsEnd(githubfake.ConclusionSuccess, touched)},
-				agent:    map[string]func(*world, mcpserver.ActionOutput) (string, map[string]any){"investigate_ci_failure": evidence},
+				agent:    map[string]func(*world, contract.ActionOutput) (string, map[string]any){"investigate_ci_failure": evidence},
 				timeline: approve,
 				final:    "merged",
 			},

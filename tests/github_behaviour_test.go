@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -22,7 +22,7 @@ import (
 // untilAsked calls next_step(ready) until the server asks the user (with elicitation, the
 // question was elicited: the user leaves the merge to themselves), or gives up after limit. It
 // returns the actions the calls gave, the question's id and how long it took.
-func untilAsked(t *testing.T, w *world, limit time.Duration) (acts []mcpserver.ActionOutput, asked string, took time.Duration) {
+func untilAsked(t *testing.T, w *world, limit time.Duration) (acts []contract.ActionOutput, asked string, took time.Duration) {
 	t.Helper()
 	start := time.Now()
 	for time.Since(start) < limit {
@@ -68,7 +68,7 @@ func attentionReason(t *testing.T, w *world) string {
 	raw, errText := w.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
 	require.Empty(t, errText)
 	var out struct {
-		Monitors []mcpserver.MonitorStatus `json:"monitors"`
+		Monitors []contract.MonitorStatus `json:"monitors"`
 	}
 	require.NoError(t, json.Unmarshal(raw, &out))
 	require.Len(t, out.Monitors, 1)
@@ -188,7 +188,7 @@ func TestARequiredCheckThatHasNotStartedIsWaitedFor(t *testing.T) {
 			w.apply(githubfake.CheckCompleted{Name: "build", Conclusion: "SUCCESS"})
 			acts, asked, _ := untilAsked(t, w, 10*time.Second)
 			require.Equal(t, "ready_to_merge", asked, "build passed: %+v", acts)
-			require.False(t, slices.ContainsFunc(acts[:len(acts)-1], func(a mcpserver.ActionOutput) bool { return a.Action == "ask_user" }))
+			require.False(t, slices.ContainsFunc(acts[:len(acts)-1], func(a contract.ActionOutput) bool { return a.Action == "ask_user" }))
 		})
 	}
 }

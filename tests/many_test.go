@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -33,16 +33,16 @@ func manyWorld(t *testing.T, prof profile) *world {
 	return w
 }
 
-func (w *world) startAll(args map[string]any) mcpserver.StartAllOutput {
+func (w *world) startAll(args map[string]any) contract.StartAllOutput {
 	w.t.Helper()
 	raw, errText := w.call("pr_monitor_start_all", args)
 	require.Empty(w.t, errText)
-	var out mcpserver.StartAllOutput
+	var out contract.StartAllOutput
 	require.NoError(w.t, json.Unmarshal(raw, &out))
 	return out
 }
 
-func (w *world) nextAll(event, choice string) mcpserver.ActionOutput {
+func (w *world) nextAll(event, choice string) contract.ActionOutput {
 	w.t.Helper()
 	args := map[string]any{"monitor_id": "all", "event": event}
 	if choice != "" {
@@ -50,13 +50,13 @@ func (w *world) nextAll(event, choice string) mcpserver.ActionOutput {
 	}
 	raw, errText := w.call("pr_monitor_next_step", args)
 	require.Empty(w.t, errText, "next_step(all, %s, %s)", event, choice)
-	var out mcpserver.ActionOutput
+	var out contract.ActionOutput
 	require.NoError(w.t, json.Unmarshal(raw, &out))
 	return out
 }
 
 // untilAction calls next_step all with ready until an action other than polling comes.
-func (w *world) untilAction() mcpserver.ActionOutput {
+func (w *world) untilAction() contract.ActionOutput {
 	w.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -133,7 +133,7 @@ func TestStartAllAndNextStepAllOverStdio(t *testing.T) {
 
 			raw, errText := w.call("pr_monitor_status", map[string]any{})
 			require.Empty(t, errText)
-			var st mcpserver.StatusOutput
+			var st contract.StatusOutput
 			require.NoError(t, json.Unmarshal(raw, &st))
 			require.NotNil(t, st.Watcher)
 			assert.Equal(t, "100%", st.Watcher.Budget)

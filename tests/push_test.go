@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -37,7 +37,7 @@ func (c *rawClient) channelEvents() []channelEvent {
 // startLegacy calls pr_monitor_start in the 2025-11-25 era (after initialize).
 func (c *rawClient) startLegacy(pr string) {
 	c.t.Helper()
-	var out mcpserver.StartOutput
+	var out contract.StartOutput
 	c.tool(c.call("tools/call", map[string]any{"name": "pr_monitor_start", "arguments": map[string]any{"pr": pr}}), &out)
 }
 
@@ -147,7 +147,7 @@ func TestOverStdioClaudeCodeIsToldExactlyOnceOfANewActionAndNotAgainAfterARestar
 	c.initialize("claude-code", map[string]any{})
 	time.Sleep(1500 * time.Millisecond)
 	assert.Empty(t, c.channelEvents(), "a restarted server does not push the same action again")
-	var act mcpserver.ActionOutput
+	var act contract.ActionOutput
 	c.tool(c.call("tools/call", map[string]any{"name": "pr_monitor_next_step", "arguments": map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}}), &act)
 	assert.Equal(t, "investigate_ci_failure", act.Task, "the agent's call gets the pushed task: %+v", act)
 }
@@ -169,7 +169,7 @@ func TestOverStdioNoChannelEventWhileACallWaitsOrInQuietHours(t *testing.T) {
 		}()
 		time.Sleep(500 * time.Millisecond)
 		w.apply(fail)
-		var act mcpserver.ActionOutput
+		var act contract.ActionOutput
 		c.tool(<-got, &act)
 		assert.Equal(t, "investigate_ci_failure", act.Task)
 		time.Sleep(time.Second)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -114,7 +114,7 @@ func TestAddressAllRestartedAfterEveryStepRepliesOncePerThread(t *testing.T) {
 	}
 }
 
-func requireAskID(t *testing.T, act mcpserver.ActionOutput, id string) {
+func requireAskID(t *testing.T, act contract.ActionOutput, id string) {
 	t.Helper()
 	require.Equal(t, "ask_user", act.Action, "want question %s, got %+v", id, act)
 	require.Equal(t, id, string(act.Question.ID))
@@ -142,7 +142,7 @@ func TestATaskWhoseCallWasLostIsHandedBackAfterARestart(t *testing.T) {
 			out := w.start()
 			require.True(t, out.Resumed)
 
-			var act mcpserver.ActionOutput
+			var act contract.ActionOutput
 			if how == "ready" {
 				act = w.next("ready", "", nil)
 			} else {
@@ -184,11 +184,11 @@ func TestSavedMonitorsAreFoundByIDAfterARestart(t *testing.T) {
 	asked := w.next("ready", "", nil)
 	requireAskID(t, asked, "merge_conflict")
 
-	status := func(args map[string]any) mcpserver.StatusOutput {
+	status := func(args map[string]any) contract.StatusOutput {
 		t.Helper()
 		raw, errText := w.call("pr_monitor_status", args)
 		require.Empty(t, errText)
-		var out mcpserver.StatusOutput
+		var out contract.StatusOutput
 		require.NoError(t, json.Unmarshal(raw, &out))
 		return out
 	}
@@ -213,7 +213,7 @@ func TestSavedMonitorsAreFoundByIDAfterARestart(t *testing.T) {
 	w.restart(false)
 	raw, errText := w.call("pr_monitor_stop", map[string]any{"monitor_id": "acme/widgets#7"})
 	require.Empty(t, errText, "stop by id")
-	var stop mcpserver.StopOutput
+	var stop contract.StopOutput
 	require.NoError(t, json.Unmarshal(raw, &stop))
 	require.Equal(t, []string{"acme/widgets#7"}, stop.Stopped)
 	require.Equal(t, "stop", w.next("ready", "", nil).Action, "stopped for good")
@@ -236,7 +236,7 @@ func TestStopAllStopsSavedMonitorsAfterARestart(t *testing.T) {
 	w.restart(true)
 	raw, errText := w.call("pr_monitor_stop", map[string]any{"monitor_id": "all"})
 	require.Empty(t, errText)
-	var stop mcpserver.StopOutput
+	var stop contract.StopOutput
 	require.NoError(t, json.Unmarshal(raw, &stop))
 	require.Equal(t, []string{"acme/widgets#7"}, stop.Stopped)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -24,7 +24,7 @@ func (w *world) killAndRestart() {
 	w.launch()
 }
 
-func samePending(t *testing.T, before mcpserver.ActionOutput, after *mcpserver.ActionOutput) {
+func samePending(t *testing.T, before contract.ActionOutput, after *contract.ActionOutput) {
 	t.Helper()
 	switch before.Action {
 	case "ask_user":
@@ -159,7 +159,7 @@ func TestTwoServersOnOneStateDirectory(t *testing.T) {
 	require.NoError(t, a.fake.Apply(githubfake.Ref(githubfakeRef("acme", "other", 8)), githubfake.OpenPR{Title: "y"}))
 	raw, errText := b.call("pr_monitor_start", map[string]any{"pr": "acme/other#8"})
 	require.Empty(t, errText, "another pull request is fine")
-	var out mcpserver.StartOutput
+	var out contract.StartOutput
 	require.NoError(t, json.Unmarshal(raw, &out))
 	assert.Equal(t, "acme/other#8", out.MonitorID)
 }

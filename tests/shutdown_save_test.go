@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -68,11 +68,11 @@ func TestEveryShutdownSavesTheWatchersSpend(t *testing.T) {
 }
 
 // watcherStatus is pr_monitor_status's watcher.
-func watcherStatus(t *testing.T, w *world) mcpserver.WatcherStatus {
+func watcherStatus(t *testing.T, w *world) contract.WatcherStatus {
 	t.Helper()
 	raw, errText := w.call("pr_monitor_status", map[string]any{})
 	require.Empty(t, errText)
-	var st mcpserver.StatusOutput
+	var st contract.StatusOutput
 	require.NoError(t, json.Unmarshal(raw, &st))
 	require.NotNil(t, st.Watcher, "the watcher runs")
 	return *st.Watcher

@@ -2,6 +2,7 @@ package tests
 
 import (
 	"fmt"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -40,13 +40,13 @@ func TestAStackOfThreeMergesBottomUp(t *testing.T) {
 	tips := map[int]string{2: w.fake.PR(ref(1)).HeadOID(), 3: w.fake.PR(ref(2)).HeadOID()}
 	merged, asked, rebases := map[string]bool{}, map[string][]string{}, map[string]string{}
 	var trace []string
-	var reply mcpserver.ActionOutput // what the last answer brought back
+	var reply contract.ActionOutput // what the last answer brought back
 	for step := 0; len(merged) < 3 && step < 60; step++ {
 		act := reply
 		if act.Action == "" || act.Action == "polling" {
 			act = w.untilAction()
 		}
-		reply = mcpserver.ActionOutput{}
+		reply = contract.ActionOutput{}
 		trace = append(trace, act.PR+": "+describe(act))
 		switch act.Action {
 		case "polling":

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -47,9 +47,9 @@ func (c *rawClient) callNext(caps map[string]any, args map[string]any) rawMessag
 }
 
 // startModern calls pr_monitor_start as a 2026-07-28 request.
-func (c *rawClient) startModern(caps map[string]any, pr string) mcpserver.StartOutput {
+func (c *rawClient) startModern(caps map[string]any, pr string) contract.StartOutput {
 	c.t.Helper()
-	var started mcpserver.StartOutput
+	var started contract.StartOutput
 	c.tool(c.call("tools/call", map[string]any{"name": "pr_monitor_start", "arguments": map[string]any{"pr": pr}, "_meta": modernMeta(caps)}), &started)
 	return started
 }
@@ -91,11 +91,11 @@ func createdTask(t *testing.T, res rawMessage) extTask {
 	return created
 }
 
-func taskAction(t *testing.T, task extTask) mcpserver.ActionOutput {
+func taskAction(t *testing.T, task extTask) contract.ActionOutput {
 	t.Helper()
 	var r struct {
-		StructuredContent mcpserver.ActionOutput `json:"structuredContent"`
-		IsError           bool                   `json:"isError"`
+		StructuredContent contract.ActionOutput `json:"structuredContent"`
+		IsError           bool                  `json:"isError"`
 	}
 	require.NoError(t, json.Unmarshal(task.Result, &r), string(task.Result))
 	require.False(t, r.IsError, string(task.Result))
@@ -232,7 +232,7 @@ func TestTheTasksExtensionServesOnlyAClientThatDeclaresIt(t *testing.T) {
 	assert.Equal(t, -32602, unknown.Error.Code)
 
 	c.startModern(extCaps(false), w.ref.String())
-	var plain mcpserver.ActionOutput
+	var plain contract.ActionOutput
 	began := time.Now()
 	c.tool(c.callNext(extCaps(false), map[string]any{"monitor_id": w.ref.String(), "event": "ready"}), &plain)
 	assert.Equal(t, "polling", plain.Action, "without the extension: a plain call, bounded")
@@ -243,7 +243,7 @@ func TestTheTasksExtensionServesOnlyAClientThatDeclaresIt(t *testing.T) {
 	require.Nil(t, cancel.Error)
 	assert.Equal(t, "cancelled", c.taskGet(created.TaskID).Status)
 	w.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
-	var next mcpserver.ActionOutput
+	var next contract.ActionOutput
 	for i := 0; i < 30 && next.Action != "execute"; i++ {
 		c.tool(c.callNext(extCaps(false), map[string]any{"monitor_id": w.ref.String(), "event": "ready"}), &next)
 	}

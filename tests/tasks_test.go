@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -130,7 +130,7 @@ func (tc *taskClient) progressCount() int {
 }
 
 // start calls pr_monitor_start, a plain call.
-func (tc *taskClient) start() mcpserver.StartOutput {
+func (tc *taskClient) start() contract.StartOutput {
 	tc.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -138,13 +138,13 @@ func (tc *taskClient) start() mcpserver.StartOutput {
 		Arguments: map[string]any{"pr": "https://github.com/acme/widgets/pull/7"}}})
 	require.NoError(tc.t, err)
 	require.False(tc.t, res.IsError, "%+v", res.Content)
-	var out mcpserver.StartOutput
+	var out contract.StartOutput
 	decode(tc.t, res.StructuredContent, &out)
 	return out
 }
 
 // next calls pr_monitor_next_step(event=ready) as a plain call.
-func (tc *taskClient) next() mcpserver.ActionOutput {
+func (tc *taskClient) next() contract.ActionOutput {
 	tc.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -152,7 +152,7 @@ func (tc *taskClient) next() mcpserver.ActionOutput {
 		Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}}})
 	require.NoError(tc.t, err)
 	require.False(tc.t, res.IsError, "%+v", res.Content)
-	var out mcpserver.ActionOutput
+	var out contract.ActionOutput
 	decode(tc.t, res.StructuredContent, &out)
 	return out
 }
@@ -207,14 +207,14 @@ func (tc *taskClient) status(id string) mcp.TaskStatus {
 }
 
 // result waits for the task's result (tasks/result blocks until the task ends).
-func (tc *taskClient) result(id string) mcpserver.ActionOutput {
+func (tc *taskClient) result(id string) contract.ActionOutput {
 	tc.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := tc.c.TaskResult(ctx, mcp.TaskResultRequest{Params: mcp.TaskResultParams{TaskId: id}})
 	require.NoError(tc.t, err, "server stderr:\n%s", tc.stderr.String())
 	require.False(tc.t, res.IsError, "%+v", res.Content)
-	var out mcpserver.ActionOutput
+	var out contract.ActionOutput
 	decode(tc.t, res.StructuredContent, &out)
 	return out
 }

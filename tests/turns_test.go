@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -41,8 +41,8 @@ type turnMode struct {
 
 func turnModes() []turnMode {
 	var modes []turnMode
-	rows := mcpserver.HostBounds()
-	rows = append(rows, mcpserver.HostBound{Host: "a host prmonitor does not know", Bound: mcpserver.DefaultCallBound})
+	rows := contract.HostBounds()
+	rows = append(rows, contract.HostBound{Host: "a host prmonitor does not know", Bound: contract.DefaultCallBound})
 	for _, row := range rows {
 		modes = append(modes, turnMode{name: "bounded calls, " + row.Host, prs: 1, bound: row.Bound, wait: waitBounded})
 	}
@@ -169,7 +169,7 @@ func waitInTurn(t *testing.T, c *rawClient, refs []string) int {
 func (c *rawClient) pollOnce(id string) string {
 	res := c.call("tools/call", map[string]any{"name": "pr_monitor_next_step", "arguments": map[string]any{"monitor_id": id, "event": "ready"}})
 	var r struct {
-		StructuredContent mcpserver.ActionOutput `json:"structuredContent"`
+		StructuredContent contract.ActionOutput `json:"structuredContent"`
 	}
 	if res.Error != nil || json.Unmarshal(res.Result, &r) != nil {
 		return fmt.Sprintf("no result: %+v %s", res.Error, res.Result)

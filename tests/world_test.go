@@ -15,7 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -235,16 +235,16 @@ func (w *world) call(name string, args map[string]any) (json.RawMessage, string)
 	return raw, ""
 }
 
-func (w *world) start() mcpserver.StartOutput {
+func (w *world) start() contract.StartOutput {
 	w.t.Helper()
 	raw, errText := w.call("pr_monitor_start", map[string]any{"pr": "https://github.com/acme/widgets/pull/7"})
 	require.Empty(w.t, errText)
-	var out mcpserver.StartOutput
+	var out contract.StartOutput
 	require.NoError(w.t, json.Unmarshal(raw, &out))
 	return out
 }
 
-func (w *world) next(event, choice string, data map[string]any) mcpserver.ActionOutput {
+func (w *world) next(event, choice string, data map[string]any) contract.ActionOutput {
 	w.t.Helper()
 	args := map[string]any{"monitor_id": "acme/widgets#7", "event": event}
 	if choice != "" {
@@ -255,7 +255,7 @@ func (w *world) next(event, choice string, data map[string]any) mcpserver.Action
 	}
 	raw, errText := w.call("pr_monitor_next_step", args)
 	require.Empty(w.t, errText, "next_step(%s, %s)", event, choice)
-	var out mcpserver.ActionOutput
+	var out contract.ActionOutput
 	require.NoError(w.t, json.Unmarshal(raw, &out))
 	return out
 }

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -58,7 +58,7 @@ func playDemo(ctx context.Context, e env, w io.Writer) error {
 	}
 	d.apply(demoSetup()...)
 
-	var start mcpserver.StartOutput
+	var start contract.StartOutput
 	t.line("agent", "pushed the branch; calls pr_monitor_start(%s)", d.ref)
 	if err := d.call(ctx, "pr_monitor_start", map[string]any{"pr": d.ref.String()}, &start); err != nil {
 		return err
@@ -69,7 +69,7 @@ func playDemo(ctx context.Context, e env, w io.Writer) error {
 	event, choice, data := "ready", "", map[string]any(nil)
 	idle := 0
 	for turn := 0; turn < 60; turn++ {
-		var act mcpserver.ActionOutput
+		var act contract.ActionOutput
 		t.call(event, choice)
 		args := map[string]any{"monitor_id": start.MonitorID, "event": event}
 		if choice != "" {
@@ -147,7 +147,7 @@ func (t *transcript) call(event, choice string) {
 	t.line("agent", "calls pr_monitor_next_step(event=%s)", event)
 }
 
-func (t *transcript) task(act mcpserver.ActionOutput) {
+func (t *transcript) task(act contract.ActionOutput) {
 	what := act.Task
 	if c := act.Context; c != nil {
 		switch {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
 )
@@ -50,7 +50,7 @@ var demoAnswers = map[string]string{
 }
 
 // demoAgent is the coding agent: what it does for each task, and the commits it pushes.
-func (d *demoSession) demoAgent(act mcpserver.ActionOutput) (event string, data map[string]any, did string) {
+func (d *demoSession) demoAgent(act contract.ActionOutput) (event string, data map[string]any, did string) {
 	switch act.Task {
 	case "investigate_ci_failure":
 		return "investigation_complete", map[string]any{

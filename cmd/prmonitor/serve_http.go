@@ -18,6 +18,8 @@ type teamServe struct {
 	tlsCert, tlsKey string
 	behindProxy     bool
 	signIn          signInFlags
+	// noRelayedMerge: only the user's own pick in a form merges (docs/security.md, "Consent").
+	noRelayedMerge bool
 }
 
 // registerTeamServe adds --http, --auth-tokens, the listening flags (TLS, allowed hosts and
@@ -34,6 +36,7 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	fs.StringVar(&t.tlsKey, "tls-key", "", "with --http: the private key of --tls-cert (`FILE`, PEM)")
 	fs.BoolVar(&t.behindProxy, "behind-tls-proxy", false, "with --http: a proxy in front terminates TLS, so a non-loopback ADDR may be served in plain HTTP")
 	fs.StringVar(&t.metrics, "metrics-listen", "", "with --http: serve Prometheus metrics at /metrics, with /livez and /readyz, on this `ADDR` (keep it off the internet)")
+	fs.BoolVar(&t.noRelayedMerge, "no-relayed-merge", false, "with --http: take a merge, auto-merge or merge-queue entry only from the user's own pick in a form, never relayed by an agent (docs/security.md)")
 	t.temporal.register(fs, teamTaskQueue)
 	t.signIn.register(fs)
 	return t
@@ -49,7 +52,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range append([]string{"auth-tokens", "metrics-listen", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
+		for _, name := range append([]string{"auth-tokens", "metrics-listen", "no-relayed-merge", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}

@@ -111,7 +111,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	defer ln.Close()
 	listening(signIn, ln.Addr().String())
 	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		OAuth: signIn, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
+		OAuth: signIn, NoRelayedMerge: t.noRelayedMerge, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)
 	}

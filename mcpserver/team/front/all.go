@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -35,19 +35,21 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 		id := f.handed[c.user]
 		f.mu.Unlock()
 		if id == "" {
-			return mcpserver.ToolError("no action was handed out with monitor_id=all here: answer with the monitor_id the action named")
+			return contract.ToolError("no action was handed out with monitor_id=all here: answer with the monitor_id the action named")
 		}
 		c.id = id
-		if _, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user); err != nil {
+		found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+		if err != nil {
 			return f.ownedError(c.id, err)
 		}
+		c.run = found.Run
 		return f.drive(ctx, c, step)
 	}
 	var again string // a monitor whose open action was handed out already
 	for {
 		ids, _, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: c.user, Waiting: true, Max: allBatch})
 		if err != nil && ctx.Err() == nil {
-			return mcpserver.ToolError(text.Error(err))
+			return contract.ToolError(text.Error(err))
 		}
 		again = ""
 		for _, id := range ids {
@@ -110,8 +112,15 @@ func (f *Front) handOutAgain(ctx context.Context, c *call, id string) *mcp.CallT
 	one := *c
 	one.id = id
 	if act.Kind == statemachine.ActionAskUser && act.Question != nil {
-		// The form was not answered within an earlier call: the agent relays it now.
+		// The form was not answered within an earlier call: the agent asks the user now (its
+		// answer is a relay only where a host could not show the question).
 		act.Message = "This question is still open: ask the user and answer with user_chose."
+		relayed := f.relays.Relayed(contract.QuestionKey{Monitor: id, Run: st.Run, Seq: act.Question.Seq})
+		why := contract.NoForms
+		if relayed {
+			why = contract.FormFailed
+		}
+		return f.toAgent(&one, monitorwf.Reply{MonitorID: id, Run: st.Run, PR: st.PR, Summary: st.Summary, Action: act}, why, relayed)
 	}
 	return f.render(&one, st.PR, st.Summary, act)
 }
@@ -155,7 +164,7 @@ func (f *Front) allWatching(ctx context.Context, c *call) *mcp.CallToolResult {
 	if more {
 		n = "over " + n
 	}
-	return mcpserver.Result(mcpserver.ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
+	return contract.Result(contract.ActionOutput{Action: string(statemachine.ActionPolling), MonitorID: "all", State: string(statemachine.StatePolling),
 		Message: fmt.Sprintf("Still watching %s; nothing needs you yet. Call pr_monitor_next_step with monitor_id=all and event=ready to keep waiting.", n),
 		Next:    `pr_monitor_next_step(monitor_id="all", event="ready")`})
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -19,10 +19,10 @@ import (
 // (bounded by the call, like any wait); in the 2026-07-28 era the call answers input_required and
 // the client calls again with the user's answer and the request state this process signed. A
 // client that declares no form elicitation, or refuses or fails the form, gets ask_user for the
-// agent to relay. The consent rule holds on top (the machine's: statemachine.AnsweredBy): a form's
-// answer is the user's, the agent's answer to a question the host could not show is a relay, and
-// any other answer of the agent's that merges is refused by the machine and put to the user in a
-// form instead.
+// agent. Consent is the contract's rule (contract/consent.go): a form's answer is the user's; the
+// agent's answer is the user's, relayed, only for a question a form was put for and refused or
+// failed (f.relays, named by monitor, run and seq); any other answer of the agent's that merges is
+// refused by the machine and put to the user in a form instead, where the session can show one.
 
 // inputAnswer is the input request's id of the question's form.
 const inputAnswer = "answer"
@@ -43,26 +43,23 @@ type formState struct {
 // ask puts r's question to the user: a form when the host can show one, else ask_user.
 func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallToolResult {
 	q := *r.Action.Question
-	if !mcpserver.ClientCanElicit(ctx) || f.wasRefused(c.id, q.Seq) {
-		act := r.Action
-		if act.Message == "" {
-			act.Message = "Ask the user this question and answer with user_chose."
-			if f.wasRefused(c.id, q.Seq) {
-				act.Message = "The host could not show this question to the user (it refused or failed the form): ask the user and answer with user_chose."
-			}
-		}
-		return f.render(c, r.PR, r.Summary, act)
+	k := contract.QuestionKey{Monitor: c.id, Run: r.Run, Seq: q.Seq}
+	switch {
+	case f.relays.Relayed(k):
+		return f.toAgent(c, r, contract.FormFailed, true)
+	case !contract.ClientCanElicit(ctx):
+		return f.toAgent(c, r, contract.NoForms, f.relays.Handed(k, contract.NoForms))
 	}
 	if c.rounds >= maxRounds {
 		return f.stillWatching(c, "A question is waiting for the user; call pr_monitor_next_step with event=ready to show it.")
 	}
 	c.rounds++
 	version := server.RequestProtocolVersion(ctx)
-	params := mcpserver.QuestionForm(q, r.Summary, version)
+	params := contract.QuestionForm(q, r.Summary, version)
 	if mcp.IsModernProtocol(version) {
 		token, err := f.signer.sign(purposeQuestion, c.user, questionTTL, formState{Monitor: c.id, Seq: q.Seq, Rounds: c.rounds})
 		if err != nil {
-			return mcpserver.ToolError(text.Error(err))
+			return contract.ToolError(text.Error(err))
 		}
 		return server.NewInputRequestBuilder(token).Elicit(inputAnswer, params).ToolResult()
 	}
@@ -72,14 +69,14 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 		return f.stillWatching(c, "A question is waiting for the user; call pr_monitor_next_step with event=ready to show it again.")
 	case err != nil || res == nil:
 		f.cfg.Logger.Info("the client refused or failed a form; the agent relays the question", "monitor", c.id, "err", err)
-		f.markRefused(c.id, q.Seq)
-		return f.ask(ctx, c, r)
+		return f.toAgent(c, r, contract.FormFailed, f.relays.Handed(k, contract.FormFailed))
 	}
-	return f.answer(ctx, c, q, mcpserver.ReadForm(res, q))
+	return f.answer(ctx, c, q, contract.ReadForm(res, q))
 }
 
 // answer sends what the user answered in the form to the monitor.
-func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a mcpserver.FormAnswer) *mcp.CallToolResult {
+func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a contract.FormAnswer) *mcp.CallToolResult {
+	c.confirming = false // the user answered: what follows is theirs to see
 	r, err := f.update(ctx, c, formStep(q, a))
 	if err != nil {
 		return f.updateError(ctx, c, err)
@@ -91,17 +88,21 @@ func (f *Front) answer(ctx context.Context, c *call, q elicitation.Question, a m
 }
 
 // confirm puts the open question to the user in a form when the machine refused the agent's
-// choice because it merges; ok is false when that question is not the one open.
+// choice because it merges; ok is false when that question is not the one open, or the host could
+// not show the form.
 func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepRequest) (*mcp.CallToolResult, bool) {
 	st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, c.id)
-	if err != nil || st.Question == nil || st.Question.Seq != step.QuestionSeq || !st.Question.Offers(step.Choice) {
+	if err != nil || st.Question == nil || (step.QuestionSeq != 0 && st.Question.Seq != step.QuestionSeq) || !st.Question.Offers(step.Choice) {
 		return nil, false
 	}
 	act, err := monitorwf.Pending(ctx, f.cfg.Client, c.id)
 	if err != nil || act.Kind != statemachine.ActionAskUser || act.Question == nil {
 		return nil, false
 	}
-	return f.ask(ctx, c, monitorwf.Reply{MonitorID: c.id, PR: st.PR, Summary: st.Summary, Action: act}), true
+	c.confirming = true
+	res := f.ask(ctx, c, monitorwf.Reply{MonitorID: c.id, Run: st.Run, PR: st.PR, Summary: st.Summary, Action: act})
+	c.confirming = false
+	return res, res != nil
 }
 
 // resumeForm takes a 2026-07-28 client's answer to a form: the request state must be one this
@@ -110,37 +111,40 @@ func (f *Front) resumeForm(ctx context.Context, c *call, req mcp.CallToolRequest
 	var st formState
 	user, err := f.signer.open(req.Params.RequestState, purposeQuestion, &st)
 	if err != nil || user != c.user || (c.id != "all" && st.Monitor != c.id) {
-		return mcpserver.ToolError("stale or forged request state: call pr_monitor_next_step with event=ready")
+		return contract.ToolError("stale or forged request state: call pr_monitor_next_step with event=ready")
 	}
 	if c.id == "all" {
 		c.viaAll = true
 	}
 	c.id, c.rounds = st.Monitor, st.Rounds
-	if _, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user); err != nil {
+	found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+	if err != nil {
 		return f.ownedError(c.id, err)
 	}
+	c.run = found.Run
 	act, err := monitorwf.Pending(ctx, f.cfg.Client, c.id)
 	if err != nil {
 		return f.updateError(ctx, c, err)
 	}
 	if act.Kind != statemachine.ActionAskUser || act.Question == nil || act.Question.Seq != st.Seq {
-		return mcpserver.ToolError("that question is no longer open: call pr_monitor_next_step with event=ready")
+		return contract.ToolError("that question is no longer open: call pr_monitor_next_step with event=ready")
 	}
 	res := server.ElicitationResponse(req.Params.InputResponses, inputAnswer)
-	return f.answer(ctx, c, *act.Question, mcpserver.ReadForm(res, *act.Question))
+	return f.answer(ctx, c, *act.Question, contract.ReadForm(res, *act.Question))
 }
 
-func (f *Front) markRefused(id string, seq int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.refused) > 10_000 { // a bound on memory; forgetting only means asking in a form again
-		clear(f.refused)
+// toAgent hands r's question to the agent (ask_user), saying why and whether its answer will be
+// the user's, relayed.
+func (f *Front) toAgent(c *call, r monitorwf.Reply, why contract.NotShown, relayed bool) *mcp.CallToolResult {
+	if c.confirming {
+		return nil
 	}
-	f.refused[question{monitor: id, seq: seq}] = true
+	act := r.Action
+	act.Message = contract.AskAgentMessage(act.Message, why, relayed, merging(*act.Question))
+	return f.render(c, r.PR, r.Summary, act)
 }
 
-func (f *Front) wasRefused(id string, seq int) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.refused[question{monitor: id, seq: seq}]
+// merging lists q's choices that only the user's own answer can make.
+func merging(q elicitation.Question) []elicitation.Value {
+	return contract.MergingChoices(statemachine.Position{Question: &q}, &q)
 }

@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -42,7 +42,7 @@ func (f *Front) boardAnswer(ctx context.Context, user, id string, seq int, choic
 	if act.Kind != statemachine.ActionAskUser || q == nil || q.Seq != seq || !q.Offers(choice) {
 		return board.ErrQuestionClosed
 	}
-	step := formStep(*q, mcpserver.FormAnswer{Kind: statemachine.InputEvent, Choice: choice})
+	step := formStep(*q, contract.FormAnswer{Kind: statemachine.InputEvent, Choice: choice})
 	step.Wait = time.Second // the answer is taken at once; what follows shows on the board
 	for {
 		_, err = monitorwf.NextStep(ctx, f.cfg.Client, id, step)
@@ -71,7 +71,7 @@ func (f *Front) boardAnswer(ctx context.Context, user, id string, seq int, choic
 
 // formStep is the Update that carries the user's answer a to q, whether it came from a form the
 // host showed or from the board.
-func formStep(q elicitation.Question, a mcpserver.FormAnswer) monitorwf.NextStepRequest {
+func formStep(q elicitation.Question, a contract.FormAnswer) monitorwf.NextStepRequest {
 	step := monitorwf.NextStepRequest{Event: statemachine.EventUserChose, QuestionSeq: q.Seq, By: statemachine.ByUser}
 	switch a.Kind {
 	case statemachine.InputEvent:

@@ -17,7 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 )
@@ -48,7 +48,7 @@ func TestOverHTTPTheToolsAreTheEmbeddedServersToolsInBothEras(t *testing.T) {
 			defer s.Close()
 			listed, err := s.ListTools(ctx, nil)
 			require.NoError(t, err)
-			want, err := mcpserver.Tools(mcpserver.ToolOptions{})
+			want, err := contract.Tools(contract.ToolOptions{})
 			require.NoError(t, err)
 			require.Len(t, listed.Tools, len(want))
 			served := map[string]map[string]any{}

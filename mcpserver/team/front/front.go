@@ -11,7 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.temporal.io/sdk/client"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
@@ -50,8 +50,12 @@ type Config struct {
 	// MaxBody caps a request's body at /mcp (DefaultMaxBody when zero); MaxInFlight the bytes of
 	// all bodies being read or served at once (DefaultMaxInFlight when zero).
 	MaxBody, MaxInFlight int64
-	Now                  func() time.Time
-	Logger               *slog.Logger
+	// NoRelayedMerge: a choice that merges is taken only from the user's own pick in a form, never
+	// relayed by an agent, even for a question a host could not show (serve --http
+	// --no-relayed-merge).
+	NoRelayedMerge bool
+	Now            func() time.Time
+	Logger         *slog.Logger
 }
 
 // Body limits at /mcp. A JSON-RPC message of this contract is small: a tool call's arguments
@@ -142,15 +146,10 @@ type Front struct {
 	// asked is, per user and monitor ("user id"), the seq of the question monitor_id=all put to the
 	// user last: it waits behind the others until nothing new comes.
 	asked map[string]int
-	// refused are the questions a client could not show (it refused or failed the form): the
-	// agent relays them, and its answer is the user's, merges included.
-	refused map[question]bool
-}
-
-// question names one question of one monitor.
-type question struct {
-	monitor string
-	seq     int
+	// relays are the questions a host of their user could not show (it refused or failed the
+	// form): the agent relays them, and its answer is the user's, merges included (contract's
+	// consent rule; what a session declares about itself does not count).
+	relays *contract.Relays
 }
 
 // New builds the front end.
@@ -162,7 +161,8 @@ func New(cfg Config) (*Front, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{}, refused: map[question]bool{}}
+	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{},
+		relays: contract.NewRelays(contract.Policy{NoRelayedMerge: cfg.NoRelayedMerge})}
 	f.draining, f.drain = context.WithCancel(context.Background())
 	if cfg.OAuth != nil {
 		oc := *cfg.OAuth
@@ -181,21 +181,21 @@ func New(cfg Config) (*Front, error) {
 		return monitorwf.NewParams(ref, cfg.Machine, cfg.Policy)
 	}}
 	f.mcp = server.NewMCPServer("prmonitor", cfg.Version,
-		server.WithInstructions(mcpserver.Instructions()),
+		server.WithInstructions(contract.Instructions),
 		server.WithToolCapabilities(false),
 		server.WithPromptCapabilities(false),
 		server.WithRecovery(),
 		server.WithLogger(cfg.Logger),
 	)
-	tools, err := mcpserver.ServerTools(mcpserver.ToolOptions{}, f.drainable(map[string]server.ToolHandlerFunc{
-		mcpserver.ToolStart: f.handleStart, mcpserver.ToolStartAll: f.handleStartAll, mcpserver.ToolNextStep: f.handleNextStep,
-		mcpserver.ToolStatus: f.handleStatus, mcpserver.ToolStop: f.handleStop,
+	tools, err := contract.ServerTools(contract.ToolOptions{}, f.drainable(map[string]server.ToolHandlerFunc{
+		contract.ToolStart: f.handleStart, contract.ToolStartAll: f.handleStartAll, contract.ToolNextStep: f.handleNextStep,
+		contract.ToolStatus: f.handleStatus, contract.ToolStop: f.handleStop,
 	}))
 	if err != nil {
 		return nil, err
 	}
 	f.mcp.AddTools(tools...)
-	f.mcp.AddPrompts(mcpserver.Prompts()...)
+	f.mcp.AddPrompts(contract.Prompts()...)
 	// Served behind the front end's own Host and Origin check and the bearer check (Handler):
 	// mcp-go's loopback Host check would refuse a deployment's own name when the process listens
 	// on loopback behind a proxy.

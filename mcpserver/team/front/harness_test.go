@@ -3,6 +3,7 @@ package front_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -125,7 +126,7 @@ type agent struct {
 }
 
 // agentOptions shape a client: its protocol era and, when answer is set, form elicitation
-// answered by it.
+// answered by it (a nil answer fails the form: the host could not show it).
 type agentOptions struct {
 	protocol string
 	answer   func(q *sdk.ElicitParams) *sdk.ElicitResult
@@ -140,7 +141,10 @@ func (tm *team) agent(user string, o agentOptions) *agent {
 			a.mu.Lock()
 			a.forms = append(a.forms, req.Params.Message)
 			a.mu.Unlock()
-			return o.answer(req.Params), nil
+			if res := o.answer(req.Params); res != nil {
+				return res, nil
+			}
+			return nil, errors.New("this host cannot show the form")
 		}
 	}
 	c := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, opts)

@@ -60,7 +60,7 @@ func TestOverHTTPAnAgentsMergeIsNotTakenWhereTheHostCanShowTheQuestionTheUserAns
 	assert.Empty(t, tm.fake.Merges(), "and chose to wait: nothing merged on the agent's word")
 }
 
-func TestOverHTTPAClientWithoutFormsGetsTheQuestionAsAskUserForTheAgentToRelay(t *testing.T) {
+func TestOverHTTPAClientWithoutFormsGetsTheQuestionAsAskUserButNotAMergeOnItsWord(t *testing.T) {
 	tm := newTeam(t)
 	tm.ready()
 	alice := tm.agent("alice", agentOptions{protocol: "2026-07-28"})
@@ -72,9 +72,12 @@ func TestOverHTTPAClientWithoutFormsGetsTheQuestionAsAskUserForTheAgentToRelay(t
 	q, _ := r.out["question"].(map[string]any)
 	assert.Equal(t, "ready_to_merge", q["id"])
 	assert.Contains(t, r.str("message"), "Ask the user")
+	assert.Contains(t, r.str("message"), "only the user's own pick in a form")
 
 	done := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "merge", "question_seq": q["seq"]})
-	require.False(t, done.isError, done.text)
-	assert.Equal(t, "merged", done.str("action"), "the host cannot show a form: the agent relays the user's answer: %v", done.out)
-	assert.Len(t, tm.fake.Merges(), 1)
+	assert.True(t, done.isError, "a session's word that it shows no forms is no consent: %v", done.out)
+	assert.Contains(t, done.text, "refused, nothing changed")
+	assert.Empty(t, tm.fake.Merges())
+	done = alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "wait_for_approver", "question_seq": q["seq"]})
+	require.False(t, done.isError, "a choice that does not merge is relayed: %s", done.text)
 }

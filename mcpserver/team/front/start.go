@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	enumspb "go.temporal.io/api/enums/v1"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -24,34 +24,34 @@ import (
 var errForeign = errors.New("another user of this deployment monitors that pull request; one monitor per pull request")
 
 func (f *Front) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in mcpserver.StartInput
+	var in contract.StartInput
 	if err := req.BindArguments(&in); err != nil {
-		return mcpserver.ToolError("bad arguments: " + err.Error()), nil
+		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
 	ref, err := prstatus.ParsePRRef(in.PR)
 	if err != nil {
-		return mcpserver.ToolError(err.Error()), nil
+		return contract.ToolError(err.Error()), nil
 	}
 	user := userOf(ctx)
 	st, resumed, err := f.start(ctx, ref, user, "start")
 	if err != nil {
-		return mcpserver.ToolError(fmt.Sprintf("%s: %s", ref, text.Error(err))), nil
+		return contract.ToolError(fmt.Sprintf("%s: %s", ref, text.Error(err))), nil
 	}
 	if err := prstatus.CheckHost(in.PR, st.URL); err != nil {
 		if !resumed {
 			_ = monitorwf.Stop(ctx, f.cfg.Client, st.MonitorID)
 		}
-		return mcpserver.ToolError(err.Error()), nil
+		return contract.ToolError(err.Error()), nil
 	}
-	out := mcpserver.StartOutput{MonitorID: st.MonitorID, Resumed: resumed, PR: ref.String(), Title: mcpserver.FencedTitle(string(st.Title), true),
+	out := contract.StartOutput{MonitorID: st.MonitorID, Resumed: resumed, PR: ref.String(), Title: contract.FencedTitle(string(st.Title), true),
 		URL: st.URL, Summary: st.Summary, Next: fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", st.MonitorID)}
 	if resumed && (st.Question != nil || st.Task != "") {
 		if act, err := monitorwf.Pending(ctx, f.cfg.Client, st.MonitorID); err == nil && act.Kind != statemachine.ActionPolling {
-			p := mcpserver.AgentAction(st.MonitorID, st.PR, st.Summary, act)
+			p := contract.AgentAction(st.MonitorID, st.PR, st.Summary, act)
 			out.Pending = &p
 		}
 	}
-	return mcpserver.Result(out), nil
+	return contract.Result(out), nil
 }
 
 // errNoWriteAccess: the user opened the pull request but has no write access to its repository

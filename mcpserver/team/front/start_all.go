@@ -6,7 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
@@ -22,22 +22,22 @@ const maxStartAll = 300
 // opened them: a monitor works on its owner's pull requests, and only when the owner has write
 // access to the repository (the workers act with the deployment's GitHub App's access).
 func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in mcpserver.StartAllInput
+	var in contract.StartAllInput
 	if err := req.BindArguments(&in); err != nil {
-		return mcpserver.ToolError("bad arguments: " + err.Error()), nil
+		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
 	user := userOf(ctx)
 	found, err := f.starter.FindOpenPRs(ctx, ghclient.OpenPRsQuery{For: user, Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
 	if err != nil {
-		return mcpserver.ToolError(text.Error(err)), nil
+		return contract.ToolError(text.Error(err)), nil
 	}
-	out := mcpserver.StartAllOutput{Started: []mcpserver.StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
+	out := contract.StartAllOutput{Started: []contract.StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
 	for _, pr := range found.PRs {
-		title := mcpserver.FencedTitle(pr.Title, false)
+		title := contract.FencedTitle(pr.Title, false)
 		skip := func(why string) {
-			out.Skipped = append(out.Skipped, mcpserver.SkippedPR{PR: pr.Ref.String(), Title: title, Reason: why})
+			out.Skipped = append(out.Skipped, contract.SkippedPR{PR: pr.Ref.String(), Title: title, Reason: why})
 		}
-		if why := mcpserver.SkipReason(pr, in); why != "" {
+		if why := contract.SkipReason(pr, in); why != "" {
 			skip(why)
 			continue
 		}
@@ -58,7 +58,7 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 			skip(text.Error(err))
 			continue
 		}
-		out.Started = append(out.Started, mcpserver.StartedPR{MonitorID: monitorwf.WorkflowID(pr.Ref), PR: pr.Ref.String(), Title: title, Resumed: resumed})
+		out.Started = append(out.Started, contract.StartedPR{MonitorID: monitorwf.WorkflowID(pr.Ref), PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
 	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", text.Count(len(out.Started), "open pull request", "open pull requests"),
 		user, len(out.Skipped))
@@ -68,7 +68,7 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 	if len(out.Started) == 0 {
 		out.Next = ""
 	}
-	return mcpserver.Result(mcpserver.BoundStartAll(out)), nil
+	return contract.Result(contract.BoundStartAll(out, contract.MaxPayload)), nil
 }
 
 // startQuietly starts ref's monitor for user without waiting for its read (the search already

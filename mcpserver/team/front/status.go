@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -24,9 +24,9 @@ const maxStatus = 200
 const queryParallel = 8
 
 func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in mcpserver.StatusInput
+	var in contract.StatusInput
 	if err := req.BindArguments(&in); err != nil {
-		return mcpserver.ToolError("bad arguments: " + err.Error()), nil
+		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
 	user := userOf(ctx)
 	if in.MonitorID != "" && in.MonitorID != "all" {
@@ -35,25 +35,25 @@ func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		}
 		st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, in.MonitorID)
 		if err != nil {
-			return mcpserver.ToolError("monitor " + in.MonitorID + ": " + text.Error(err)), nil
+			return contract.ToolError("monitor " + in.MonitorID + ": " + text.Error(err)), nil
 		}
 		item := lineItem(st, true)
 		if act, err := monitorwf.Pending(ctx, f.cfg.Client, in.MonitorID); err == nil {
-			item.Pending = mcpserver.PendingOutput(st.MonitorID, act, true)
+			item.Pending = contract.PendingOutput(st.MonitorID, act, true)
 		}
-		return mcpserver.Result(mcpserver.StatusOutput{Monitors: []mcpserver.MonitorStatus{item}}), nil
+		return contract.Result(contract.StatusOutput{Monitors: []contract.MonitorStatus{item}}), nil
 	}
 	sts, omitted, err := f.statuses(ctx, user, maxStatus)
 	if err != nil {
-		return mcpserver.ToolError(text.Error(err)), nil
+		return contract.ToolError(text.Error(err)), nil
 	}
-	items := make([]mcpserver.MonitorStatus, 0, len(sts))
+	items := make([]contract.MonitorStatus, 0, len(sts))
 	for _, st := range sts {
 		items = append(items, lineItem(st, false))
 	}
-	out := mcpserver.StatusListing(items)
+	out := contract.StatusListing(items, contract.MaxPayload)
 	out.Omitted += omitted
-	return mcpserver.Result(out), nil
+	return contract.Result(out), nil
 }
 
 // statuses reads the status of each of user's running monitors (at most max; omitted says how
@@ -96,17 +96,17 @@ func (f *Front) statuses(ctx context.Context, user string, max int) (sts []monit
 }
 
 // lineItem is a monitor's status as pr_monitor_status shows it.
-func lineItem(st monitorwf.Status, detail bool) mcpserver.MonitorStatus {
-	item := mcpserver.MonitorStatus{MonitorID: st.MonitorID, PR: st.PR, Title: mcpserver.FencedTitle(string(st.Title), detail),
+func lineItem(st monitorwf.Status, detail bool) contract.MonitorStatus {
+	item := contract.MonitorStatus{MonitorID: st.MonitorID, PR: st.PR, Title: contract.FencedTitle(string(st.Title), detail),
 		State: string(st.State), Summary: st.Summary, Attention: st.Attention}
 	switch {
 	case st.Question != nil:
-		item.Pending = mcpserver.PendingOutput(st.MonitorID, statemachine.Action{Kind: statemachine.ActionAskUser, State: st.State, Question: st.Question}, false)
+		item.Pending = contract.PendingOutput(st.MonitorID, statemachine.Action{Kind: statemachine.ActionAskUser, State: st.State, Question: st.Question}, false)
 	case st.Task != "":
-		item.Pending = mcpserver.PendingOutput(st.MonitorID, statemachine.Action{Kind: statemachine.ActionExecute, State: st.State, Task: st.Task}, false)
+		item.Pending = contract.PendingOutput(st.MonitorID, statemachine.Action{Kind: statemachine.ActionExecute, State: st.State, Task: st.Task}, false)
 	}
 	if detail {
-		item.Detail = &mcpserver.MonitorDetail{Node: string(st.Node), Flow: string(st.Flow)}
+		item.Detail = &contract.MonitorDetail{Node: string(st.Node), Flow: string(st.Flow)}
 		if !st.LastRead.IsZero() {
 			item.Detail.LastPoll = st.LastRead.UTC().Format(time.RFC3339)
 		}

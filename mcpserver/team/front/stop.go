@@ -7,7 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
@@ -15,19 +15,19 @@ import (
 // pr_monitor_stop: the Stop signal to one of the user's monitors, or to each (monitor_id=all).
 // The workflow returns and its history stays; nothing is done on GitHub.
 func (f *Front) handleStop(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in mcpserver.StopInput
+	var in contract.StopInput
 	if err := req.BindArguments(&in); err != nil {
-		return mcpserver.ToolError("bad arguments: " + err.Error()), nil
+		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
 	if in.MonitorID == "" {
-		return mcpserver.ToolError("monitor_id is required (a monitor id, or all)"), nil
+		return contract.ToolError("monitor_id is required (a monitor id, or all)"), nil
 	}
 	user := userOf(ctx)
 	var targets []string
 	if in.MonitorID == "all" {
 		ids, _, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, monitorwf.ListQuery{Owner: user})
 		if err != nil {
-			return mcpserver.ToolError(text.Error(err)), nil
+			return contract.ToolError(text.Error(err)), nil
 		}
 		targets = ids
 	} else {
@@ -39,10 +39,10 @@ func (f *Front) handleStop(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 			targets = []string{found.ID}
 		}
 	}
-	out := mcpserver.StopOutput{Action: "stop", Stopped: []string{}}
+	out := contract.StopOutput{Action: "stop", Stopped: []string{}}
 	for _, id := range targets {
 		if err := monitorwf.Stop(ctx, f.cfg.Client, id); err != nil {
-			return mcpserver.ToolError(fmt.Sprintf("stop %s: %s", id, text.Error(err))), nil
+			return contract.ToolError(fmt.Sprintf("stop %s: %s", id, text.Error(err))), nil
 		}
 		out.Stopped = append(out.Stopped, id)
 	}
@@ -50,5 +50,5 @@ func (f *Front) handleStop(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 	if len(out.Stopped) == 0 {
 		out.Message = "Nothing was being monitored."
 	}
-	return mcpserver.Result(out), nil
+	return contract.Result(out), nil
 }

@@ -44,9 +44,16 @@ func readBackoff(failures int) time.Duration {
 }
 
 // nextRead is when the next read falls due, and whether one can: reads happen while the machine
-// watches (polling), never while it waits on the agent or the user.
-func (w *monitor) nextRead() (time.Time, bool) {
-	if w.act.Kind != statemachine.ActionPolling || w.stopping {
+// watches (polling), and while a question waits on the user when GitHub reported a change
+// (newsWhileAsking); never while it waits on the agent.
+func (w *monitor) nextRead(ctx workflow.Context) (time.Time, bool) {
+	if w.stopping {
+		return time.Time{}, false
+	}
+	if w.act.Kind == statemachine.ActionAskUser {
+		return w.newsWhileAsking(ctx)
+	}
+	if w.act.Kind != statemachine.ActionPolling {
 		return time.Time{}, false
 	}
 	due := w.reconcileAt
@@ -69,9 +76,30 @@ func (w *monitor) nextRead() (time.Time, bool) {
 	return due, true
 }
 
-func (w *monitor) readDue(now time.Time) bool {
-	due, ok := w.nextRead()
-	return ok && !now.Before(due)
+func (w *monitor) readDue(ctx workflow.Context) bool {
+	due, ok := w.nextRead(ctx)
+	return ok && !workflow.Now(ctx).Before(due)
+}
+
+// changeReadWhileAsking is the workflow.GetVersion change that reads a change GitHub reported
+// while a question waits on the user.
+const changeReadWhileAsking = "read-while-asking"
+
+// newsWhileAsking is when a change GitHub reported while a question waits on the user is read: at
+// the end of the debounce, as while watching. The machine supersedes a question whose offer the
+// news takes away (a request for changes while the merge is offered) and leaves any other open;
+// without the read the user would be shown a choice that no longer holds until the question was
+// answered. Histories from before the change replay as they ran (the version marker is written
+// only on this path).
+func (w *monitor) newsWhileAsking(ctx workflow.Context) (time.Time, bool) {
+	if w.owed.IsZero() || workflow.GetVersion(ctx, changeReadWhileAsking, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return time.Time{}, false
+	}
+	due := w.owed.Add(w.p.Debounce)
+	if due.Before(w.retryAt) {
+		due = w.retryAt
+	}
+	return due, true
 }
 
 // read takes one snapshot and steps the machine on the facts derived from it at workflow time.

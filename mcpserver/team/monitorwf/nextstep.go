@@ -30,6 +30,10 @@ type NextStepRequest struct {
 	// By is whose answer this is (the front end knows how it reached it): only the user's own
 	// pick in a form, or the agent relaying a question the host could not show, may merge.
 	By statemachine.AnsweredBy `json:"by,omitempty"`
+	// Run is the run (its first run id) whose question the front end found the agent relays: a
+	// relay meant for another run's question (the monitor was stopped and started meanwhile) is
+	// only the agent's word here.
+	Run string `json:"run,omitempty"`
 }
 
 // How a form was answered without a choice (NextStepRequest.Form).
@@ -42,10 +46,13 @@ const (
 // Reply is the Update's answer: the one action for the agent, or polling when the wait ran out,
 // with the pull request and its state in one line.
 type Reply struct {
-	MonitorID string              `json:"monitor_id"`
-	PR        string              `json:"pr,omitempty"`
-	Summary   string              `json:"summary,omitempty"`
-	Action    statemachine.Action `json:"action"`
+	MonitorID string `json:"monitor_id"`
+	// Run names the monitor's run (its first run id, kept across continue-as-new): a question is
+	// named by its monitor, run and seq.
+	Run     string              `json:"run,omitempty"`
+	PR      string              `json:"pr,omitempty"`
+	Summary string              `json:"summary,omitempty"`
+	Action  statemachine.Action `json:"action"`
 }
 
 // The types of the Update's own refusals (temporal.ApplicationError's type), which a front end
@@ -104,6 +111,15 @@ func (r NextStepRequest) input() statemachine.Input {
 	return in.From(r.By)
 }
 
+// input is req as the machine's input: a relay is taken only for this run's questions.
+func (w *monitor) input(req NextStepRequest) statemachine.Input {
+	in := req.input()
+	if in.By == statemachine.ByRelay && req.Run != "" && req.Run != w.firstRun {
+		in = in.From("")
+	}
+	return in
+}
+
 // validateNextStep runs the event through a copy of the machine: what the machine refuses (an
 // unknown event, a choice not offered, an answer to an older question) is rejected before the
 // Update is accepted, so it never enters the history. It changes nothing.
@@ -117,7 +133,7 @@ func (w *monitor) validateNextStep(ctx workflow.Context, req NextStepRequest) er
 	if req.Form != "" && req.Form != FormDeclined && req.Form != FormDismissed && req.Form != FormText {
 		return fmt.Errorf("form answer %q is not one of %s, %s, %s", req.Form, FormDeclined, FormDismissed, FormText)
 	}
-	return refusal(w.try(ctx, req.input()))
+	return refusal(w.try(ctx, w.input(req)))
 }
 
 // try steps a copy of the machine.
@@ -147,7 +163,7 @@ func (w *monitor) nextStep(ctx workflow.Context, req NextStepRequest) (Reply, er
 		}
 		return Reply{}, ErrBusy
 	}
-	in := req.input()
+	in := w.input(req)
 	if req.Event == statemachine.EventReady && req.Form == "" {
 		// A task this run never handed out may not have reached the agent (a continued run, a
 		// front end that lost the answer): ready hands it back.
@@ -203,7 +219,7 @@ func (w *monitor) reply() Reply {
 }
 
 func (w *monitor) replyWith(act statemachine.Action) Reply {
-	return Reply{MonitorID: w.id, PR: w.p.Ref.String(), Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Action: act}
+	return Reply{MonitorID: w.id, Run: w.firstRun, PR: w.p.Ref.String(), Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Action: act}
 }
 
 // taskID identifies the task in progress: its name and when it began.

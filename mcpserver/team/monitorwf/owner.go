@@ -29,6 +29,8 @@ func NormalizeOwner(login string) string { return strings.ToLower(strings.TrimSp
 type Found struct {
 	ID      string
 	Running bool
+	// Run is the first run id of its current chain of runs (Reply.Run).
+	Run string
 }
 
 // Owned describes monitor id for owner: ErrUnknownMonitor when there is none or it is someone
@@ -50,7 +52,7 @@ func Owned(ctx context.Context, c client.Client, id, owner string) (Found, error
 	if owner = NormalizeOwner(owner); owner == "" || got != owner {
 		return Found{}, ErrUnknownMonitor
 	}
-	return Found{ID: id, Running: d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING}, nil
+	return Found{ID: id, Running: d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Run: d.RawResponse.GetWorkflowExecutionInfo().GetFirstRunId()}, nil
 }
 
 // ListQuery says which of a user's monitors to list.

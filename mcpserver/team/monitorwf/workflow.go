@@ -60,11 +60,14 @@ func Monitor(ctx workflow.Context, p Params) (Result, error) {
 // monitor is one run's state. Workflow code runs one coroutine at a time, so no lock is needed;
 // busy keeps the agent's Updates from stepping the machine while the loop awaits GitHub.
 type monitor struct {
-	p    Params
-	id   string
-	m    *statemachine.Machine
-	act  statemachine.Action // what the machine asked for last
-	runs int
+	p  Params
+	id string
+	// firstRun is the first run id of the chain of runs this one continues: it names the run of
+	// the monitor's questions (Reply.Run).
+	firstRun string
+	m        *statemachine.Machine
+	act      statemachine.Action // what the machine asked for last
+	runs     int
 
 	steps    int  // machine steps in this run
 	busy     bool // the loop is waiting on an activity whose result it will feed to the machine
@@ -118,7 +121,7 @@ type Change struct {
 }
 
 func newMonitor(ctx workflow.Context, p Params) (*monitor, error) {
-	w := &monitor{p: p, id: WorkflowID(p.Ref), published: publishedBefore(ctx)}
+	w := &monitor{p: p, id: WorkflowID(p.Ref), firstRun: workflow.GetInfo(ctx).FirstRunID, published: publishedBefore(ctx)}
 	now := workflow.Now(ctx)
 	if c := p.Carry; c != nil {
 		m, err := statemachine.Restore(p.Machine, c.Position)
@@ -265,7 +268,7 @@ func (w *monitor) drive(ctx workflow.Context) {
 			}
 		case w.act.Kind == statemachine.ActionServer && !w.stopping:
 			w.perform(ctx)
-		case w.readDue(workflow.Now(ctx)):
+		case w.readDue(ctx):
 			w.read(ctx)
 		default:
 			return
@@ -278,7 +281,7 @@ func (w *monitor) drive(ctx workflow.Context) {
 func (w *monitor) sleep(ctx workflow.Context) {
 	w.woken = false
 	woken := func() bool { return w.woken }
-	due, ok := w.nextRead()
+	due, ok := w.nextRead(ctx)
 	if !ok {
 		_ = workflow.Await(ctx, woken)
 		return

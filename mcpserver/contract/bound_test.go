@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"encoding/json"
@@ -103,12 +103,12 @@ func TestEveryActionKindStaysUnder16KB(t *testing.T) {
 	}
 	for name, act := range actions {
 		t.Run(name, func(t *testing.T) {
-			before := jsonSize(act)
-			out := actionOutput("acme/widgets#7", bound(act, actionBudget))
+			before := JSONSize(act)
+			out := Output("acme/widgets#7", Bound(act, ActionBudget))
 			out.Summary = strings.Repeat("s", 300)
 			b, err := json.Marshal(out)
 			require.NoError(t, err)
-			assert.LessOrEqual(t, len(b), maxPayload, "%s: %d bytes (%d unbounded)", name, len(b), before)
+			assert.LessOrEqual(t, len(b), MaxPayload, "%s: %d bytes (%d unbounded)", name, len(b), before)
 			assert.Equal(t, act.Kind == statemachine.ActionAskUser, out.Question != nil, "the question survives")
 			if act.Context != nil && act.Task != statemachine.TaskRebase { // a rebase carries only the server's note
 				require.NotNil(t, out.Context)
@@ -122,8 +122,8 @@ func TestEveryActionKindStaysUnder16KB(t *testing.T) {
 				assert.Equal(t, thread.URL, out.Context.Thread.URL, "with the link to the whole comment")
 				assert.Contains(t, strings.Join(out.Context.Omitted, "\n"), thread.URL)
 			}
-			status := boundOutput(out, statusBudget)
-			assert.LessOrEqual(t, jsonSize(status), statusBudget, "half a status result")
+			status := BoundOutput(out, StatusBudget)
+			assert.LessOrEqual(t, JSONSize(status), StatusBudget, "half a status result")
 		})
 	}
 	assert.Len(t, h.threads[0].Replies, 50, "the machine's copy is never cut")
@@ -135,17 +135,17 @@ func TestBoundKeepsSmallActionsWhole(t *testing.T) {
 	act := statemachine.Action{Kind: statemachine.ActionExecute, Task: statemachine.TaskExplainComment,
 		ExpectedEvents: []statemachine.Event{statemachine.EventTaskComplete},
 		Context:        &statemachine.TaskContext{PR: statemachine.PRContext{Ref: "acme/widgets#7", URL: prURL}, Thread: &thread}}
-	assert.Equal(t, act, bound(act, actionBudget))
+	assert.Equal(t, act, Bound(act, ActionBudget))
 
 	server := statemachine.Action{Kind: statemachine.ActionServer, Server: &statemachine.ServerRequest{Kind: statemachine.ServerPostReply,
 		Body: strings.Repeat("a reply the agent wrote ", 3000)}}
-	assert.Equal(t, server, bound(server, 100), "a server action is what gets posted: never cut")
+	assert.Equal(t, server, Bound(server, 100), "a server action is what gets posted: never cut")
 }
 
 func TestBoundNeverSplitsAFence(t *testing.T) {
 	quote := statemachine.Untrusted(strings.Repeat("hostile words ", 2000)).Fenced()
 	for _, n := range []int{10, 300, 5000} {
-		got := clipProse("Could not post. The error:\n"+quote, n)
+		got := ClipProse("Could not post. The error:\n"+quote, n)
 		assert.NotContains(t, got, "<<<untrusted", "a cut keeps the text before the quote")
 		assert.LessOrEqual(t, len(got), n)
 	}

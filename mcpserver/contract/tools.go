@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"fmt"
@@ -27,18 +27,32 @@ func Tools(o ToolOptions) ([]mcp.Tool, error) {
 	for _, build := range builds {
 		t, err := build()
 		if err != nil {
-			return nil, fmt.Errorf("mcpserver: %w", err)
+			return nil, fmt.Errorf("contract: %w", err)
 		}
 		tools = append(tools, t)
 	}
 	return tools, nil
 }
 
-// serverTools are the tools with this server's handlers, each behind the check of its arguments
-// (input.go).
-func (s *Server) serverTools() ([]server.ServerTool, error) {
-	return ServerTools(ToolOptions{Dispatch: s.cfg.Dispatch}, map[string]server.ToolHandlerFunc{
-		ToolStart: s.handleStart, ToolStartAll: s.handleStartAll, ToolNextStep: s.handleNextStep,
-		ToolStatus: s.handleStatus, ToolStop: s.handleStop, ToolDispatch: s.handleDispatch,
-	})
+// ServerTools returns the tools o offers, each with handlers[its name] behind the check of its
+// arguments (input.go): a front end serves the contract's tools with handlers of its own. A tool
+// without a handler is an error.
+func ServerTools(o ToolOptions, handlers map[string]server.ToolHandlerFunc) ([]server.ServerTool, error) {
+	tools, err := Tools(o)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]server.ServerTool, 0, len(tools))
+	for _, t := range tools {
+		h, ok := handlers[t.Name]
+		if !ok {
+			return nil, fmt.Errorf("contract: no handler for %s", t.Name)
+		}
+		check, err := newInputCheck(t)
+		if err != nil {
+			return nil, fmt.Errorf("contract: %w", err)
+		}
+		out = append(out, server.ServerTool{Tool: t, Handler: check.wrap(h)})
+	}
+	return out, nil
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"encoding/json"
@@ -18,15 +18,15 @@ import (
 // and monitor.pending), so whatever renders an action (a tool result, an elicitation form, a
 // sampling prompt) gets a bounded one.
 
-// maxPayload is the most one action may weigh as the agent receives it (its JSON).
-const maxPayload = 16 << 10
+// MaxPayload is the most one action may weigh as the agent receives it (its JSON).
+const MaxPayload = 16 << 10
 
-// actionBudget is an action's share of a tool result: the rest is the monitor id, the one-line
+// ActionBudget is an action's share of a tool result: the rest is the monitor id, the one-line
 // summary and the next call to make.
-const actionBudget = maxPayload - 2<<10
+const ActionBudget = MaxPayload - 2<<10
 
-// statusBudget is what each of a monitor's pending and last actions may weigh in a status result.
-const statusBudget = maxPayload/2 - 1<<10
+// StatusBudget is what each of a monitor's pending and last actions may weigh in a status result.
+const StatusBudget = MaxPayload/2 - 1<<10
 
 // limits is one level of cutting.
 type limits struct {
@@ -49,9 +49,9 @@ var levels = []limits{
 // most; this only guards against a bug.
 const maxQuestion = 6 << 10
 
-// bound returns act cut to fit budget bytes of JSON. The machine's copy is never changed, and
+// Bound returns act cut to fit budget bytes of JSON. The machine's copy is never changed, and
 // neither is a server action (its reply body is what gets posted).
-func bound(act statemachine.Action, budget int) statemachine.Action {
+func Bound(act statemachine.Action, budget int) statemachine.Action {
 	if act.Kind == statemachine.ActionServer {
 		return act
 	}
@@ -60,18 +60,18 @@ func bound(act statemachine.Action, budget int) statemachine.Action {
 		q.Text = boundQuestion(q.Text)
 		act.Question = &q
 	}
-	fit(budget, &act.Context, &act.Message, func() int { return jsonSize(act) })
+	fit(budget, &act.Context, &act.Message, func() int { return JSONSize(act) })
 	return act
 }
 
-// boundOutput is bound for an action already rendered as a tool result.
-func boundOutput(out ActionOutput, budget int) ActionOutput {
+// BoundOutput is bound for an action already rendered as a tool result.
+func BoundOutput(out ActionOutput, budget int) ActionOutput {
 	if out.Question != nil {
 		q := *out.Question
 		q.Text = boundQuestion(q.Text)
 		out.Question = &q
 	}
-	fit(budget, &out.Context, &out.Message, func() int { return jsonSize(out) })
+	fit(budget, &out.Context, &out.Message, func() int { return JSONSize(out) })
 	return out
 }
 
@@ -86,7 +86,7 @@ func fit(budget int, ctx **statemachine.TaskContext, msg *string, measure func()
 		if orig != nil {
 			*ctx = cutContext(orig, l)
 		}
-		*msg = clipProse(*msg, l.text)
+		*msg = ClipProse(*msg, l.text)
 		if measure() <= budget {
 			return
 		}
@@ -105,12 +105,12 @@ func boundQuestion(text string) string {
 	if len(text) <= maxQuestion {
 		return text
 	}
-	return clipProse(text, maxQuestion/2) + "\n(The rest of this question is too long to show; see the pull request on GitHub.)"
+	return ClipProse(text, maxQuestion/2) + "\n(The rest of this question is too long to show; see the pull request on GitHub.)"
 }
 
-// clipProse shortens the server's text to n bytes without ever splitting a fenced quote: when it
+// ClipProse shortens the server's text to n bytes without ever splitting a fenced quote: when it
 // must cut, it keeps the text before the first quote.
-func clipProse(s string, n int) string {
+func ClipProse(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -185,7 +185,7 @@ func cutContext(c *statemachine.TaskContext, l limits) *statemachine.TaskContext
 	out.Recommendation = cutText(c.Recommendation, l.text, "recommendation", note)
 	out.Findings = cutText(c.Findings, l.text, "findings", note)
 	out.SuggestedFix = cutText(c.SuggestedFix, l.text, "suggested_fix", note)
-	out.Note = clipProse(c.Note, l.text)
+	out.Note = ClipProse(c.Note, l.text)
 	out.Omitted = append(append([]string(nil), c.Omitted...), omitted...)
 	return &out
 }
@@ -257,8 +257,8 @@ func orWhere(url string) string {
 	return url
 }
 
-// jsonSize is how many bytes v weighs as JSON.
-func jsonSize(v any) int {
+// JSONSize is how many bytes v weighs as JSON.
+func JSONSize(v any) int {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return 0

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"github.com/prmonitor/prmonitor/elicitation"
@@ -66,7 +66,7 @@ type ActionOutput struct {
 }
 
 // StatusOutput is pr_monitor_status's result. Asked for one monitor, it is that monitor in
-// detail; asked for every one, it is one line item per monitor, within maxPayload in all.
+// detail; asked for every one, it is one line item per monitor, within MaxPayload in all.
 type StatusOutput struct {
 	Monitors []MonitorStatus `json:"monitors"`
 	// Omitted is how many monitors a listing left out to stay within its bound: those waiting on

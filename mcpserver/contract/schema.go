@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"embed"
@@ -12,17 +12,17 @@ import (
 // envelope an agent reads (what kind of action, which task, which question, what to call next);
 // the payloads inside it (a task's context, an action a monitor waits on) are described in a
 // line each, not field by field: the action's full schema is pr_monitor_next_step's, once. The
-// whole tools/list stays under maxToolsList (TestContractSize measures it over MCP).
+// whole tools/list stays under MaxToolsList (TestContractSize measures it over MCP).
 //
 // The schemas are built once, when prmonitor is built: schemas/TOOL.input.json and
 // TOOL.output.json are generated from the tools' Go types (schema_gen_test.go, which fails when
 // a file is stale) and embedded, so that starting the server derives nothing by reflection.
 
-// maxToolsList bounds the tools/list result a server offers by default, in bytes of JSON: the
-// five monitor tools. maxToolsListDispatch bounds it with pr_dispatch too (serve --dispatch).
+// MaxToolsList bounds the tools/list result a server offers by default, in bytes of JSON: the
+// five monitor tools. MaxToolsListDispatch bounds it with pr_dispatch too (serve --dispatch).
 const (
-	maxToolsList         = 8 << 10
-	maxToolsListDispatch = 10 << 10
+	MaxToolsList         = 8 << 10
+	MaxToolsListDispatch = 10 << 10
 )
 
 //go:generate env UPDATE_SCHEMAS=1 go test -run TestEmbeddedSchemasAreDerivedFromTheTypes .

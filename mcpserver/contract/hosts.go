@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"context"
@@ -20,7 +20,7 @@ const DefaultCallBound = 50 * time.Second
 const TypeScriptSDKTimeout = 60 * time.Second
 
 // HostBound is one row of the table in docs/hosts.md ("How long a call waits"): a host, the names
-// it gives in the initialize request's clientInfo (name or title, compared case-insensitively),
+// it gives in the initialize request's ClientInfo (name or title, compared case-insensitively),
 // what cuts its tool calls (in words, and as a duration when it is known), and how long prmonitor
 // lets a next_step call wait for it.
 type HostBound struct {
@@ -31,8 +31,8 @@ type HostBound struct {
 	Bound   time.Duration
 }
 
-// hostClaudeCode is Claude Code's row: the host channels are pushed to (push_mode.go).
-const hostClaudeCode = "Claude Code"
+// HostClaudeCode is Claude Code's row: the host channels are pushed to (push_mode.go).
+const HostClaudeCode = "Claude Code"
 
 // HostBounds is the table. A host missing here gets DefaultCallBound; so does a host whose limit we
 // could not find (Cursor). The margins cover the last GitHub request of a call (bounded by the
@@ -41,7 +41,7 @@ func HostBounds() []HostBound {
 	return []HostBound{
 		{Host: "Copilot CLI", Names: []string{"github-copilot-developer", "copilot-cli", "GitHub Copilot CLI"},
 			Limit: "180 s per tool call by default, then the call fails", Timeout: 180 * time.Second, Bound: 150 * time.Second},
-		{Host: hostClaudeCode, Names: []string{"claude-code", "Claude Code"},
+		{Host: HostClaudeCode, Names: []string{"claude-code", "Claude Code"},
 			Limit: "moves a call to the background after 2 min (CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS)", Timeout: 2 * time.Minute, Bound: 100 * time.Second},
 		{Host: "VS Code", Names: []string{"Visual Studio Code", "Visual Studio Code - Insiders", "Code - OSS", "VSCodium"},
 			Limit: "5 min for a call made without tasks", Timeout: 5 * time.Minute, Bound: 240 * time.Second},
@@ -51,9 +51,9 @@ func HostBounds() []HostBound {
 	}
 }
 
-// boundFor picks the bound for a client from how it names itself: its host's row, else def. It
+// BoundFor picks the bound for a client from how it names itself: its host's row, else def. It
 // returns the host's name too ("" for the default).
-func boundFor(rows []HostBound, def time.Duration, info mcp.Implementation) (string, time.Duration) {
+func BoundFor(rows []HostBound, def time.Duration, info mcp.Implementation) (string, time.Duration) {
 	for _, row := range rows {
 		for _, n := range row.Names {
 			if strings.EqualFold(n, strings.TrimSpace(info.Name)) || (info.Title != "" && strings.EqualFold(n, strings.TrimSpace(info.Title))) {
@@ -64,9 +64,9 @@ func boundFor(rows []HostBound, def time.Duration, info mcp.Implementation) (str
 	return "", def
 }
 
-// clientInfo returns how the client named itself: per request in the 2026-07-28 era, at
+// ClientInfo returns how the client named itself: per request in the 2026-07-28 era, at
 // initialize before it.
-func clientInfo(ctx context.Context) mcp.Implementation {
+func ClientInfo(ctx context.Context) mcp.Implementation {
 	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern && info.ClientInfo != nil {
 		return *info.ClientInfo
 	}
@@ -76,13 +76,8 @@ func clientInfo(ctx context.Context) mcp.Implementation {
 	return mcp.Implementation{}
 }
 
-// callBound is how long a next_step call outside a task may wait: Config.MaxBlock when it was set
-// (the --max-block flag: an explicit choice wins), else the bound that fits the client's host.
-func (s *Server) callBound(ctx context.Context) time.Duration {
-	if s.cfg.maxBlockSet {
-		return s.cfg.MaxBlock
-	}
-	host, b := boundFor(s.cfg.HostBounds, s.cfg.DefaultBound, clientInfo(ctx))
-	s.cfg.Logger.Debug("next_step bound", "host", host, "bound", b)
-	return b
+// CallBound is how long a next_step call may wait for the client's host (docs/hosts.md): the
+// host's name ("" when not known) and its bound.
+func CallBound(ctx context.Context) (string, time.Duration) {
+	return BoundFor(HostBounds(), DefaultCallBound, ClientInfo(ctx))
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"strings"
@@ -20,10 +20,10 @@ const (
 // elicitation, spells titles as enumNames beside enum, and knows no mode.
 const titledEnumSince = "2025-11-25"
 
-// elicitParams renders a question as an MCP form for the negotiated protocol version: a titled
+// QuestionForm renders a question as an MCP form for the negotiated protocol version: a titled
 // single-select (values stay machine values; people see labels), plus an optional free-text
 // field for anything else.
-func elicitParams(q elicitation.Question, summary, version string) mcp.ElicitationParams {
+func QuestionForm(q elicitation.Question, summary, version string) mcp.ElicitationParams {
 	msg := q.Text
 	if summary != "" {
 		msg = summary + "\n\n" + q.Text
@@ -58,38 +58,38 @@ func elicitParams(q elicitation.Question, summary, version string) mcp.Elicitati
 	}
 }
 
-// answer is what came back from an elicitation.
-type answer struct {
-	kind   statemachine.InputKind // event (a choice), decline, cancel or freeform
-	choice elicitation.Value
-	text   string
+// FormAnswer is what came back from an elicitation.
+type FormAnswer struct {
+	Kind   statemachine.InputKind // event (a choice), decline, cancel or freeform
+	Choice elicitation.Value
+	Text   string
 }
 
-// readElicitation turns an elicitation result into an answer. A value that is not one of the
+// ReadForm turns an elicitation result into an FormAnswer. A value that is not one of the
 // question's choices, or text in the instruction field, is free text; an accepted but empty form
 // counts as dismissed.
-func readElicitation(res *mcp.ElicitationResult, q elicitation.Question) answer {
+func ReadForm(res *mcp.ElicitationResult, q elicitation.Question) FormAnswer {
 	if res == nil {
-		return answer{kind: statemachine.InputCancel}
+		return FormAnswer{Kind: statemachine.InputCancel}
 	}
 	switch res.Action {
 	case mcp.ElicitationResponseActionDecline:
-		return answer{kind: statemachine.InputDecline}
+		return FormAnswer{Kind: statemachine.InputDecline}
 	case mcp.ElicitationResponseActionCancel:
-		return answer{kind: statemachine.InputCancel}
+		return FormAnswer{Kind: statemachine.InputCancel}
 	}
 	content, _ := res.Content.(map[string]any)
 	text, _ := content[fieldInstruction].(string)
 	choice, _ := content[fieldChoice].(string)
 	if t := strings.TrimSpace(text); t != "" {
-		return answer{kind: statemachine.InputFreeform, text: t}
+		return FormAnswer{Kind: statemachine.InputFreeform, Text: t}
 	}
 	switch c := strings.TrimSpace(choice); {
 	case c == "":
-		return answer{kind: statemachine.InputCancel}
+		return FormAnswer{Kind: statemachine.InputCancel}
 	case q.Offers(elicitation.Value(c)):
-		return answer{kind: statemachine.InputEvent, choice: elicitation.Value(c)}
+		return FormAnswer{Kind: statemachine.InputEvent, Choice: elicitation.Value(c)}
 	default:
-		return answer{kind: statemachine.InputFreeform, text: c}
+		return FormAnswer{Kind: statemachine.InputFreeform, Text: c}
 	}
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"strings"
@@ -36,7 +36,7 @@ func TestFitCutsOnlyWhatDoesNotFitAndStopsAtTheFirstLevelThatFits(t *testing.T) 
 	fit(budget, &ctx, &msg, scripted(budget+1, budget))
 	assert.Equal(t, cutContext(orig, levels[0]), ctx, "one byte over: the first level's cut, which fits exactly")
 	assert.Len(t, ctx.Threads, levels[0].list)
-	assert.Equal(t, clipProse(long, levels[0].text), msg)
+	assert.Equal(t, ClipProse(long, levels[0].text), msg)
 	assert.LessOrEqual(t, len(msg), levels[0].text)
 
 	ctx, msg = orig, long
@@ -67,12 +67,12 @@ func TestAQuestionIsCutOnlyPastItsBound(t *testing.T) {
 	assert.Greater(t, len(got), maxQuestion/2-10, "half the bound is kept")
 }
 
-// TestProseAtExactlyItsLimitKeepsItsFence: clipProse leaves text of exactly n bytes whole, fence
+// TestProseAtExactlyItsLimitKeepsItsFence: ClipProse leaves text of exactly n bytes whole, fence
 // included; one byte less and the text before the fence is what remains.
 func TestProseAtExactlyItsLimitKeepsItsFence(t *testing.T) {
 	s := "Before. " + statemachine.Untrusted("quoted").Fenced()
-	assert.Equal(t, s, clipProse(s, len(s)))
-	assert.Equal(t, "Before. ", clipProse(s, len(s)-1))
+	assert.Equal(t, s, ClipProse(s, len(s)))
+	assert.Equal(t, "Before. ", ClipProse(s, len(s)-1))
 }
 
 // TestACutTakesWhatIsOverItsLimitAndNothingAtIt: each cut of cutContext at its exact edge. A

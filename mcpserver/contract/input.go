@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func newInputCheck(t mcp.Tool) (*inputCheck, error) {
 func (c *inputCheck) wrap(h server.ToolHandlerFunc) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if problem := c.check(req.Params.Arguments); problem != "" {
-			return toolError(problem), nil
+			return ToolError(problem), nil
 		}
 		return h(ctx, req)
 	}

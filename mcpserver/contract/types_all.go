@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 // StartAllInput is pr_monitor_start_all's input: which of the viewer's open pull requests.
 type StartAllInput struct {

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"context"
@@ -16,7 +16,8 @@ import (
 // Code and Cursor show them among their slash commands); each expands to a short message that
 // starts the agent on the loop with the tools' real names.
 
-func (s *Server) prompts() []server.ServerPrompt {
+// Prompts are the server's prompts (watch_pr, watch_all).
+func Prompts() []server.ServerPrompt {
 	return []server.ServerPrompt{
 		{
 			Prompt: mcp.NewPrompt("watch_pr",

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"bytes"
@@ -176,4 +176,9 @@ func replace(schema map[string]any, path []string, with map[string]any) error {
 		node = next
 	}
 	return fmt.Errorf("empty path")
+}
+
+func TestOutputSchemaRefusesABriefThatNamesNothing(t *testing.T) {
+	_, err := outputSchema[StopOutput](briefObject("properties/nothing", "x"))
+	require.ErrorContains(t, err, `no object at "properties/nothing"`)
 }

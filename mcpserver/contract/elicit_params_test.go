@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"testing"
@@ -26,7 +26,7 @@ func TestAFormSaysTheSummaryFirstAndSpeaksTheClientsEnumDialect(t *testing.T) {
 		{"an earlier version", "", "2025-06-18", "Rebase?", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := elicitParams(q, tc.summary, tc.version)
+			p := QuestionForm(q, tc.summary, tc.version)
 			assert.Equal(t, tc.message, p.Message)
 			choice := p.RequestedSchema.(map[string]any)["properties"].(map[string]any)[fieldChoice].(map[string]any)
 			if tc.legacy {
