@@ -32,13 +32,18 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	tools, err := os.Getwd()
+	if err == nil {
+		err = run(ctx, filepath.Dir(tools), os.Args[1:], os.Stdout, os.Stderr)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// run runs the soak on the module at root (the repository: tools' parent).
+func run(ctx context.Context, root string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("soak", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	runs := fs.Int("runs", 3, "how many runs in a row")
@@ -48,11 +53,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	tools, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	root := filepath.Dir(tools)
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		return fmt.Errorf("run me from the repository's root as `go run -C tools ./soak`: %w", err)
 	}
