@@ -71,8 +71,10 @@ func startWatchOn(t *testing.T, dir string, load func() (statusSnapshot, error),
 		},
 		noColor: noColor,
 	})
+	// The program's terminal is the emulator's, an xterm, whatever terminal (or none: CI, env -i)
+	// runs the tests: the renderer picks its escape sequences by TERM.
 	h.tm = teatest.NewTestModel(t, m, teatest.WithInitialTermSize(width, height),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor)))
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.TrueColor), tea.WithEnvironment([]string{"TERM=xterm-256color"})))
 	return h
 }
 
