@@ -171,9 +171,15 @@ func (p *pusher) advance(m *monitor) {
 func (p *pusher) offer(ctx context.Context, m *monitor, caps *mcp.ClientCapabilities) {
 	now := p.s.cfg.Now()
 	m.noteWaiting(now)
-	if m.isDriven() {
-		return
+	// The monitor's slot is held while its action is read and pushed: a call that comes meanwhile
+	// waits the moment it takes, so what is pushed is never read half-way through a call's step
+	// (the action before it, the position after: a key the agent was never told, and the task it
+	// already has pushed again).
+	_, done, ok := m.claim(p.s.life)
+	if !ok {
+		return // a call drives it
 	}
+	defer done()
 	act := m.pending()
 	key := actionKey(act, m.position())
 	if key == "" || key == m.toldKey() {
