@@ -113,9 +113,13 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 	// The attempt runs detached from the caller's cancellation (send): once a request has gone
 	// out, GitHub's answer to it is read even if the caller stops waiting, so a rate limit it
 	// names still closes the gate.
-	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	detached := context.WithoutCancel(ctx)
+	var actx context.Context
+	var cancel context.CancelFunc
 	if t.retry.AttemptTimeout > 0 {
-		actx, cancel = context.WithTimeout(context.WithoutCancel(ctx), t.retry.AttemptTimeout)
+		actx, cancel = context.WithTimeout(detached, t.retry.AttemptTimeout)
+	} else {
+		actx, cancel = context.WithCancel(detached)
 	}
 	r := req.Clone(actx)
 	if buffered {
@@ -135,6 +139,11 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 	if late {
 		return nil, err // the caller stopped waiting; the answer is read in the background
 	}
+	// Answered: from here the caller's cancellation ends the attempt again (a streamed body's
+	// reading, say), as the request's own context would.
+	unlink := context.AfterFunc(ctx, cancel)
+	end := cancel
+	cancel = func() { unlink(); end() }
 	if err != nil {
 		cancel()
 		return nil, t.transportError(ctx, actx, err)
