@@ -100,8 +100,7 @@ func TestTheDashboardsSeriesComeFromARunningDeploymentAndItStopsWithoutCuttingAC
 	res := <-answered
 	require.NotNil(t, res, "the waiting call got an answer, not a broken connection")
 	assert.False(t, res.IsError, "%v", res.Content)
-	go func() {
-		time.Sleep(3 * time.Second) // next_step is waiting by then
+	go func() { // whether next_step waits yet or not: the monitor holds the news for it
 		d.fake.Advance(10 * time.Minute)
 		_ = d.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("carol"), "Please rework the retries."))
 		d.deliver(w, "pull_request_review", "m-1", prEvent("pull_request_review", "submitted", ref, "alice"), []byte(secret))
