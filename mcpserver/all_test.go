@@ -135,7 +135,7 @@ func TestNextStepAllWaitsUntilAPRNeedsAttention(t *testing.T) {
 	}
 	require.Len(t, h.startAll(nil).Started, 3)
 	go func() {
-		time.Sleep(300 * time.Millisecond)
+		poll(h.srv.sched.waiting) // the call waits first
 		_ = h.fake.Apply(githubfake.Ref{Owner: "acme", Repo: "widgets", Number: 2}, githubfake.MergeConflict{})
 	}()
 	act := h.nextAll("ready", "", nil)
@@ -242,7 +242,7 @@ func TestNextStepAllHandsOutTasksButHoldsQuestionsInQuietHours(t *testing.T) {
 	t.Parallel() // see parallelSafe in harness_test.go
 	clock := newShiftedClock(thursdayNight)
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
-		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, time.Second
+		c.Quiet, c.Now, c.MaxBlock = nightly(t), clock.now, 600*time.Millisecond
 	}})
 	threePRs(t, h)
 	act := h.nextAll("ready", "", nil)

@@ -52,6 +52,7 @@ func TestAResumedMonitorGetsTheChangeTheWatcherReadJustBeforeARestart(t *testing
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			cfg := func(c *Config) { c.MaxBlock = time.Second }
 			h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: cfg})
 			h.apply(githubfake.OpenPR{Title: "x"})

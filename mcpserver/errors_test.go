@@ -169,7 +169,8 @@ func TestAWaitingCallSendsNoRequestOfItsOwn(t *testing.T) {
 	h.srv.cfg.MaxBlock = 10 * time.Second
 	h.fake.ResetRecording()
 	go func() {
-		time.Sleep(100 * time.Millisecond)
+		m, _ := h.srv.live(h.ref.String())
+		poll(func() bool { return driven(m) }) // the call waits first
 		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
 	}()
 	act = h.next("ready", "", nil)
@@ -246,7 +247,7 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 			Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}})
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	require.Eventually(t, func() bool { m, _ := h.srv.live("acme/widgets#7"); return driven(m) }, 5*time.Second, time.Millisecond, "the call waits")
 	cancel()
 	select {
 	case err := <-done:

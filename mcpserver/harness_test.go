@@ -145,6 +145,14 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	return h
 }
 
+// poll waits until cond holds, or ten seconds pass; from any goroutine, as it never fails the
+// test (what follows does).
+func poll(cond func() bool) {
+	for end := time.Now().Add(10 * time.Second); !cond() && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // fastWatch is a watcher that looks every few milliseconds: the fake's limit, far above GitHub's,
 // which it reads from the first response, lets its budget allow its shortest cycle.
 func fastWatch() watch.Config {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +18,8 @@ import (
 // and its outcome; and an input the machine refused, with why.
 func TestEveryStepIsLoggedInTheMachinesOwnNames(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28"}) // no elicitation, no sampling: the agent asks and explains
+	// No elicitation, no sampling: the agent asks and explains. The last call waits out its bound.
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Second }})
 	h.apply(githubfake.OpenPR{Title: "Add retries"},
 		githubfake.CommentReview(githubfake.User("bob"), "", githubfake.NewThread{Path: "retry.go", Line: 12, Body: "use backoff"}))
 	h.start()

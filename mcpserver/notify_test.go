@@ -53,29 +53,36 @@ func TestAQuestionTheAgentMustAskNotifiesTheUserOnce(t *testing.T) {
 }
 
 // TestAQuestionTheHostShowsNotifiesOnlyWhenNobodyAnswersIt: a form answered at once notifies
-// nobody; one left unanswered past NotifyAfter notifies the user, once.
+// nobody and leaves no notification armed; one left unanswered past NotifyAfter notifies the user,
+// once. No clock is read: the user of the second case answers only once the notification came.
 func TestAQuestionTheHostShowsNotifiesOnlyWhenNobodyAnswersIt(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		delay time.Duration
-		want  int
+		name        string
+		notifyAfter time.Duration
+		waits       bool // the user answers only after being notified
+		want        int
 	}{
-		{"answered at once", 0, 0},
-		{"left waiting", 400 * time.Millisecond, 1},
+		{"answered at once", time.Hour, false, 0},
+		{"left waiting", 20 * time.Millisecond, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := &desktop{}
 			user := func(*sdk.ElicitParams) *sdk.ElicitResult {
-				time.Sleep(tc.delay)
+				if tc.waits {
+					require.Eventually(t, func() bool { return len(d.all()) == 1 }, 10*time.Second, 5*time.Millisecond, "notified while the form waits")
+				}
 				return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"choice": "wait_for_approver"}}
 			}
 			h := newHarness(t, harnessOpts{user: user, cfg: func(c *Config) {
-				c.Notify, c.NotifyAfter, c.MaxBlock = d, 100*time.Millisecond, 2*time.Second
+				c.Notify, c.NotifyAfter, c.MaxBlock = d, tc.notifyAfter, 300*time.Millisecond
 			}})
 			readyToMerge(h)
 			h.start()
 			h.next("ready", "", nil)
-			time.Sleep(200 * time.Millisecond)
+			h.srv.notices.mu.Lock()
+			armed := len(h.srv.notices.timer)
+			h.srv.notices.mu.Unlock()
+			assert.Zero(t, armed, "the answer disarms the notification")
 			assert.Len(t, d.all(), tc.want)
 		})
 	}

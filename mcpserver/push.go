@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -50,6 +51,10 @@ type pusher struct {
 	tokens  float64
 	at      time.Time
 	resumed bool
+
+	// passes counts the passes done, skipped ones included: what a test waits on to know the
+	// pusher has considered what it knows now.
+	passes atomic.Uint64
 }
 
 func newPusher(s *Server) *pusher { return &pusher{s: s, tokens: pushBurst} }
@@ -103,6 +108,7 @@ func (p *pusher) session() (context.Context, *mcp.ClientCapabilities, bool) {
 
 // pass advances every monitor no call drives and pushes the actions that wait on the agent.
 func (p *pusher) pass() {
+	defer p.passes.Add(1)
 	ctx, caps, ok := p.session()
 	if !ok || !p.s.quietUntil().IsZero() || p.s.sched.waiting() {
 		return

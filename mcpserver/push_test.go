@@ -44,6 +44,23 @@ func (h *harness) pushed() []channelNote {
 	return out
 }
 
+// pushSettled waits until the pusher has done whatever it would do with what GitHub says now:
+// the watcher has looked twice since (the second look began after the first ended), the push
+// grace has passed, and two passes have ended after that (the second began after it). What is
+// not pushed by then is not pushed for this news. With --push off no pusher runs: the looks suffice.
+func (h *harness) pushSettled() {
+	h.t.Helper()
+	looks := h.fake.GraphQLQueries()
+	require.Eventually(h.t, func() bool { return h.fake.GraphQLQueries() >= looks+2 }, 10*time.Second, time.Millisecond, "the watcher looks")
+	if h.srv.cfg.Push == PushOff {
+		return // no pusher runs
+	}
+	graceEnds := time.Now().Add(h.srv.cfg.PushGrace)
+	require.Eventually(h.t, func() bool { return time.Now().After(graceEnds) }, 10*time.Second, time.Millisecond)
+	passes := h.srv.push.passes.Load()
+	require.Eventually(h.t, func() bool { return h.srv.push.passes.Load() >= passes+2 }, 10*time.Second, time.Millisecond, "the pusher passes")
+}
+
 // fastPush pushes within a few milliseconds, and answers a plain call within its bound.
 func fastPush(c *Config) {
 	c.PushEvery, c.PushGrace, c.MaxBlock = 5*time.Millisecond, 40*time.Millisecond, 300*time.Millisecond
@@ -58,7 +75,7 @@ func TestAClaudeCodeClientIsToldOnceOfANewActionWhileNoCallWaits(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2025-11-25", client: "claude-code", wire: true, cfg: fastPush})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
-	time.Sleep(150 * time.Millisecond)
+	h.pushSettled()
 	require.Empty(t, h.pushed(), "nothing for the agent while CI runs")
 
 	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
@@ -68,14 +85,14 @@ func TestAClaudeCodeClientIsToldOnceOfANewActionWhileNoCallWaits(t *testing.T) {
 	assert.Equal(t, "acme/widgets#7: checks failed (1 check failed). A task for you: investigating the failing checks. "+
 		"Call pr_monitor_next_step with monitor_id acme/widgets#7 and event ready.", ev.Content)
 
-	time.Sleep(200 * time.Millisecond)
+	h.pushSettled()
 	assert.Len(t, h.pushed(), 1, "one event per action")
 
 	act := h.next("ready", "", nil)
 	require.Equal(t, "investigate_ci_failure", act.Task, "the call hands the pushed task out: %+v", act)
 	act = h.next("investigation_complete", "", map[string]any{"findings": "flaky", "suggested_fix": "retry", "issue_type": "flaky"})
 	require.Equal(t, "ask_user", act.Action, "%+v", act)
-	time.Sleep(300 * time.Millisecond)
+	h.pushSettled()
 	assert.Len(t, h.pushed(), 1, "a question the call handed out is not pushed")
 
 	raw, errText := h.call("pr_monitor_next_step", map[string]any{"monitor_id": h.ref.String(), "event": "user_chose",
@@ -89,7 +106,7 @@ func TestAClaudeCodeClientIsToldOnceOfANewActionWhileNoCallWaits(t *testing.T) {
 	assert.Equal(t, "execute", h.pushed()[1].Meta["action"])
 
 	h.apply(githubfake.CommentReview(githubfake.User("bob"), "", githubfake.NewThread{Path: "a.go", Line: 1, Body: "nit"}))
-	time.Sleep(300 * time.Millisecond)
+	h.pushSettled()
 	assert.Len(t, h.pushed(), 2, "news on the open task pushes nothing more: the agent has not taken it yet")
 }
 
@@ -123,7 +140,7 @@ func TestNothingIsPushedWhileACallWaitsInQuietHoursOrToAnotherClient(t *testing.
 			if tc.want > 0 {
 				require.Eventually(t, func() bool { return len(h.pushed()) == tc.want }, 10*time.Second, 5*time.Millisecond)
 			}
-			time.Sleep(400 * time.Millisecond)
+			h.pushSettled()
 			assert.Len(t, h.pushed(), tc.want)
 		})
 	}
@@ -137,7 +154,7 @@ func TestNothingIsPushedWhileACallWaitsInQuietHoursOrToAnotherClient(t *testing.
 		require.Eventually(t, func() bool { m, ok := h.srv.live(h.ref.String()); return ok && driven(m) }, 5*time.Second, time.Millisecond)
 		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
 		assert.Equal(t, "investigate_ci_failure", (<-got).Task)
-		time.Sleep(300 * time.Millisecond)
+		h.pushSettled()
 		assert.Empty(t, h.pushed())
 	})
 }
@@ -153,12 +170,12 @@ func TestAPushHeldByQuietHoursGoesOutWhenTheyEnd(t *testing.T) {
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
 	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
-	time.Sleep(400 * time.Millisecond)
+	h.pushSettled()
 	require.Empty(t, h.pushed(), "nothing at night")
 
 	clock.set(thursdayNight.Add(10*time.Hour + time.Minute)) // 08:01 on Friday
 	require.Eventually(t, func() bool { return len(h.pushed()) > 0 }, 10*time.Second, 5*time.Millisecond)
-	time.Sleep(200 * time.Millisecond)
+	h.pushSettled()
 	require.Len(t, h.pushed(), 1, "one event when the hours end")
 	assert.Equal(t, pushTask, h.pushed()[0].Meta["action"])
 }
@@ -245,7 +262,8 @@ func TestARestartedServerTakesUpOnlyTheMonitorsAChannelWatched(t *testing.T) {
 	}
 	h := newHarness(t, harnessOpts{protocol: "2025-11-25", client: "claude-code", cfg: func(c *Config) { fastPush(c); c.State = state }})
 	require.Eventually(t, func() bool { _, ok := h.srv.live("acme/widgets#1"); return ok }, 10*time.Second, 5*time.Millisecond)
-	time.Sleep(100 * time.Millisecond)
+	passes := h.srv.push.passes.Load() // the pass that took up #1 ends with every saved monitor gone through
+	require.Eventually(t, func() bool { return h.srv.push.passes.Load() > passes }, 10*time.Second, time.Millisecond)
 	_, taken := h.srv.live("acme/widgets#2")
 	assert.False(t, taken, "a monitor no channel watched is left for a call that names it")
 }
