@@ -60,7 +60,9 @@ func TestNextStepEndsWithPollingByItsDeadlineWhateverGitHubDoes(t *testing.T) {
 // and the next call posts the reply once and resolves the thread.
 func TestGitHubWorkCutByTheDeadlineStaysPendingAndIsDoneOnce(t *testing.T) {
 	t.Parallel() // waits out deadlines: beside the other tests
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 700 * time.Millisecond }})
+	// The bound leaves the call time to reach the reply's request on a loaded machine under -race
+	// (700 ms did not, once): the request must be in flight when the deadline cuts it.
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 2 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}},
 		githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"},
 		githubfake.CommentReview(githubfake.User("bot[bot]"), "", githubfake.NewThread{Path: "a.go", Line: 1, Body: "Rename this."}))
