@@ -211,19 +211,53 @@ func (d *deployment) agent(front *teamtest.Proc, user, protocol string) *agent {
 // call calls a tool and returns its structured result; a tool error fails the test.
 func (a *agent) call(name string, args map[string]any) map[string]any {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := a.s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	require.NoError(a.t, err, name)
+	return a.structured(name, <-a.callLater(name, args))
+}
+
+// answer is a tool call's outcome, and when it came.
+type answer struct {
+	res *sdk.CallToolResult
+	err error
+	at  time.Time
+}
+
+// callLater calls a tool in the background: the test looks meanwhile at what the call does (a
+// call that waits), then reads the answer from the channel.
+func (a *agent) callLater(name string, args map[string]any) <-chan answer {
+	out := make(chan answer, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		res, err := a.s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		out <- answer{res: res, err: err, at: time.Now()}
+	}()
+	return out
+}
+
+// structured is an answer's structured result; a failed call or a tool error fails the test.
+func (a *agent) structured(name string, got answer) map[string]any {
+	a.t.Helper()
+	require.NoError(a.t, got.err, name)
 	var text string
-	for _, c := range res.Content {
+	for _, c := range got.res.Content {
 		if tc, ok := c.(*sdk.TextContent); ok {
 			text += tc.Text
 		}
 	}
-	require.False(a.t, res.IsError, "%s: %s", name, text)
+	require.False(a.t, got.res.IsError, "%s: %s", name, text)
 	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
+	b, _ := json.Marshal(got.res.StructuredContent)
 	require.NoError(a.t, json.Unmarshal(b, &out))
 	return out
+}
+
+// callWaits waits until a next_step call waits in r's monitor for something for the agent.
+func (d *deployment) callWaits(r prstatus.PRRef) {
+	d.t.Helper()
+	var last string
+	d.eventually(time.Minute, func() bool {
+		st, err := d.status(r)
+		last = fmt.Sprintf("status: %+v, err %v", st, err)
+		return err == nil && st.CallsWaiting > 0
+	}, "a next_step call waits in the monitor of "+r.String(), func() string { return last })
 }
