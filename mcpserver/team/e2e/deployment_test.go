@@ -214,50 +214,30 @@ func (a *agent) call(name string, args map[string]any) map[string]any {
 	return a.structured(name, <-a.callLater(name, args))
 }
 
-// answer is a tool call's outcome, and when it came.
-type answer struct {
-	res *sdk.CallToolResult
-	err error
-	at  time.Time
-}
-
-// callLater calls a tool in the background: the test looks meanwhile at what the call does (a
-// call that waits), then reads the answer from the channel.
-func (a *agent) callLater(name string, args map[string]any) <-chan answer {
-	out := make(chan answer, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		res, err := a.s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-		out <- answer{res: res, err: err, at: time.Now()}
-	}()
-	return out
+// callLater calls a tool in the background (teamtest.CallLater).
+func (a *agent) callLater(name string, args map[string]any) <-chan teamtest.Answer {
+	return teamtest.CallLater(a.s, name, args)
 }
 
 // structured is an answer's structured result; a failed call or a tool error fails the test.
-func (a *agent) structured(name string, got answer) map[string]any {
+func (a *agent) structured(name string, got teamtest.Answer) map[string]any {
 	a.t.Helper()
-	require.NoError(a.t, got.err, name)
+	require.NoError(a.t, got.Err, name)
 	var text string
-	for _, c := range got.res.Content {
+	for _, c := range got.Result.Content {
 		if tc, ok := c.(*sdk.TextContent); ok {
 			text += tc.Text
 		}
 	}
-	require.False(a.t, got.res.IsError, "%s: %s", name, text)
+	require.False(a.t, got.Result.IsError, "%s: %s", name, text)
 	var out map[string]any
-	b, _ := json.Marshal(got.res.StructuredContent)
+	b, _ := json.Marshal(got.Result.StructuredContent)
 	require.NoError(a.t, json.Unmarshal(b, &out))
 	return out
 }
 
-// callWaits waits until a next_step call waits in r's monitor for something for the agent.
+// callWaits waits until a next_step call waits in r's monitor (teamtest.CallWaits).
 func (d *deployment) callWaits(r prstatus.PRRef) {
 	d.t.Helper()
-	var last string
-	d.eventually(time.Minute, func() bool {
-		st, err := d.status(r)
-		last = fmt.Sprintf("status: %+v, err %v", st, err)
-		return err == nil && st.CallsWaiting > 0
-	}, "a next_step call waits in the monitor of "+r.String(), func() string { return last })
+	teamtest.CallWaits(d.t, d.c, monitorwf.WorkflowID(r))
 }

@@ -85,8 +85,8 @@ func TestTheDashboardsSeriesComeFromARunningDeploymentAndItStopsWithoutCuttingAC
 	d.callWaits(ref) // nothing has changed on the pull request: the call waits
 	other.Signal(syscall.SIGTERM)
 	got := <-pending
-	require.NoError(t, got.err, "the waiting call got an answer, not a broken connection")
-	assert.False(t, got.res.IsError, "%v", got.res.Content)
+	require.NoError(t, got.Err, "the waiting call got an answer, not a broken connection")
+	assert.False(t, got.Result.IsError, "%v", got.Result.Content)
 	go func() { // whether next_step waits yet or not: the monitor holds the news for it
 		d.fake.Advance(10 * time.Minute)
 		_ = d.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("carol"), "Please rework the retries."))

@@ -44,7 +44,7 @@ func TestASignedReviewWebhookReachesAWaitingHTTPNextStepAsARefineTaskWithinTenSe
 	task := alice.structured("pr_monitor_next_step", got)
 	assert.Equal(t, "execute", task["action"], "%v", task)
 	assert.Equal(t, "refine", task["task"])
-	latency := got.at.Sub(at)
+	latency := got.At.Sub(at)
 	assert.Less(t, latency, 10*time.Second, "from the delivery to the waiting call's answer")
 	t.Logf("webhook → next_step refine task: %s (the monitor's debounce is %s of it)", latency.Round(time.Millisecond), monitorwf.DefaultDebounce)
 
