@@ -130,8 +130,9 @@ func (tc *taskClient) progressCount() int {
 }
 
 // waited waits, under a generous deadline, until n more progress notifications than from have
-// come: a task's heartbeat ticks once per --progress-every (100 ms) at most, so by then the
-// task has waited at least n of them by the server's own clock, however loaded the machine.
+// come: a task's heartbeat ticks once per --progress-every (100 ms) at most (a failed poll adds a
+// note of its own; none fails here), so by then the task has waited at least n of them by the
+// server's own clock, however loaded the machine.
 func (tc *taskClient) waited(from, n int) {
 	tc.t.Helper()
 	require.Eventually(tc.t, func() bool { return tc.progressCount() >= from+n }, time.Minute, 10*time.Millisecond,
