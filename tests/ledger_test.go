@@ -15,9 +15,12 @@ import (
 // ledger counts every request the server made on GitHub, by kind. Snapshots and the watcher's
 // fingerprint requests (what polls are made of) are counted apart: their number depends on
 // timing, and their cost is proven elsewhere (mcpserver, prstatus/watch).
-func ledger(w *world) (writes map[string]int, snapshots int) {
+func ledger(w *world) (writes map[string]int, snapshots int) { return ledgerOf(w.fake.Requests()) }
+
+// ledgerOf is ledger over requests already read.
+func ledgerOf(reqs []githubfake.Request) (writes map[string]int, snapshots int) {
 	writes = map[string]int{}
-	for _, r := range w.fake.Requests() {
+	for _, r := range reqs {
 		switch {
 		case r.Kind == githubfake.KindGraphQL && r.Operation == githubfake.OpMutation:
 			writes["mutation "+r.Mutation]++

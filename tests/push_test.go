@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -49,6 +50,40 @@ func failingCI() (open []githubfake.Event, fail githubfake.Event) {
 
 // pushFlags push within a fraction of a second.
 var pushFlags = []string{"--push-grace", "100ms"}
+
+// Another pull request's channel event is a test's marker that nothing more comes for the first:
+// a pass of the push loop offers every monitor in the order of their ids (acme/widgets#7 before
+// #8 and #9), and an action of #7 has waited longer than the other's for a call to take it; so
+// once the other's event is in, an event for #7 that would follow it is in too.
+var second, third = prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 8}, prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 9}
+
+// startMarker opens r with its CI running and starts its monitor on c.
+func (w *world) startMarker(c *rawClient, r prstatus.PRRef) {
+	w.t.Helper()
+	open, _ := failingCI()
+	require.NoError(w.t, w.fake.Apply(githubfake.Ref(r), open...))
+	c.startLegacy(r.String())
+}
+
+// pushedMarker fails r's CI and waits for its channel event.
+func (w *world) pushedMarker(c *rawClient, r prstatus.PRRef) {
+	w.t.Helper()
+	_, fail := failingCI()
+	require.NoError(w.t, w.fake.Apply(githubfake.Ref(r), fail))
+	require.Eventually(w.t, func() bool { return len(eventsFor(c.channelEvents(), r)) > 0 }, time.Minute, 10*time.Millisecond,
+		"the channel event for %s; stderr:\n%s", r, c.stderr.String())
+}
+
+// eventsFor are the events of events about r.
+func eventsFor(events []channelEvent, r prstatus.PRRef) []channelEvent {
+	var out []channelEvent
+	for _, ev := range events {
+		if ev.Meta["monitor_id"] == r.String() {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
 
 // declared is what an initialize or server/discover result declares of the channel.
 type declared struct {
@@ -130,13 +165,12 @@ func TestOverStdioClaudeCodeIsToldExactlyOnceOfANewActionAndNotAgainAfterARestar
 	c := w.launchRaw(pushFlags...)
 	c.initialize("claude-code", map[string]any{})
 	c.startLegacy(w.ref.String())
-	time.Sleep(500 * time.Millisecond)
-	require.Empty(t, c.channelEvents(), "nothing while CI runs")
+	w.startMarker(c, second)
 	w.apply(fail)
-	require.Eventually(t, func() bool { return len(c.channelEvents()) > 0 }, 20*time.Second, 10*time.Millisecond)
-	time.Sleep(time.Second)
-	events := c.channelEvents()
-	require.Len(t, events, 1, "exactly one per new action")
+	require.Eventually(t, func() bool { return len(c.channelEvents()) > 0 }, time.Minute, 10*time.Millisecond)
+	w.pushedMarker(c, second)
+	events := eventsFor(c.channelEvents(), w.ref)
+	require.Len(t, events, 1, "exactly one per new action, and nothing while CI ran: %+v", c.channelEvents())
 	assert.Equal(t, map[string]string{"monitor_id": "acme/widgets#7", "pr": "acme/widgets#7", "action": "execute", "seq": "1"}, events[0].Meta)
 	assert.Equal(t, "acme/widgets#7: checks failed (1 check failed). A task for you: investigating the failing checks. "+
 		"Call pr_monitor_next_step with monitor_id acme/widgets#7 and event ready.", events[0].Content)
@@ -145,8 +179,10 @@ func TestOverStdioClaudeCodeIsToldExactlyOnceOfANewActionAndNotAgainAfterARestar
 
 	c = w.launchRaw(pushFlags...)
 	c.initialize("claude-code", map[string]any{})
-	time.Sleep(1500 * time.Millisecond)
-	assert.Empty(t, c.channelEvents(), "a restarted server does not push the same action again")
+	w.startMarker(c, third)
+	w.pushedMarker(c, third)
+	assert.Empty(t, eventsFor(c.channelEvents(), w.ref), "a restarted server does not push the same action again")
+	assert.Empty(t, eventsFor(c.channelEvents(), second), "nor the marker's")
 	var act contract.ActionOutput
 	c.tool(c.call("tools/call", map[string]any{"name": "pr_monitor_next_step", "arguments": map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}}), &act)
 	assert.Equal(t, "investigate_ci_failure", act.Task, "the agent's call gets the pushed task: %+v", act)
@@ -160,20 +196,23 @@ func TestOverStdioNoChannelEventWhileACallWaitsOrInQuietHours(t *testing.T) {
 		w.block = "10s"
 		open, fail := failingCI()
 		w.apply(open...)
-		c := w.launchRaw(pushFlags...)
+		c := w.launchRaw(append(pushFlags, "--progress-every", "50ms")...)
 		c.initialize("claude-code", map[string]any{})
 		c.startLegacy(w.ref.String())
 		got := make(chan rawMessage, 1)
 		go func() {
-			got <- c.call("tools/call", map[string]any{"name": "pr_monitor_next_step", "arguments": map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}})
+			got <- c.call("tools/call", map[string]any{"name": "pr_monitor_next_step", "arguments": map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"},
+				"_meta": map[string]any{"progressToken": "waits"}})
 		}()
-		time.Sleep(500 * time.Millisecond)
+		require.Eventually(t, func() bool { return len(c.notifications("notifications/progress")) > 0 }, time.Minute, 10*time.Millisecond,
+			"the call waits: its progress notes come")
 		w.apply(fail)
 		var act contract.ActionOutput
 		c.tool(<-got, &act)
 		assert.Equal(t, "investigate_ci_failure", act.Task)
-		time.Sleep(time.Second)
-		assert.Empty(t, c.channelEvents())
+		w.startMarker(c, second)
+		w.pushedMarker(c, second)
+		assert.Empty(t, eventsFor(c.channelEvents(), w.ref), "the call took the action: nothing is pushed for it")
 	})
 	t.Run("quiet hours", func(t *testing.T) {
 		w := newWorld(t, legacy)

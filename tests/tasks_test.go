@@ -129,6 +129,16 @@ func (tc *taskClient) progressCount() int {
 	return tc.progress
 }
 
+// waited waits, under a generous deadline, until n more progress notifications than from have
+// come: a task's heartbeat ticks once per --progress-every (100 ms) at most (a failed poll adds a
+// note of its own; none fails here), so by then the task has waited at least n of them by the
+// server's own clock, however loaded the machine.
+func (tc *taskClient) waited(from, n int) {
+	tc.t.Helper()
+	require.Eventually(tc.t, func() bool { return tc.progressCount() >= from+n }, time.Minute, 10*time.Millisecond,
+		"%d progress notifications while the task waits; stderr:\n%s", n, tc.stderr.String())
+}
+
 // start calls pr_monitor_start, a plain call.
 func (tc *taskClient) start() contract.StartOutput {
 	tc.t.Helper()
@@ -234,10 +244,10 @@ func TestATaskNextStepWaitsUntilThePullRequestNeedsTheAgent(t *testing.T) {
 	w.apply(githubfake.OpenPR{Title: "Add retries"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	tc := w.launchTasks()
 	tc.start()
+	from := tc.progressCount()
 	id := tc.nextTask()
-	time.Sleep(1500 * time.Millisecond) // several times the plain call's bound
+	tc.waited(from, 12) // 1.2 s at least: three times the plain call's bound
 	require.Equal(t, mcp.TaskStatusWorking, tc.status(id), "still watching, past any bound a plain call has")
-	assert.Positive(t, tc.progressCount(), "progress while the task waits")
 
 	w.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "--- FAIL: TestRetry\nFAIL"})
 	act := tc.result(id)
@@ -326,8 +336,9 @@ func TestTasksCancelStopsTheWaitAndLeavesTheMonitorIntact(t *testing.T) {
 	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	tc := w.launchTasks()
 	tc.start()
+	from := tc.progressCount()
 	id := tc.nextTask()
-	time.Sleep(300 * time.Millisecond)
+	tc.waited(from, 1)
 	require.Equal(t, mcp.TaskStatusWorking, tc.status(id))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -337,22 +348,29 @@ func TestTasksCancelStopsTheWaitAndLeavesTheMonitorIntact(t *testing.T) {
 	require.Equal(t, mcp.TaskStatusCancelled, tc.status(id))
 
 	// Polls are the watcher's: its change detection goes on for the monitor (one fingerprint
-	// request per cycle), and nothing moved, so no snapshot is read.
-	time.Sleep(200 * time.Millisecond)
-	_, before := ledger(w)
-	fingerprints := func() int {
-		n := 0
-		for _, r := range w.fake.Requests() {
+	// request per cycle), and nothing moved, so no snapshot is read. Its cycles are the markers:
+	// one lets what was in flight at the cancel land; in three more, a wait the cancel left
+	// running would have read.
+	reads := func() (snapshots, fingerprints int) {
+		reqs := w.fake.Requests()
+		_, snapshots = ledgerOf(reqs)
+		for _, r := range reqs {
 			if strings.Contains(r.Document, "fragment fp on PullRequest") {
-				n++
+				fingerprints++
 			}
 		}
-		return n
+		return snapshots, fingerprints
 	}
-	fp := fingerprints()
-	time.Sleep(500 * time.Millisecond)
-	_, after := ledger(w)
-	assert.Equal(t, before+fingerprints()-fp, after, "after the cancel only the watcher's change detection reads GitHub")
+	cycles := func(n int) {
+		t.Helper()
+		_, from := reads()
+		require.Eventually(t, func() bool { _, got := reads(); return got >= from+n }, time.Minute, 10*time.Millisecond, "the watcher goes on detecting changes")
+	}
+	cycles(1)
+	before, fp := reads()
+	cycles(3)
+	after, fpAfter := reads()
+	assert.Equal(t, before+fpAfter-fp, after, "after the cancel only the watcher's change detection reads GitHub")
 
 	w.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL"})
 	act := tc.next()
@@ -368,8 +386,9 @@ func TestARestartWhileATaskWaitsLeavesTheMonitorResumable(t *testing.T) {
 	w.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	tc := w.launchTasks()
 	tc.start()
+	from := tc.progressCount()
 	tc.nextTask()
-	time.Sleep(300 * time.Millisecond)
+	tc.waited(from, 1)
 	tc.kill()
 
 	tc = w.launchTasks()

@@ -109,7 +109,6 @@ func TestStrayArgumentsAndInvalidDurationsAreUsageErrors(t *testing.T) {
 		{[]string{"serve", "--checks-grace", "-1s"}, `prmonitor serve: --checks-grace must be 0 or more, not -1s`},
 		{[]string{"status", "--limit", "many"}, `prmonitor status: --limit "many": not a valid value`},
 		{[]string{"serve", "--log-format", "xml"}, `prmonitor serve: --log-format must be text or json, not "xml"`},
-		{[]string{"worker", "--temporal", "127.0.0.1:1", "--log-format", "yaml"}, `prmonitor worker: --log-format must be text or json, not "yaml"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -13,9 +13,8 @@ import (
 // The team deployment (prmonitor worker, prmonitor serve --http) links Temporal's SDK, gRPC and
 // their protobufs: 20 MB more binary and several milliseconds more at every start. The stdio
 // server every agent host starts is built without them; a team builds the binary with
-// `-tags team` (docs/deploy.md). serve --http says so first, before it checks its flags (a flag
-// fixed would only lead to this message); the worker checks its flags first, as the team build
-// does, then says how to get the team build.
+// `-tags team` (docs/deploy.md). serve --http and the worker say so first, before they check
+// their flags (a flag fixed would only lead to this message).
 
 // teamBuild tells whether this binary carries the team deployment (built with -tags team).
 const teamBuild = false

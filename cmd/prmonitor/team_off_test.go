@@ -14,8 +14,8 @@ import (
 )
 
 // TestABuildWithoutTheTeamDeploymentSaysHowToGetOne: the default build says how to build the
-// team's binary, with a usage error: serve --http says it first, before any check of its flags;
-// the worker checks its flags as the team build does (they are the same in both builds).
+// team's binary, with a usage error: serve --http and the worker say it first, before any check
+// of their flags (a flag fixed would only lead to this message).
 func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	require.NoError(t, os.WriteFile(tokens, []byte("alice "+strings.Repeat("a", 64)+"\n"), 0o600))
@@ -23,7 +23,9 @@ func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
 		{"a worker", []string{"worker", "--temporal", "127.0.0.1:1"}, "prmonitor worker: this prmonitor is built without the team deployment"},
 		{"serve --http", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens},
 			"prmonitor serve: --http: this prmonitor is built without the team deployment"},
-		{"a worker's bad flag still reads as one", []string{"worker"}, "--temporal HOST:PORT is required"},
+		{"a worker without --temporal", []string{"worker"}, "prmonitor worker: this prmonitor is built without the team deployment"},
+		{"a worker with its flags wrong", []string{"worker", "--webhook-listen", ":0", "--merge-method", "octopus", "--log-format", "yaml", "extra"},
+			"prmonitor worker: this prmonitor is built without the team deployment"},
 		{"serve --http with its flags wrong", []string{"serve", "--http", ":0"}, "prmonitor serve: --http: this prmonitor is built without the team deployment"},
 		{"serve --http with a flag of the embedded server", []string{"serve", "--http", ":0", "--state-dir", tokens},
 			"prmonitor serve: --http: this prmonitor is built without the team deployment"},

@@ -47,6 +47,9 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	if !ok {
 		return code
 	}
+	if !teamBuild { // says first what the worker needs: a flag fixed would only lead to this message
+		return runTeamWorker(ctx, workerParams{}, e, nil)
+	}
 	usageErr := func(msg string) int {
 		fmt.Fprintf(e.Stderr, "prmonitor worker: %s (see 'prmonitor worker --help')\n", msg)
 		return exitUsage

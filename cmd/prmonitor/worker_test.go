@@ -8,7 +8,12 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// The team build's worker checks its command line before it connects anywhere (the default build
+// says first that it is not the team build, team_off_test.go).
 func TestWorkerRefusesAnIncompleteCommandLineBeforeConnectingAnywhere(t *testing.T) {
+	if !teamBuild {
+		t.Skip("the worker's checks are the team build's (-tags team); the default build's worker says first that it needs it")
+	}
 	secret := filepath.Join(t.TempDir(), "secret")
 	assert.NoError(t, os.WriteFile(secret, []byte("s3cret"), 0o600))
 	empty := filepath.Join(t.TempDir(), "empty")
@@ -29,6 +34,7 @@ func TestWorkerRefusesAnIncompleteCommandLineBeforeConnectingAnywhere(t *testing
 		{"an empty API key", []string{"worker", "--temporal", "127.0.0.1:1", "--temporal-api-key-file", empty}, "is empty"},
 		{"a budget that is no share", []string{"worker", "--temporal", "127.0.0.1:1", "--budget", "150%"}, "at most 100%"},
 		{"a stray argument", []string{"worker", "--temporal", "127.0.0.1:1", "extra"}, "unexpected argument"},
+		{"a log format neither text nor json", []string{"worker", "--temporal", "127.0.0.1:1", "--log-format", "yaml"}, `prmonitor worker: --log-format must be text or json, not "yaml"`},
 		{"a secret file that is not there", []string{"worker", "--temporal", "127.0.0.1:1", "--webhook-listen", ":0", "--webhook-secret-file", secret + ".missing"}, "the webhook secret"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -42,26 +43,29 @@ func TestAWaitingCallWakesOnTheFirstUpdate(t *testing.T) {
 }
 
 func TestWaitingForAnUnwatchedOrRemovedPullRequestEnds(t *testing.T) {
-	s := newSim(t, Config{})
-	_, err := s.w.Wait(t.Context(), testPR, 0)
-	require.ErrorIs(t, err, ErrNotWatched)
-
-	s.open(testPR)
-	s.runFor(time.Second)
-	u, _ := s.w.Latest(testPR)
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.w.Wait(t.Context(), testPR, u.Seq)
-		done <- err
-	}()
-	time.Sleep(10 * time.Millisecond) // let it wait; it ends either way
-	s.w.Remove(testPR)
-	select {
-	case err := <-done:
+	// In a synctest bubble: synctest.Wait returns once the waiting goroutine blocks in Wait.
+	synctest.Test(t, func(t *testing.T) {
+		s := newSim(t, Config{})
+		_, err := s.w.Wait(t.Context(), testPR, 0)
 		require.ErrorIs(t, err, ErrNotWatched)
-	case <-time.After(10 * time.Second):
-		t.Fatal("Remove did not end the wait")
-	}
+
+		s.open(testPR)
+		s.runFor(time.Second)
+		u, _ := s.w.Latest(testPR)
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.w.Wait(t.Context(), testPR, u.Seq)
+			done <- err
+		}()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("the wait ended before anything happened: %v", err)
+		default:
+		}
+		s.w.Remove(testPR)
+		require.ErrorIs(t, <-done, ErrNotWatched, "Remove ends the wait")
+	})
 }
 
 func TestAPokeReadsThePullRequestAtOnceAndPublishesEvenWhenNothingChanged(t *testing.T) {

@@ -211,19 +211,33 @@ func (d *deployment) agent(front *teamtest.Proc, user, protocol string) *agent {
 // call calls a tool and returns its structured result; a tool error fails the test.
 func (a *agent) call(name string, args map[string]any) map[string]any {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := a.s.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	require.NoError(a.t, err, name)
+	return a.structured(name, <-a.callLater(name, args))
+}
+
+// callLater calls a tool in the background (teamtest.CallLater).
+func (a *agent) callLater(name string, args map[string]any) <-chan teamtest.Answer {
+	return teamtest.CallLater(a.s, name, args)
+}
+
+// structured is an answer's structured result; a failed call or a tool error fails the test.
+func (a *agent) structured(name string, got teamtest.Answer) map[string]any {
+	a.t.Helper()
+	require.NoError(a.t, got.Err, name)
 	var text string
-	for _, c := range res.Content {
+	for _, c := range got.Result.Content {
 		if tc, ok := c.(*sdk.TextContent); ok {
 			text += tc.Text
 		}
 	}
-	require.False(a.t, res.IsError, "%s: %s", name, text)
+	require.False(a.t, got.Result.IsError, "%s: %s", name, text)
 	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
+	b, _ := json.Marshal(got.Result.StructuredContent)
 	require.NoError(a.t, json.Unmarshal(b, &out))
 	return out
+}
+
+// callWaits waits until a next_step call waits in r's monitor (teamtest.CallWaits).
+func (d *deployment) callWaits(r prstatus.PRRef) {
+	d.t.Helper()
+	teamtest.CallWaits(d.t, d.c, monitorwf.WorkflowID(r))
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -83,23 +81,12 @@ func TestTheDashboardsSeriesComeFromARunningDeploymentAndItStopsWithoutCuttingAC
 	// A call waiting for news when a front end is told to stop gets its answer before it exits.
 	other := d.serve()
 	waiting := d.agent(other, "alice", "2025-11-25")
-	answered := make(chan *sdk.CallToolResult, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		res, err := waiting.s.CallTool(ctx, &sdk.CallToolParams{Name: "pr_monitor_next_step",
-			Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}})
-		if err != nil {
-			t.Logf("the waiting call: %v", err)
-			res = nil
-		}
-		answered <- res
-	}()
-	time.Sleep(3 * time.Second) // the call waits by then: nothing has changed on the pull request
+	pending := waiting.callLater("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
+	d.callWaits(ref) // nothing has changed on the pull request: the call waits
 	other.Signal(syscall.SIGTERM)
-	res := <-answered
-	require.NotNil(t, res, "the waiting call got an answer, not a broken connection")
-	assert.False(t, res.IsError, "%v", res.Content)
+	got := <-pending
+	require.NoError(t, got.Err, "the waiting call got an answer, not a broken connection")
+	assert.False(t, got.Result.IsError, "%v", got.Result.Content)
 	go func() { // whether next_step waits yet or not: the monitor holds the news for it
 		d.fake.Advance(10 * time.Minute)
 		_ = d.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("carol"), "Please rework the retries."))

@@ -46,10 +46,7 @@ func TestOverHTTPASessionThatDeclaresNoFormsCannotMergeForTheUser(t *testing.T) 
 	other := tm.agent("alice", agentOptions{protocol: "2026-07-28"}) // the same token, no forms declared
 	started := alice.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
 	require.False(t, started.isError, started.text)
-	waiting := make(chan result, 1)
-	go func() {
-		waiting <- alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
-	}()
+	waiting := alice.callLater("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
 	<-shown // the user's host holds the question
 
 	r := other.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "merge",

@@ -167,10 +167,19 @@ type result struct {
 
 func (a *agent) call(name string, args map[string]any) result {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := a.session.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	require.NoError(a.t, err, "%s: a protocol error", name)
+	return a.result(name, <-a.callLater(name, args))
+}
+
+// callLater calls a tool in the background (teamtest.CallLater).
+func (a *agent) callLater(name string, args map[string]any) <-chan teamtest.Answer {
+	return teamtest.CallLater(a.session, name, args)
+}
+
+// result is a call's answer; a protocol error fails the test.
+func (a *agent) result(name string, got teamtest.Answer) result {
+	a.t.Helper()
+	require.NoError(a.t, got.Err, "%s: a protocol error", name)
+	res := got.Result
 	var r result
 	r.isError = res.IsError
 	for _, c := range res.Content {

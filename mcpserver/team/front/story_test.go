@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -44,17 +46,17 @@ func TestOverHTTPAUserDrivesTheirMonitorToARefineTaskAndNoOneElseSeesIt(t *testi
 	assert.Empty(t, listing.out["monitors"], "bob has no monitors")
 
 	tm.fake.Advance(10 * time.Minute)
-	go func() {
-		time.Sleep(2 * time.Second) // the call below is waiting by then
-		_ = tm.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("carol"), "Please rework the retries."))
-		tm.changed(ref, "pull_request_review.submitted")
-	}()
-	began := time.Now()
-	task := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": id, "event": "ready"})
+	call := alice.callLater("pr_monitor_next_step", map[string]any{"monitor_id": id, "event": "ready"})
+	teamtest.CallWaits(t, tm.c, monitorwf.WorkflowID(ref))
+	require.NoError(t, tm.fake.Apply(githubfake.Ref(ref), githubfake.RequestChanges(githubfake.User("carol"), "Please rework the retries.")))
+	changed := time.Now()
+	tm.changed(ref, "pull_request_review.submitted")
+	got := <-call
+	task := alice.result("pr_monitor_next_step", got)
 	require.False(t, task.isError, task.text)
 	assert.Equal(t, "execute", task.str("action"), "%v", task.out)
 	assert.Equal(t, "refine", task.str("task"))
-	assert.Less(t, time.Since(began), 30*time.Second, "the waiting call got it as soon as the change was read")
+	assert.Less(t, got.At.Sub(changed), 30*time.Second, "the waiting call got it as soon as the change was read")
 
 	listing = alice.call("pr_monitor_status", map[string]any{})
 	require.False(t, listing.isError, listing.text)

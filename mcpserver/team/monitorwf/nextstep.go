@@ -181,7 +181,10 @@ func (w *monitor) nextStep(ctx workflow.Context, req NextStepRequest) (Reply, er
 	}
 	w.woken = true
 	if left := end.Sub(workflow.Now(ctx)); left > 0 {
-		if _, err := workflow.AwaitWithTimeout(ctx, left, w.forAgent); err != nil {
+		w.callsWaiting++
+		_, err := workflow.AwaitWithTimeout(ctx, left, w.forAgent)
+		w.callsWaiting--
+		if err != nil {
 			return Reply{}, err
 		}
 	}

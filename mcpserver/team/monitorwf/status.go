@@ -47,9 +47,12 @@ type Status struct {
 	Task      statemachine.TaskName `json:"task,omitempty"`
 	// Handed: the task in progress was handed to the agent by a next_step of this run (a front
 	// end serving many monitors at once puts the others first).
-	Handed    bool      `json:"handed,omitempty"`
-	LastEvent Event     `json:"last_event"`
-	LastRead  time.Time `json:"last_read,omitzero"`
+	Handed bool `json:"handed,omitempty"`
+	// CallsWaiting counts the agent's next_step calls waiting now in this monitor for something
+	// for the agent (a task, a question, the end): news reaches them as it lands.
+	CallsWaiting int       `json:"calls_waiting,omitempty"`
+	LastEvent    Event     `json:"last_event"`
+	LastRead     time.Time `json:"last_read,omitzero"`
 	// NextReconcile is when the durable timer reads the pull request anyway.
 	NextReconcile time.Time `json:"next_reconcile,omitzero"`
 	// ChangesSeen counts change signals in this run; Runs the continuations so far.
@@ -65,7 +68,7 @@ func (w *monitor) status() Status {
 	st := Status{MonitorID: w.id, Run: w.firstRun, PR: w.p.Ref.String(), Owner: w.p.Owner, Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Title: statemachine.Untrusted(pos.Monitor.Title), URL: pos.Monitor.URL,
 		State: pos.Node.State(), Node: pos.Node, Flow: pos.Node.Flow(), Question: pos.Question,
 		LastEvent: w.lastEvent, LastRead: w.lastRead, NextReconcile: w.reconcileAt, ChangesSeen: w.changes,
-		Runs: w.runs, LastError: w.lastError}
+		Runs: w.runs, LastError: w.lastError, CallsWaiting: w.callsWaiting}
 	if pos.Task != nil {
 		st.Task = pos.Task.Name
 		st.Handed = w.act.Kind == statemachine.ActionExecute && taskID(pos) == w.handed

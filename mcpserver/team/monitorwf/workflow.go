@@ -95,6 +95,7 @@ type monitor struct {
 	lastEvent    Event
 	facts        *prstatus.Facts
 	handed       string // the task last handed to the agent by an Update in this run
+	callsWaiting int    // the agent's NextStep Updates waiting now for something for the agent
 	// published is the PrmonitorWaitingOn value the workflow last set (publish.go).
 	published WaitingOn
 }

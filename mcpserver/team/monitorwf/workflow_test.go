@@ -116,12 +116,17 @@ func TestAWaitingReadyIsAnsweredAsSoonAsAChangeNeedsTheAgent(t *testing.T) {
 			got, answeredAt = r, s.env.Now()
 		})
 	})
+	var waiting, after Status
 	s.at(20*time.Second, func() {
+		waiting = s.status()
 		s.gh.set(changesRequested())
 		s.signal(SignalChanged, Change{Kind: "pull_request_review.submitted"})
 	})
+	s.at(4*time.Minute, func() { after = s.status() })
 	s.at(5*time.Minute, func() { s.signal(SignalStop, nil) })
 	s.run(params())
+	assert.Equal(t, 1, waiting.CallsWaiting, "status says a call waits")
+	assert.Zero(t, after.CallsWaiting, "and no longer once it is answered")
 	assert.Equal(t, statemachine.TaskRefine, got.Action.Task)
 	assert.WithinDuration(t, t0.Add(20*time.Second+DefaultDebounce), answeredAt, time.Second, "the debounced read, then at once")
 }

@@ -1,6 +1,6 @@
 // Package teamtest holds what the team deployment's tests share: the built prmonitor binary, its
-// processes, signed webhook deliveries and the bearer token an agent sends. It is imported by
-// tests only.
+// processes, signed webhook deliveries, the bearer token an agent sends, and a tool call that
+// waits in the background while the test watches its monitor. It is imported by tests only.
 package teamtest
 
 import (
