@@ -53,7 +53,11 @@ func TestAThousandMonitorsAreAllWatched(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load test: runs without -short")
 	}
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
+	// The watcher looks every 100-500 ms, not every few: a thousand pull requests read every 5 ms
+	// starve the status call of the cores under -race on a loaded machine (its 20 s ran out once).
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) {
+		c.Watch.MinCycle, c.Watch.MaxCycle = 100*time.Millisecond, 500*time.Millisecond
+	}})
 	heap := thousand(t, h, 1000)
 	t.Logf("1,000 monitors with their snapshots: %d KiB of heap (%d bytes a monitor)", heap>>10, heap/1000)
 	require.Equal(t, 1000, h.srv.runningWatcher().Stats().PRs)

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,8 +17,9 @@ import (
 // and its outcome; and an input the machine refused, with why.
 func TestEveryStepIsLoggedInTheMachinesOwnNames(t *testing.T) {
 	t.Parallel()
-	// No elicitation, no sampling: the agent asks and explains. The last call waits out its bound.
-	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Second }})
+	// No elicitation, no sampling: the agent asks and explains. The last call posts the reply
+	// within its bound (the harness's 3 s: 1 s ran out under -race with the cores busy).
+	h := newHarness(t, harnessOpts{protocol: "2026-07-28"})
 	h.apply(githubfake.OpenPR{Title: "Add retries"},
 		githubfake.CommentReview(githubfake.User("bob"), "", githubfake.NewThread{Path: "retry.go", Line: 12, Body: "use backoff"}))
 	h.start()
