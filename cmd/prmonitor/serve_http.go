@@ -27,7 +27,7 @@ type teamServe struct {
 func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	t := &teamServe{}
 	fs.StringVar(&t.addr, "http", "", "serve MCP over Streamable HTTP at /mcp on `ADDR` (the team deployment: needs --temporal and --auth-tokens; docs/deploy.md)")
-	fs.StringVar(&t.tokens, "auth-tokens", "", "with --http: the users, one line each: USER SHA256HEX (the hex SHA-256 of the user's bearer token) (`FILE`)")
+	fs.StringVar(&t.tokens, "auth-tokens", "", "with --http: the users, one line each: LOGIN SHA256HEX GITHUB_USER_ID (the hex SHA-256 of the user's bearer token; the id owns their monitors) (`FILE`)")
 	fs.StringVar(&t.hosts, "allowed-hosts", "", "with --http: the host `NAMES` clients reach it by, comma-separated (a NAME:PORT matches that port only); "+
 		"other Host headers are refused (default: localhost, 127.0.0.1, ::1)")
 	fs.StringVar(&t.origins, "allowed-origins", "", "with --http: other web `ORIGINS` (https://tools.example.com) whose pages may call /mcp, comma-separated; "+

@@ -18,7 +18,7 @@ func TestServeOverHTTPRefusesABadTokensFileBeforeConnectingAnywhere(t *testing.T
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	bad := filepath.Join(dir, "bad")
-	assert.NoError(t, os.WriteFile(bad, []byte("alice the-token-itself\n"), 0o600))
+	assert.NoError(t, os.WriteFile(bad, []byte("alice the-token-itself 583231\n"), 0o600))
 	refusedAsUsage(t, []usageCase{
 		{"a tokens file that holds a token", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", bad},
 			"line 1: the second field must be the 64 hex digits"},
@@ -35,7 +35,7 @@ func TestServeOverHTTPRefusesPlainHTTPOffLoopbackAndAsksForItsNames(t *testing.T
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	good := filepath.Join(dir, "good")
-	assert.NoError(t, os.WriteFile(good, []byte("alice "+strings.Repeat("0", 64)+"\n"), 0o600))
+	assert.NoError(t, os.WriteFile(good, []byte("alice "+strings.Repeat("0", 64)+" 583231\n"), 0o600))
 	refusedAsUsage(t, []usageCase{
 		{"a certificate that is not there", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", good,
 			"--allowed-hosts", "prmonitor.example.com", "--tls-cert", tokens + ".pem", "--tls-key", tokens + ".key"}, "--tls-cert and --tls-key"},

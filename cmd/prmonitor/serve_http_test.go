@@ -13,7 +13,7 @@ import (
 func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywhere(t *testing.T) {
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
-	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000\n"), 0o600))
+	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000 583231\n"), 0o600))
 	cases := []usageCase{
 		{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"},
 		{"TLS without --http", []string{"serve", "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "--tls-cert goes with --http"},

@@ -119,18 +119,23 @@ func TestEveryRequestWithoutAKnownBearerTokenIsRefusedWith401(t *testing.T) {
 	}
 }
 
-func TestTheUsersFileTakesOneUserAndHashPerLineAndSaysWhichLineIsWrong(t *testing.T) {
+func TestTheUsersFileTakesOneUserHashAndGitHubIDPerLineAndSaysWhichLineIsWrong(t *testing.T) {
 	hash := strings.Repeat("ab", 32)
 	tests := []struct {
 		name, file, err string
 	}{
-		{"comments and blank lines", "# team\n\nalice " + hash + "\n", ""},
-		{"a token instead of its hash", "alice secret-token\n", "line 1: the second field must be the 64 hex digits"},
-		{"three fields", "alice " + hash + " extra\n", "line 1: want USER SHA256HEX"},
-		{"a user that is no login", "al:ice " + hash + "\n", "line 1: the user must be a GitHub login"},
-		{"a login GitHub would refuse", "-alice " + hash + "\n", "line 1: the user must be a GitHub login"},
-		{"a user twice, whatever the case", "alice " + hash + "\nAlice " + strings.Repeat("cd", 32) + "\n", "line 2: user alice is named twice"},
-		{"one hash for two users", "alice " + hash + "\nbob " + hash + "\n", "line 2: that token hash is another user's too"},
+		{"comments and blank lines", "# team\n\nalice " + hash + " 583231\n", ""},
+		{"a line of before ids: the id is asked for, and how to find it", "alice " + hash + "\n",
+			`line 1: the user's GitHub user id is missing: want LOGIN SHA256HEX GITHUB_USER_ID (the id is GET /users/LOGIN's "id", e.g. gh api users/alice --jq .id)`},
+		{"a token instead of its hash", "alice secret-token 583231\n", "line 1: the second field must be the 64 hex digits"},
+		{"four fields", "alice " + hash + " 583231 extra\n", "line 1: want LOGIN SHA256HEX GITHUB_USER_ID"},
+		{"an id that is no number", "alice " + hash + " octocat\n", "line 1: the third field must be the user's GitHub user id"},
+		{"an id of zero", "alice " + hash + " 0\n", "line 1: the third field must be the user's GitHub user id"},
+		{"a user that is no login", "al:ice " + hash + " 1\n", "line 1: the user must be a GitHub login"},
+		{"a login GitHub would refuse", "-alice " + hash + " 1\n", "line 1: the user must be a GitHub login"},
+		{"a user twice, whatever the case", "alice " + hash + " 1\nAlice " + strings.Repeat("cd", 32) + " 2\n", "line 2: user alice is named twice"},
+		{"one id under two logins", "alice " + hash + " 1\nbob " + strings.Repeat("cd", 32) + " 1\n", "line 2: GitHub user id 1 is named twice"},
+		{"one hash for two users", "alice " + hash + " 1\nbob " + hash + " 2\n", "line 2: that token hash is another user's too"},
 		{"no user at all", "# nobody\n", "no users"},
 	}
 	for _, tt := range tests {

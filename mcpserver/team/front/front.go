@@ -211,7 +211,7 @@ func New(cfg Config) (*Front, error) {
 	)
 	f.bodies = httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, waitForRoom)
 	f.views = newViewCache(f, cfg.BoardEvery)
-	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Answer: f.boardAnswer, GitHubSignIn: cfg.OAuth != nil, Every: cfg.BoardEvery, Now: cfg.Now, Logger: cfg.Logger,
+	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Name: boardName, Answer: f.boardAnswer, GitHubSignIn: cfg.OAuth != nil, Every: cfg.BoardEvery, Now: cfg.Now, Logger: cfg.Logger,
 		SignIn: http.HandlerFunc(f.signIn), SignOut: http.HandlerFunc(f.signOut)})
 	if err != nil {
 		return nil, err

@@ -53,6 +53,7 @@ type team struct {
 	url   string
 	front *front.Front
 	st    monitorwf.Starter
+	cfg   front.Config
 }
 
 func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
@@ -100,7 +101,7 @@ func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 		hs.Close()
 	})
 	return &team{t: t, c: c, fake: fake, url: hs.URL, front: fr,
-		st: monitorwf.Starter{Client: c, TaskQueue: queue}}
+		st: monitorwf.Starter{Client: c, TaskQueue: queue}, cfg: cfg}
 }
 
 // open opens alice's pull request, green.
@@ -134,6 +135,12 @@ type agentOptions struct {
 
 func (tm *team) agent(user string, o agentOptions) *agent {
 	tm.t.Helper()
+	return tm.agentAt(tm.url, tokens[user], o)
+}
+
+// agentAt is an agent of the front end at base, with bearer token.
+func (tm *team) agentAt(base, token string, o agentOptions) *agent {
+	tm.t.Helper()
 	a := &agent{t: tm.t}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
 	if o.answer != nil {
@@ -150,7 +157,7 @@ func (tm *team) agent(user string, o agentOptions) *agent {
 	c := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tr := &sdk.StreamableClientTransport{Endpoint: tm.url + "/mcp", HTTPClient: teamtest.HTTPClient(tokens[user])}
+	tr := &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: teamtest.HTTPClient(token)}
 	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: o.protocol})
 	require.NoError(tm.t, err)
 	tm.t.Cleanup(func() { _ = s.Close() })

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 )
 
 // signer signs what this process hands out and takes back: the board's session cookie and the
@@ -98,37 +100,40 @@ func secure(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
-// boardSession is what the board's cookie carries: its id (what sign-out revokes), its end and,
-// for a sign-in with GitHub, the GitHub user id, checked against who may sign in at every request.
+// boardSession is what the board's cookie carries beside its user (monitorwf.Owner.String): its
+// id (what sign-out revokes), its end, and how the person signed in (a token of the tokens file,
+// or GitHub), checked again at every request: the file still names the id, or GitHub's user id
+// may still sign in.
 type boardSession struct {
 	ID     string `json:"id"`
 	Until  int64  `json:"until"`
-	GitHub int64  `json:"gh,omitempty"`
+	Tokens bool   `json:"tokens,omitempty"`
 }
 
 // signIn serves POST /login.
 func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
-	name, err := f.bearerUser(r)
+	who, err := f.bearerUser(r)
 	if err != nil {
 		f.unauthorized(w, err)
 		return
 	}
-	if err := f.setBoardCookie(w, r, name, 0); err != nil {
+	_, viaTokens := f.users.check(bearerToken(r))
+	if err := f.setBoardCookie(w, r, who, viaTokens); err != nil {
 		http.Error(w, "could not sign in", http.StatusInternalServerError)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// setBoardCookie gives the browser a new board session of name (signed in with GitHub as the
-// user gh, or 0 by a bearer token).
-func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, name string, gh int64) error {
+// setBoardCookie gives the browser a new board session of who (signed in by a token of the tokens
+// file, or with GitHub).
+func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, who monitorwf.Owner, viaTokens bool) error {
 	id := make([]byte, 16)
 	if _, err := rand.Read(id); err != nil {
 		return err
 	}
-	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix(), GitHub: gh}
-	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, sess)
+	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix(), Tokens: viaTokens}
+	value, err := f.signer.sign(purposeBoard, who.String(), f.cfg.SessionTTL, sess)
 	if err != nil {
 		return err
 	}
@@ -161,12 +166,14 @@ func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
 // boardUser is the user of a board request: a bearer token, or a session cookie of a user the
 // tokens file still names (or, signed in with GitHub, whose GitHub user id is still allowed).
 func (f *Front) boardUser(r *http.Request) (string, bool) {
-	if name, err := f.bearerUser(r); err == nil {
-		return name, true
+	if who, err := f.bearerUser(r); err == nil {
+		return who.String(), true
 	}
 	for _, n := range []string{cookieSecure, cookiePlain} {
-		if sess, name, ok := f.boardSession(r, n); ok && f.stillUser(name, sess.GitHub) {
-			return name, true
+		if sess, user, ok := f.boardSession(r, n); ok {
+			if who, ok := monitorwf.ParseOwner(user); ok && f.stillUser(who, sess.Tokens) {
+				return user, true
+			}
 		}
 	}
 	return "", false
@@ -185,4 +192,12 @@ func (f *Front) boardSession(r *http.Request, name string) (boardSession, string
 		return boardSession{}, "", false
 	}
 	return sess, user, true
+}
+
+// boardName is the name the board shows for its user (monitorwf.Owner.String): the login.
+func boardName(user string) string {
+	if who, ok := monitorwf.ParseOwner(user); ok {
+		return who.Login
+	}
+	return user
 }

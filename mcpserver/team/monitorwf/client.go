@@ -67,12 +67,21 @@ func (s Starter) Start(ctx context.Context, ref prstatus.PRRef, c Change) (bool,
 	return err == nil, err
 }
 
-// allowsStart: a delivery may start a new run after this one.
+// changeOwnerKey is an owner key as a Change carries it: an id key as is, a login lower-cased.
+func changeOwnerKey(key string) string {
+	if IsIDKey(key) {
+		return key
+	}
+	return NormalizeOwner(key)
+}
+
+// allowsStart: a delivery may start a new run after this one. A stop by the owner lasts whether
+// the run recorded the owner's id or (before ids) their login.
 func (r Result) allowsStart(c Change) bool {
 	switch {
 	case r.Final.Kind == statemachine.ActionMerged:
 		return false
-	case r.StoppedBy != "" && r.StoppedBy == NormalizeOwner(c.Owner):
+	case r.StoppedBy != "" && (r.StoppedBy == changeOwnerKey(c.Owner) || r.StoppedBy == NormalizeOwner(c.OwnerLogin)):
 		return false
 	case c.Digest != "" && slices.ContainsFunc(r.Deliveries, func(d Delivery) bool { return d.Digest == c.Digest }):
 		return false
@@ -86,7 +95,7 @@ func (s Starter) signalWithStart(ctx context.Context, ref prstatus.PRRef, c Chan
 		p = s.Params(ref)
 	}
 	if p.Owner == "" {
-		p.Owner = NormalizeOwner(c.Owner)
+		p.Owner, p.OwnerLogin = changeOwnerKey(c.Owner), c.OwnerLogin
 	}
 	attrs := []temporal.SearchAttributeUpdate{waitingOnKey.ValueSet(string(WaitingOnGitHub))}
 	if p.Owner != "" {
