@@ -11,7 +11,9 @@ import (
 // teamServe are serve's flags for --http.
 type teamServe struct {
 	addr, tokens, metrics string
-	temporal              temporalFlags
+	// authKey is --auth-key-file: the deployment's auth key, the same on every replica.
+	authKey  string
+	temporal temporalFlags
 	// hosts and origins are the allow-lists of Host and Origin (comma-separated; loopback when empty).
 	hosts, origins string
 	// tlsCert and tlsKey serve HTTPS; behindProxy says a proxy in front terminates TLS.
@@ -37,8 +39,11 @@ func registerTeamServe(fs *flag.FlagSet) *teamServe {
 	fs.BoolVar(&t.behindProxy, "behind-tls-proxy", false, "with --http: a proxy in front terminates TLS, so a non-loopback ADDR may be served in plain HTTP")
 	fs.StringVar(&t.metrics, "metrics-listen", "", "with --http: serve Prometheus metrics at /metrics, with /livez and /readyz, on this `ADDR` (keep it off the internet)")
 	fs.BoolVar(&t.noRelayedMerge, "no-relayed-merge", false, "with --http: take a merge, auto-merge or merge-queue entry only from the user's own pick in a form, never relayed by an agent (docs/security.md)")
+	fs.StringVar(&t.authKey, "auth-key-file", "", "with --http: the deployment's auth key (`FILE`: at least 32 bytes, e.g. openssl rand -hex 32; the same file on every front-end replica): "+
+		"sign-ins, board sessions and questions' states are sealed with it, so any replica serves what another began; required with --github-client-id")
 	t.temporal.register(fs, teamTaskQueue)
 	t.signIn.register(fs)
+	t.signIn.authKeyFile = &t.authKey
 	return t
 }
 
@@ -52,7 +57,7 @@ func (t *teamServe) check(fs *flag.FlagSet) string {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t.addr == "" {
-		for _, name := range append([]string{"auth-tokens", "metrics-listen", "no-relayed-merge", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
+		for _, name := range append([]string{"auth-tokens", "auth-key-file", "metrics-listen", "no-relayed-merge", "allowed-hosts", "allowed-origins", "tls-cert", "tls-key", "behind-tls-proxy", "temporal", "namespace", "task-queue", "temporal-tls-cert", "temporal-tls-key", "temporal-api-key-file"}, signInFlagNames...) {
 			if set[name] {
 				return "--" + name + " goes with --http"
 			}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
 	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
@@ -76,6 +79,10 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if err != nil {
 		return fail(exitUsage, err)
 	}
+	authKey, err := readAuthKey(t.authKey)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
 	var serving *tls.Config // HTTPS, read before anything is dialled: a bad pair is a usage error
 	if t.tlsCert != "" {
 		cert, err := tls.LoadX509KeyPair(t.tlsCert, t.tlsKey)
@@ -111,7 +118,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	defer ln.Close()
 	listening(signIn, ln.Addr().String())
 	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		OAuth: signIn, NoRelayedMerge: t.noRelayedMerge, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
+		OAuth: signIn, AuthKey: authKey, NoRelayedMerge: t.noRelayedMerge, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)
 	}
@@ -154,3 +161,20 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 
 // monitorCountEvery is how often the front end counts the monitors again for a scrape.
 const monitorCountEvery = 30 * time.Second
+
+// readAuthKey reads --auth-key-file (nil when not given): its content, trimmed, at least
+// oauth.MinKey bytes.
+func readAuthKey(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--auth-key-file: %w", err)
+	}
+	key := bytes.TrimSpace(raw)
+	if len(key) < oauth.MinKey {
+		return nil, fmt.Errorf("--auth-key-file %s: the key must be at least %d bytes (openssl rand -hex 32 > %s)", path, oauth.MinKey, path)
+	}
+	return key, nil
+}

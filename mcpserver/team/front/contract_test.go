@@ -18,6 +18,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 )
@@ -28,7 +29,7 @@ func offline(t *testing.T) *httptest.Server {
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	fr, err := front.New(front.Config{Client: c, Users: users(t)})
+	fr, err := front.New(front.Config{Client: c, Users: users(t), Ledger: authledger.NewMemory(time.Now)})
 	require.NoError(t, err)
 	hs := httptest.NewServer(fr.Handler())
 	t.Cleanup(hs.Close)

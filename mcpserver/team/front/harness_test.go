@@ -33,6 +33,9 @@ const ghToken = "ghs_FRONTTESTAPPTOKEN0123456789abcdefgh"
 // tokens are the users' bearer tokens; the users file holds their hashes.
 var tokens = map[string]string{"alice": "alice-token-0123456789", "bob": "bob-token-0123456789"}
 
+// authKey is the deployment's auth key in the tests: every front end of a test shares it.
+var authKey = []byte("front-tests-auth-key-0123456789abcdef")
+
 func usersFile() string { return "# users of the tests\n" + teamtest.UsersFile(tokens) }
 
 func users(t *testing.T) *front.Users {
@@ -72,7 +75,7 @@ func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 			GitHub: worker.Static(gh), Machine: statemachine.DefaultConfig(), Policy: prstatus.DefaultReviewerPolicy()})
 	}()
 	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
-	cfg := front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
+	cfg := front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t), AuthKey: authKey,
 		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)}
 	// The server listens before the front end exists: its address is the sign-in's issuer.
 	var handler atomic.Pointer[http.Handler] // set once the server exists

@@ -13,19 +13,24 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
 )
 
-// signer signs what this process hands out and takes back: the board's session cookie and the
-// request state of a question put to a 2026-07-28 client. Its key is drawn when the process starts
-// and never leaves it: a restart ends every board session (the person signs in again) and every
-// question a client had not answered yet (the next call asks again). Several replicas behind one
-// address need sticky routing for both (docs/deploy.md).
+// signer signs what the front end hands out and takes back: the board's session cookie and the
+// request state of a question put to a 2026-07-28 client. Its key is derived from the
+// deployment's auth key (Config.AuthKey), so every replica reads what any of them signed and a
+// restart ends nothing. Without an auth key it is drawn when the process starts and never leaves
+// it: a restart ends every board session and every unanswered question's state, and several
+// replicas need sticky routing (docs/deploy.md).
 type signer struct {
 	key []byte
 	now func() time.Time
 }
 
-func newSigner(now func() time.Time) (*signer, error) {
+func newSigner(now func() time.Time, authKey []byte) (*signer, error) {
+	if len(authKey) > 0 {
+		return &signer{key: oauth.DeriveKey(authKey, "board"), now: now}, nil
+	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("a signing key: %w", err)
@@ -153,7 +158,11 @@ func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, who monit
 func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
 	for _, n := range []string{cookieSecure, cookiePlain} {
 		if sess, _, ok := f.boardSession(r, n); ok {
-			f.revoked.add(sess.ID, time.Unix(sess.Until, 0), f.cfg.Now())
+			if err := f.revokeBoard(r.Context(), sess.ID, time.Unix(sess.Until, 0)); err != nil {
+				f.cfg.Logger.Error("board: record a sign-out", "err", err)
+				http.Error(w, "could not sign out now; try again", http.StatusServiceUnavailable)
+				return
+			}
 		}
 	}
 	for _, c := range []*http.Cookie{{Name: cookiePlain, Path: "/"}, {Name: cookieSecure, Path: "/", Secure: true}} {
@@ -188,7 +197,7 @@ func (f *Front) boardSession(r *http.Request, name string) (boardSession, string
 	}
 	var sess boardSession
 	user, err := f.signer.open(c.Value, purposeBoard, &sess)
-	if err != nil || sess.ID == "" || f.revoked.has(sess.ID) {
+	if err != nil || sess.ID == "" || f.boardRevoked(r.Context(), sess.ID) {
 		return boardSession{}, "", false
 	}
 	return sess, user, true

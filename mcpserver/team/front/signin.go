@@ -25,7 +25,7 @@ func (f *Front) bearerUser(r *http.Request) (monitorwf.Owner, error) {
 	if f.oauth == nil {
 		return monitorwf.Owner{}, errNoToken
 	}
-	who, err := f.oauth.Verify(token)
+	who, err := f.oauth.Verify(r.Context(), token)
 	if err != nil {
 		return monitorwf.Owner{}, err
 	}

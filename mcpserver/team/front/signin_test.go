@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -35,8 +34,7 @@ func TestTheBoardSignsInWithGitHubAndLosesTheSessionWhenTheUserIsTakenOff(t *tes
 	allowed.Store(true)
 	tm := newTeam(t, func(c *front.Config) {
 		c.OAuth = &oauth.Config{GitHub: oauth.GitHub{ClientID: "Iv1.fronttest", ClientSecret: "front-test-secret", WebURL: ghSrv.URL},
-			Allowed:   func(who oauth.Identity) bool { return allowed.Load() && who.ID == 777 },
-			StorePath: filepath.Join(t.TempDir(), "oauth.json")}
+			Allowed: func(who oauth.Identity) bool { return allowed.Load() && who.ID == 777 }}
 	})
 	gh.SetCallback(tm.url + "/oauth/callback")
 
@@ -97,7 +95,7 @@ func TestInARealBrowserAPersonSignsInToTheBoardWithGitHub(t *testing.T) {
 	t.Cleanup(ghSrv.Close)
 	tm := newTeam(t, func(c *front.Config) {
 		c.OAuth = &oauth.Config{GitHub: oauth.GitHub{ClientID: "Iv1.fronttest", ClientSecret: "front-test-secret", WebURL: ghSrv.URL},
-			Allowed: func(who oauth.Identity) bool { return who.ID == aliceID }, StorePath: filepath.Join(t.TempDir(), "oauth.json")}
+			Allowed: func(who oauth.Identity) bool { return who.ID == aliceID }}
 	})
 	gh.SetCallback(tm.url + "/oauth/callback")
 	tm.open(ref, "alice")
