@@ -186,3 +186,44 @@ func TestTheBoardsSignInTakesTheTokenOnceInAHeaderAndGivesAnHttpOnlySessionCooki
 	require.NotEmpty(t, resp.Cookies())
 	assert.Negative(t, resp.Cookies()[0].MaxAge, "sign-out drops the cookie")
 }
+
+// The board's cookie is Secure (and named __Host-) when the browser's connection was HTTPS. A
+// proxy's X-Forwarded-Proto says so only when the operator said a TLS proxy is in front
+// (--behind-tls-proxy); otherwise anyone could send the header, and it is ignored.
+func TestTheBoardsCookieTrustsXForwardedProtoOnlyBehindATLSProxy(t *testing.T) {
+	tests := []struct {
+		name        string
+		behind      bool
+		proto       string
+		secure      bool
+		cookieNamed string
+	}{
+		{"plain HTTP, no header", false, "", false, "prmonitor-board"},
+		{"plain HTTP, the header sent by anyone", false, "https", false, "prmonitor-board"},
+		{"behind a TLS proxy that says https", true, "https", true, "__Host-prmonitor-board"},
+		{"behind a TLS proxy that says http", true, "http", false, "prmonitor-board"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+			require.NoError(t, err)
+			t.Cleanup(c.Close)
+			fr, err := front.New(front.Config{Client: c, Users: users(t), Ledger: authledger.NewMemory(time.Now), BehindTLSProxy: tt.behind})
+			require.NoError(t, err)
+			hs := httptest.NewServer(fr.Handler())
+			t.Cleanup(hs.Close)
+			req, _ := http.NewRequest(http.MethodPost, hs.URL+"/login", nil)
+			req.Header.Set("Authorization", "Bearer "+tokens["bob"])
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, http.StatusNoContent, resp.StatusCode)
+			require.Len(t, resp.Cookies(), 1)
+			assert.Equal(t, tt.secure, resp.Cookies()[0].Secure)
+			assert.Equal(t, tt.cookieNamed, resp.Cookies()[0].Name)
+		})
+	}
+}

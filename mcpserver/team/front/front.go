@@ -56,6 +56,10 @@ type Config struct {
 	BoardEvery time.Duration
 	// ProgressEvery is how often a waiting call sends progress, when the client asked (default 5 s).
 	ProgressEvery time.Duration
+	// BehindTLSProxy: a proxy in front terminates TLS (serve --http --behind-tls-proxy), so its
+	// X-Forwarded-Proto: https says the browser's connection was HTTPS. Without it the header is
+	// ignored: anyone could send it, and only the connection's own TLS counts.
+	BehindTLSProxy bool
 	// Origins are the Host names and web origins the front end answers to (loopback by default);
 	// anything else is 403 before it is read.
 	Origins httpguard.Origins

@@ -100,9 +100,10 @@ const (
 	purposeBoard = "board"
 )
 
-// secure: the request came over HTTPS (directly, or through a proxy that says so).
-func secure(r *http.Request) bool {
-	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+// secure: the request came over HTTPS: directly, or, behind a TLS proxy the operator named
+// (Config.BehindTLSProxy), through one that says so.
+func (f *Front) secure(r *http.Request) bool {
+	return r.TLS != nil || (f.cfg.BehindTLSProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"))
 }
 
 // boardSession is what the board's cookie carries beside its user (monitorwf.Owner.String): its
@@ -144,7 +145,7 @@ func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, who monit
 	}
 	c := &http.Cookie{Name: cookiePlain, Value: value, Path: "/", MaxAge: int(f.cfg.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode}
-	if secure(r) {
+	if f.secure(r) {
 		c.Name, c.Secure = cookieSecure, true
 	}
 	http.SetCookie(w, c)
