@@ -19,6 +19,9 @@ type Result struct {
 	// StoppedBy is the owner when the owner stopped the monitor (a stop lasts: a webhook delivery
 	// starts no new run over it, only the owner's own start does); empty when it ended otherwise.
 	StoppedBy string `json:"stopped_by,omitempty"`
+	// StoppedByLogin is that owner's login (Params.OwnerLogin) when the owner is keyed by an id: a
+	// delivery that names its author by login alone is matched by it.
+	StoppedByLogin string `json:"stopped_by_login,omitempty"`
 	// Deliveries are the webhook deliveries the last run took within its window: a replay of one
 	// starts nothing either.
 	Deliveries []Delivery `json:"deliveries,omitempty"`
@@ -231,7 +234,11 @@ func (w *monitor) drainSignals(ctx workflow.Context) {
 
 // result is what the workflow returns when the machine ended.
 func (w *monitor) result() Result {
-	return Result{Position: w.m.Position(), Final: w.act, StoppedBy: w.stoppedBy, Deliveries: w.deliveries}
+	r := Result{Position: w.m.Position(), Final: w.act, StoppedBy: w.stoppedBy, Deliveries: w.deliveries}
+	if w.stoppedBy != "" && IsIDKey(w.stoppedBy) {
+		r.StoppedByLogin = w.p.OwnerLogin
+	}
+	return r
 }
 
 // ended: the machine stopped or saw the merge.
