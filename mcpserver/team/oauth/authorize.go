@@ -77,7 +77,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	case len(q.Get("state")) > maxState:
 		fail("invalid_request", fmt.Sprintf("state is longer than %d characters", maxState))
 	default:
-		p := &pending{ID: randomID(), Client: hashOf(client.ID), RedirectURI: redirect, RedirectGiven: given, State: q.Get("state"),
+		p := &pending{ID: randomID(), Client: hashOf(client.ID), RedirectURI: redirect, RedirectGiven: given != "", State: q.Get("state"),
 			Challenge: q.Get("code_challenge"), Resource: s.Resource(), Scope: Scope, GHVerifier: oauth2.GenerateVerifier(), Created: s.cfg.Now()}
 		if err := s.keepPending(w, p); err != nil {
 			s.page(w, http.StatusInternalServerError, "This sign-in cannot go on", "Try again.")

@@ -51,7 +51,7 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	sealed, err := s.sealer.seal(sealCode, codeClaims{
 		grantClaims: grantClaims{Family: randomID(), User: who, Client: p.Client, Resource: p.Resource, Scope: p.Scope},
-		Redirect:    p.RedirectGiven, Challenge: p.Challenge, Expires: s.cfg.Now().Add(codeTTL).Unix()})
+		Redirect:    p.redirectGiven(), Challenge: p.Challenge, Expires: s.cfg.Now().Add(codeTTL).Unix()})
 	if err != nil {
 		s.finishRefused(w, r, p, "server_error", "could not issue a code")
 		return

@@ -41,6 +41,7 @@ type clientMeta struct {
 const (
 	maxClientMeta   = 64 << 10
 	maxRedirectURIs = 20
+	maxRedirectURI  = 1024
 	maxClientName   = 200
 	// maxClientID bounds a registered client's id (its sealed registration): it travels in the
 	// authorization request's URL and the sign-in's cookie.
@@ -84,6 +85,8 @@ func (m *clientMeta) check() string {
 func checkRedirectURI(raw string) string {
 	u, err := url.Parse(raw)
 	switch {
+	case len(raw) > maxRedirectURI:
+		return fmt.Sprintf("redirect URI %s is longer than %d characters", quoteShort(raw), maxRedirectURI)
 	case err != nil || !u.IsAbs():
 		return "redirect URI " + quoteShort(raw) + " is not an absolute URI"
 	case u.Fragment != "" || strings.Contains(raw, "#"):

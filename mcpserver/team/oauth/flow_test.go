@@ -383,6 +383,7 @@ func TestRegistrationRefuses(t *testing.T) {
 		{"a fragment", `{"redirect_uris":["https://app.example/cb#x"]}`, "invalid_redirect_uri"},
 		{"the implicit grant", `{"redirect_uris":["https://app.example/cb"],"grant_types":["implicit"]}`, "invalid_client_metadata"},
 		{"not JSON", `redirect_uris=https://app.example/cb`, "invalid_client_metadata"},
+		{"a redirect URI too long to carry", `{"redirect_uris":["https://app.example/` + strings.Repeat("x", maxRedirectURI) + `"]}`, "invalid_redirect_uri"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -507,4 +508,28 @@ func TestARequestThatNamedNoRedirectURIIsExchangedWithoutOne(t *testing.T) {
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {client}, "code_verifier": {verifier}}
 	status, out := h.tokenCall(form)
 	assert.Equal(t, http.StatusOK, status, "%v", out)
+}
+
+// The sign-in under way rides in the browser's cookie: at the bounds of what a request may carry
+// (a redirect URI and a state of the largest sizes taken) it stays within the 4 KiB a browser keeps.
+func TestASignInUnderWayFitsInItsCookie(t *testing.T) {
+	h := newHarness(t)
+	redirect := "https://app.example/" + strings.Repeat("r", maxRedirectURI-len("https://app.example/"))
+	client := h.register(redirect)
+	_, challenge := pkce("v")
+	q := authParams(client, redirect, challenge)
+	q.Set("state", strings.Repeat("s", maxState))
+	res, err := h.browser.Get(h.url + pathAuthorize + "?" + q.Encode())
+	require.NoError(t, err)
+	page := readAll(t, res)
+	require.Equal(t, http.StatusOK, res.StatusCode, page)
+	var cookie string
+	for _, c := range res.Header.Values("Set-Cookie") {
+		if strings.HasPrefix(c, cookieSignIn) {
+			cookie = c
+		}
+	}
+	require.NotEmpty(t, cookie)
+	t.Logf("the sign-in cookie at the bounds: %d bytes", len(cookie))
+	assert.Less(t, len(cookie), 4096, "the whole Set-Cookie line")
 }

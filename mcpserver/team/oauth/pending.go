@@ -16,9 +16,9 @@ type pending struct {
 	// An MCP client's request; Client is hashOf its client id (the id itself may be long).
 	Client      string `json:"client,omitempty"`
 	RedirectURI string `json:"redirect,omitempty"`
-	// RedirectGiven is the request's redirect_uri as sent ("" when it named none): the code's
-	// exchange must send the same.
-	RedirectGiven string `json:"redirect_given,omitempty"`
+	// RedirectGiven: the request named RedirectURI (it may name none when the client registered
+	// one); the code's exchange must send the same.
+	RedirectGiven bool   `json:"redirect_given,omitempty"`
 	State         string `json:"state,omitempty"`
 	Challenge     string `json:"challenge,omitempty"`
 	Resource      string `json:"resource,omitempty"`
@@ -32,7 +32,8 @@ type pending struct {
 const (
 	pendingTTL = 10 * time.Minute
 	codeTTL    = time.Minute
-	// maxState bounds the client's state parameter (it rides in the cookie and back).
+	// maxState bounds the client's state parameter (it rides in the cookie and back), as
+	// maxRedirectURI bounds a redirect URI: the sealed sign-in stays well within a cookie's 4 KiB.
 	maxState = 512
 )
 
@@ -66,4 +67,12 @@ func (s *Server) pendingOf(r *http.Request, id string) (*pending, bool) {
 // forgetPending tells the browser to drop sign-in id's cookie.
 func (s *Server) forgetPending(w http.ResponseWriter, id string) {
 	s.setSignInCookie(w, id, "", -1)
+}
+
+// redirectGiven is the request's redirect_uri as sent ("" when it named none).
+func (p *pending) redirectGiven() string {
+	if p.RedirectGiven {
+		return p.RedirectURI
+	}
+	return ""
 }
