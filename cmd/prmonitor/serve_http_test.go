@@ -42,7 +42,7 @@ func TestServeOverHTTPRefusesAnIncompleteSignInWithGitHub(t *testing.T) {
 		{"no secret", append(append([]string{}, base...), "--github-client-id", "Iv1.x"), "needs --github-client-secret-file FILE"},
 		{"no users", append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s"), "needs --github-users FILE"},
 		{"no auth key", append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s", "--github-users", "u"), "needs --auth-key-file FILE"},
-		{"the store file of before", with("--oauth-store", "o"), "--oauth-store is gone"},
+		{"the store file of before (gone: --auth-key-file and the ledger replace it)", with("--oauth-store", "o"), "unknown flag --oauth-store"},
 		{"no public address off loopback", []string{"serve", "--http", ":8080", "--temporal", "127.0.0.1:1", "--github-client-id", "Iv1.x",
 			"--github-client-secret-file", "s", "--github-users", "u", "--auth-key-file", "k"}, "needs --public-url URL"},
 		{"a plain http public address", with("--public-url", "http://prmonitor.example.com"), "--public-url must be an https URL"},
