@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -10,8 +11,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -20,39 +21,16 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
 	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// listening is the usage error of the address and its TLS ("" when none): plain HTTP only on
-// loopback or behind a TLS proxy, and off loopback the names clients use.
-func (t *teamServe) listening() string {
-	if err := httpguard.CheckListen(t.addr, t.tlsCert != "", t.behindProxy); err != nil {
-		return "--http " + err.Error()
-	}
-	if !httpguard.IsLoopback(t.addr) && t.hosts == "" {
-		return "--http " + t.addr + " is reachable from other machines: pass --allowed-hosts with the name clients reach it by " +
-			"(a request whose Host is not listed is refused; without the flag only loopback names are)"
-	}
-	return ""
-}
-
 // allowList is the front end's Host and Origin allow-list.
 func (t *teamServe) allowList() httpguard.Origins {
-	return httpguard.Origins{Hosts: splitList(t.hosts), Origins: splitList(t.origins)}
-}
-
-// splitList is a comma-separated flag's values, blanks dropped.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
+	return httpguard.Origins{Hosts: splitList(t.listen.hosts), Origins: splitList(t.origins)}
 }
 
 // runServeHTTP serves the front end until ctx ends.
@@ -61,7 +39,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		fmt.Fprintf(e.Stderr, "prmonitor serve: %s\n", sanitize.Line(err.Error()))
 		return code
 	}
-	if msg := t.listening(); msg != "" {
+	if msg := t.listen.rule("--http", t.addr); msg != "" {
 		return fail(exitUsage, errors.New(msg))
 	}
 	var users *front.Users
@@ -76,13 +54,13 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	if err != nil {
 		return fail(exitUsage, err)
 	}
-	var serving *tls.Config // HTTPS, read before anything is dialled: a bad pair is a usage error
-	if t.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(t.tlsCert, t.tlsKey)
-		if err != nil {
-			return fail(exitUsage, fmt.Errorf("--tls-cert and --tls-key: %w", err))
-		}
-		serving = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	authKey, err := readAuthKey(t.authKey)
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+	serving, err := t.listen.serving() // read before anything is dialled: a bad pair is a usage error
+	if err != nil {
+		return fail(exitUsage, err)
 	}
 	tlsCfg, apiKey, err := t.temporal.auth()
 	if err != nil {
@@ -111,7 +89,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	defer ln.Close()
 	listening(signIn, ln.Addr().String())
 	fr, err := front.New(front.Config{Client: c, Namespace: t.temporal.namespace, TaskQueue: t.temporal.queue, Users: users,
-		OAuth: signIn, NoRelayedMerge: t.noRelayedMerge, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
+		OAuth: signIn, AuthKey: authKey, BehindTLSProxy: t.listen.behindProxy, NoRelayedMerge: t.noRelayedMerge, Machine: machine, Policy: policy, Version: version, Origins: t.allowList(), Logger: logger})
 	if err != nil {
 		return fail(exitFailure, err)
 	}
@@ -120,7 +98,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 	srv := &http.Server{Handler: metrics.Requests(fr.Handler()), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	srv.TLSConfig = serving
 	served := ln
-	if t.tlsCert != "" {
+	if serving != nil {
 		served = tls.NewListener(ln, serving)
 	}
 	servers := []func(context.Context) error{func(ctx context.Context) error { return ops.Serve(ctx, srv, served, ops.DefaultDrain) }}
@@ -136,7 +114,7 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 		servers = append(servers, func(ctx context.Context) error { return ops.Serve(ctx, msrv, mln, ops.DefaultDrain) })
 		logger.Info("metrics listening", "addr", mln.Addr().String())
 	}
-	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "tls", t.tlsCert != "", "version", version,
+	logger.Info("prmonitor HTTP front end listening", "addr", ln.Addr().String(), "tls", serving != nil, "version", version,
 		"temporal", t.temporal.hostPort, "namespace", t.temporal.namespace, "task_queue", t.temporal.queue)
 	// Each server drains (ops.Serve) when ctx ends: the calls in flight finish, a waiting one
 	// answers as its wait's end would; then the MCP sessions end.
@@ -154,3 +132,20 @@ func runServeHTTP(ctx context.Context, t *teamServe, machine statemachine.Config
 
 // monitorCountEvery is how often the front end counts the monitors again for a scrape.
 const monitorCountEvery = 30 * time.Second
+
+// readAuthKey reads --auth-key-file (nil when not given): its content, trimmed, at least
+// oauth.MinKey bytes.
+func readAuthKey(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--auth-key-file: %w", err)
+	}
+	key := bytes.TrimSpace(raw)
+	if len(key) < oauth.MinKey {
+		return nil, fmt.Errorf("--auth-key-file %s: the key must be at least %d bytes (openssl rand -hex 32 > %s)", path, oauth.MinKey, path)
+	}
+	return key, nil
+}

@@ -18,12 +18,17 @@ func TestServeOverHTTPRefusesABadTokensFileBeforeConnectingAnywhere(t *testing.T
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	bad := filepath.Join(dir, "bad")
-	assert.NoError(t, os.WriteFile(bad, []byte("alice the-token-itself\n"), 0o600))
+	assert.NoError(t, os.WriteFile(bad, []byte("alice the-token-itself 583231\n"), 0o600))
+	good, short := filepath.Join(dir, "good"), filepath.Join(dir, "short")
+	assert.NoError(t, os.WriteFile(good, []byte("alice "+strings.Repeat("0", 64)+" 583231\n"), 0o600))
+	assert.NoError(t, os.WriteFile(short, []byte("0123456789abcdef\n"), 0o600))
 	refusedAsUsage(t, []usageCase{
 		{"a tokens file that holds a token", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", bad},
 			"line 1: the second field must be the 64 hex digits"},
 		{"a tokens file that is not there", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens + ".missing"},
 			"the tokens file"},
+		{"an auth key too short to seal with", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", good, "--auth-key-file", short},
+			"the key must be at least 32 bytes"},
 	})
 }
 
@@ -35,7 +40,7 @@ func TestServeOverHTTPRefusesPlainHTTPOffLoopbackAndAsksForItsNames(t *testing.T
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
 	good := filepath.Join(dir, "good")
-	assert.NoError(t, os.WriteFile(good, []byte("alice "+strings.Repeat("0", 64)+"\n"), 0o600))
+	assert.NoError(t, os.WriteFile(good, []byte("alice "+strings.Repeat("0", 64)+" 583231\n"), 0o600))
 	refusedAsUsage(t, []usageCase{
 		{"a certificate that is not there", []string{"serve", "--http", ":0", "--temporal", "127.0.0.1:1", "--auth-tokens", good,
 			"--allowed-hosts", "prmonitor.example.com", "--tls-cert", tokens + ".pem", "--tls-key", tokens + ".key"}, "--tls-cert and --tls-key"},

@@ -13,7 +13,7 @@ import (
 func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywhere(t *testing.T) {
 	dir := t.TempDir()
 	tokens := filepath.Join(dir, "tokens")
-	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000\n"), 0o600))
+	assert.NoError(t, os.WriteFile(tokens, []byte("alice 0000000000000000000000000000000000000000000000000000000000000000 583231\n"), 0o600))
 	cases := []usageCase{
 		{"a team flag without --http", []string{"serve", "--temporal", "127.0.0.1:1"}, "--temporal goes with --http"},
 		{"TLS without --http", []string{"serve", "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "--tls-cert goes with --http"},
@@ -30,7 +30,7 @@ func TestServeOverHTTPRefusesAnIncompleteOrMixedCommandLineBeforeConnectingAnywh
 
 func TestServeOverHTTPRefusesAnIncompleteSignInWithGitHub(t *testing.T) {
 	base := []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1"}
-	full := append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s", "--github-users", "u", "--oauth-store", "o")
+	full := append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s", "--github-users", "u", "--auth-key-file", "k")
 	with := func(args ...string) []string { return append(append([]string{}, full...), args...) }
 	cases := []usageCase{{"a sign-in flag without --http", []string{"serve", "--github-client-id", "Iv1.x"}, "--github-client-id goes with --http"}}
 	if !teamBuild { // the default build says first that --http needs the team build
@@ -41,9 +41,10 @@ func TestServeOverHTTPRefusesAnIncompleteSignInWithGitHub(t *testing.T) {
 		{"a secret without the app", append(append([]string{}, base...), "--github-client-secret-file", "s"), "--github-client-secret-file goes with --github-client-id"},
 		{"no secret", append(append([]string{}, base...), "--github-client-id", "Iv1.x"), "needs --github-client-secret-file FILE"},
 		{"no users", append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s"), "needs --github-users FILE"},
-		{"no store", append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s", "--github-users", "u"), "needs --oauth-store FILE"},
+		{"no auth key", append(append([]string{}, base...), "--github-client-id", "Iv1.x", "--github-client-secret-file", "s", "--github-users", "u"), "needs --auth-key-file FILE"},
+		{"the store file of before (gone: --auth-key-file and the ledger replace it)", with("--oauth-store", "o"), "unknown flag --oauth-store"},
 		{"no public address off loopback", []string{"serve", "--http", ":8080", "--temporal", "127.0.0.1:1", "--github-client-id", "Iv1.x",
-			"--github-client-secret-file", "s", "--github-users", "u", "--oauth-store", "o"}, "needs --public-url URL"},
+			"--github-client-secret-file", "s", "--github-users", "u", "--auth-key-file", "k"}, "needs --public-url URL"},
 		{"a plain http public address", with("--public-url", "http://prmonitor.example.com"), "--public-url must be an https URL"},
 	}...))
 }

@@ -29,7 +29,7 @@ func (s *signInFlags) oauthConfig() (*oauth.Config, error) {
 		return nil, err
 	}
 	return &oauth.Config{Issuer: s.publicURL, GitHub: oauth.GitHub{ClientID: s.clientID, ClientSecret: secret, WebURL: s.githubURL},
-		Allowed: allowed.Has, StorePath: s.store, LoopbackClients: s.loopbackClients}, nil
+		Allowed: allowed.Has, LoopbackClients: s.loopbackClients}, nil
 }
 
 // listening sets the deployment's address, when --public-url did not, to where the front end

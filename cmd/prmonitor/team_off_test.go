@@ -18,7 +18,7 @@ import (
 // of their flags (a flag fixed would only lead to this message).
 func TestABuildWithoutTheTeamDeploymentSaysHowToGetOne(t *testing.T) {
 	tokens := filepath.Join(t.TempDir(), "tokens")
-	require.NoError(t, os.WriteFile(tokens, []byte("alice "+strings.Repeat("a", 64)+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(tokens, []byte("alice "+strings.Repeat("a", 64)+" 583231\n"), 0o600))
 	refusedAsUsage(t, []usageCase{
 		{"a worker", []string{"worker", "--temporal", "127.0.0.1:1"}, "prmonitor worker: this prmonitor is built without the team deployment"},
 		{"serve --http", []string{"serve", "--http", "127.0.0.1:0", "--temporal", "127.0.0.1:1", "--auth-tokens", tokens},

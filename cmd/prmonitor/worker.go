@@ -30,7 +30,14 @@ func runWorker(ctx context.Context, args []string, e env) int {
 	g.register(fs)
 	var tf temporalFlags
 	tf.register(fs, teamTaskQueue)
-	listen := fs.String("webhook-listen", "", "serve POST /webhook (and GET /healthz) on this `ADDR`, e.g. :8080")
+	listen := fs.String("webhook-listen", "", "serve POST /webhook (and GET /healthz) on this `ADDR`, e.g. 127.0.0.1:8080; "+
+		"off loopback it needs --tls-cert and --tls-key, or --behind-tls-proxy, and --allowed-hosts")
+	var hooks listenFlags
+	fs.StringVar(&hooks.hosts, "allowed-hosts", "", "with --webhook-listen: the host `NAMES` GitHub posts to, comma-separated (a NAME:PORT matches that port only); "+
+		"a delivery to any other Host is refused (default: localhost, 127.0.0.1, ::1)")
+	fs.StringVar(&hooks.tlsCert, "tls-cert", "", "with --webhook-listen: serve HTTPS with this certificate chain (`FILE`, PEM); needs --tls-key")
+	fs.StringVar(&hooks.tlsKey, "tls-key", "", "with --webhook-listen: the private key of --tls-cert (`FILE`, PEM)")
+	fs.BoolVar(&hooks.behindProxy, "behind-tls-proxy", false, "with --webhook-listen: a proxy in front terminates TLS, so a non-loopback ADDR may be served in plain HTTP")
 	secretFile := fs.String("webhook-secret-file", "", "the webhook's shared secret, in this `FILE` (surrounding whitespace is not part of it)")
 	appID := fs.Int64("app-id", 0, "act as this GitHub App (`ID`) instead of GITHUB_TOKEN")
 	appKey := fs.String("app-private-key", "", "the GitHub App's private key, a PEM `FILE`")
@@ -61,6 +68,8 @@ func runWorker(ctx context.Context, args []string, e env) int {
 		return usageErr(tf.check())
 	case (*listen == "") != (*secretFile == ""):
 		return usageErr("--webhook-listen and --webhook-secret-file go together")
+	case hooks.check(fs, "--webhook-listen", *listen) != "":
+		return usageErr(hooks.check(fs, "--webhook-listen", *listen))
 	case *appID != 0 && (*appKey == "" || *appInst == 0), *appID == 0 && (*appKey != "" || *appInst != 0):
 		return usageErr("a GitHub App needs --app-id, --app-private-key and --app-installation")
 	}
@@ -92,7 +101,7 @@ func runWorker(ctx context.Context, args []string, e env) int {
 		return exitUsage
 	}
 	return runTeamWorker(ctx, workerParams{github: g, temporal: tf, temporalTLS: temporalTLS, apiKey: apiKey, secret: secret,
-		listen: *listen, metrics: *metricsListen, appID: *appID, appInstallation: *appInst, appKey: *appKey, perSecond: *perSecond, budget: budget.share(),
+		listen: *listen, hooks: hooks, metrics: *metricsListen, appID: *appID, appInstallation: *appInst, appKey: *appKey, perSecond: *perSecond, budget: budget.share(),
 		machine: workerMachine(*mergeMethod, *adminMerge), bots: parseReviewBots(*reviewBots)}, e, logger)
 }
 
@@ -104,6 +113,7 @@ type workerParams struct {
 	apiKey          string
 	secret          []byte
 	listen          string
+	hooks           listenFlags
 	metrics         string
 	appID           int64
 	appInstallation int64

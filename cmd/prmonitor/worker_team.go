@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,18 @@ import (
 
 // runTeamWorker runs the worker (a team build: docs/deploy.md) until ctx ends.
 func runTeamWorker(ctx context.Context, p workerParams, e env, logger *slog.Logger) int {
+	var serving *tls.Config
+	if p.listen != "" {
+		if msg := p.hooks.rule("--webhook-listen", p.listen); msg != "" {
+			fmt.Fprintf(e.Stderr, "prmonitor worker: %s (see 'prmonitor worker --help')\n", sanitize.Line(msg))
+			return exitUsage
+		}
+		var err error
+		if serving, err = p.hooks.serving(); err != nil {
+			fmt.Fprintf(e.Stderr, "prmonitor worker: %s\n", sanitize.Line(err.Error()))
+			return exitUsage
+		}
+	}
 	sec := &secrets{}
 	sec.add(p.apiKey)
 	gh, tokenID, err := workerGitHub(ctx, p.github, e, sec, logger, p.appID, p.appInstallation, p.appKey)
@@ -28,7 +41,8 @@ func runTeamWorker(ctx context.Context, p workerParams, e env, logger *slog.Logg
 	err = worker.Run(ctx, worker.Config{
 		Temporal: p.temporal.hostPort, Namespace: p.temporal.namespace, TaskQueue: p.temporal.queue, TemporalTLS: p.temporalTLS,
 		TemporalAPIKey: p.apiKey, GitHub: gh, Machine: p.machine, Policy: prstatus.ReviewerPolicy{Bots: p.bots},
-		ActivitiesPerSecond: p.perSecond, Budget: p.budget, WebhookListen: p.listen, WebhookSecret: p.secret, Logger: logger,
+		ActivitiesPerSecond: p.perSecond, Budget: p.budget, WebhookListen: p.listen, WebhookSecret: p.secret,
+		WebhookHosts: p.hooks.allowList(), WebhookTLS: serving, Logger: logger,
 		Metrics: ops.New(), MetricsListen: p.metrics, TokenID: tokenID,
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {

@@ -52,6 +52,9 @@ type Config struct {
 	// its sign-in gave the browser); ok false answers the data 401, and the page asks the person
 	// to sign in.
 	User func(*http.Request) (user string, ok bool)
+	// Name, when set, is the name the page shows for user (default: user itself); user is the
+	// opaque key Reader, Answer and the anti-forgery token are given.
+	Name func(user string) string
 	// SignIn and SignOut, when set, serve POST /login (the page sends the person's bearer token
 	// in an Authorization header, never in a URL) and POST /logout.
 	SignIn, SignOut http.Handler
@@ -129,6 +132,14 @@ func (h *Handler) authenticated(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// name is what the page shows for user.
+func (h *Handler) name(user string) string {
+	if h.cfg.Name == nil || user == "" {
+		return user
+	}
+	return h.cfg.Name(user)
+}
+
 // view reads the user's view, bounded.
 func (h *Handler) view(ctx context.Context, r *http.Request) (View, error) {
 	user, _ := h.cfg.User(r)
@@ -136,7 +147,7 @@ func (h *Handler) view(ctx context.Context, r *http.Request) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	v.User = user
+	v.User = h.name(user)
 	if len(v.Monitors) > MaxMonitors {
 		v.Omitted += len(v.Monitors) - MaxMonitors
 		v.Monitors = v.Monitors[:MaxMonitors]

@@ -46,7 +46,7 @@ type pageModel struct {
 // model reads the user's view and makes the page of it; a read that failed is said on the page.
 func (h *Handler) model(ctx context.Context, r *http.Request) (pageModel, error) {
 	user, _ := h.cfg.User(r)
-	m := pageModel{User: user, CSRF: h.csrf.token(user), Now: h.cfg.Now(), Cards: []Card{}}
+	m := pageModel{User: h.name(user), CSRF: h.csrf.token(user), Now: h.cfg.Now(), Cards: []Card{}}
 	v, err := h.view(ctx, r)
 	if err != nil {
 		m.Error = "Could not read your monitors just now; the page tries again by itself."

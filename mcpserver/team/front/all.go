@@ -32,13 +32,13 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 	c.viaAll = true
 	if step.Event != statemachine.EventReady {
 		f.mu.Lock()
-		id := f.handed[c.user]
+		id := f.handed[c.user.Key()]
 		f.mu.Unlock()
 		if id == "" {
 			return contract.ToolError("no action was handed out with monitor_id=all here: answer with the monitor_id the action named")
 		}
 		c.id = id
-		found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+		found, err := f.owned(ctx, c.id, c.user)
 		if err != nil {
 			return f.ownedError(c.id, err)
 		}
@@ -85,14 +85,14 @@ func (f *Front) nextStepAll(ctx context.Context, c *call, step monitorwf.NextSte
 
 // handedOut: st's open action went out already (its task by a next_step, its question by this
 // process to the user).
-func (f *Front) handedOut(user string, st monitorwf.Status) bool {
+func (f *Front) handedOut(user monitorwf.Owner, st monitorwf.Status) bool {
 	switch {
 	case st.WaitingOn == monitorwf.WaitingOnAgent:
 		return st.Handed
 	case st.WaitingOn == monitorwf.WaitingOnUser && st.Question != nil:
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		return f.asked[user+" "+st.MonitorID] == st.Question.Seq
+		return f.asked[user.Key()+" "+st.MonitorID] == st.Question.Seq
 	}
 	return false
 }
@@ -144,7 +144,7 @@ func (f *Front) handOut(ctx context.Context, c *call, id string) *mcp.CallToolRe
 			if len(f.asked) > 10_000 { // a bound on memory; forgetting only puts a question first again
 				clear(f.asked)
 			}
-			f.asked[c.user+" "+id] = q.Seq
+			f.asked[c.user.Key()+" "+id] = q.Seq
 			f.mu.Unlock()
 			one.deadline = c.deadline
 			res := f.ask(ctx, &one, r)

@@ -57,7 +57,7 @@ func (f *Front) ask(ctx context.Context, c *call, r monitorwf.Reply) *mcp.CallTo
 	version := server.RequestProtocolVersion(ctx)
 	params := contract.QuestionForm(q, r.Summary, version)
 	if mcp.IsModernProtocol(version) {
-		token, err := f.signer.sign(purposeQuestion, c.user, questionTTL, formState{Monitor: c.id, Seq: q.Seq, Rounds: c.rounds})
+		token, err := f.signer.sign(purposeQuestion, c.user.String(), questionTTL, formState{Monitor: c.id, Seq: q.Seq, Rounds: c.rounds})
 		if err != nil {
 			return contract.ToolError(text.Error(err))
 		}
@@ -110,14 +110,14 @@ func (f *Front) confirm(ctx context.Context, c *call, step monitorwf.NextStepReq
 func (f *Front) resumeForm(ctx context.Context, c *call, req mcp.CallToolRequest) *mcp.CallToolResult {
 	var st formState
 	user, err := f.signer.open(req.Params.RequestState, purposeQuestion, &st)
-	if err != nil || user != c.user || (c.id != "all" && st.Monitor != c.id) {
+	if err != nil || user != c.user.String() || (c.id != "all" && st.Monitor != c.id) {
 		return contract.ToolError("stale or forged request state: call pr_monitor_next_step with event=ready")
 	}
 	if c.id == "all" {
 		c.viaAll = true
 	}
 	c.id, c.rounds = st.Monitor, st.Rounds
-	found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+	found, err := f.owned(ctx, c.id, c.user)
 	if err != nil {
 		return f.ownedError(c.id, err)
 	}

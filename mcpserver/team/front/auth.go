@@ -6,25 +6,29 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
 
-// Users are the people the front end serves: per line of the tokens file, a user (their GitHub
-// login: a user owns the monitors of their own pull requests) and the hex SHA-256 of their bearer
-// token. The file holds no token, only its hash.
+// Users are the people the front end serves by a bearer token (headless agents): per line of
+// the tokens file, a user's GitHub login, the hex SHA-256 of their bearer token and their GitHub
+// user id. A user owns the monitors of their own pull requests by the id (monitorwf.Owner), as a
+// sign-in with GitHub does: the operator records it once (GET /users/LOGIN's "id"), so a renamed
+// login keeps its monitors and a recycled one gets none of them. The file holds no token, only
+// its hash.
 type Users struct {
 	entries []user
 }
 
 type user struct {
-	name string
+	who  monitorwf.Owner
 	hash [sha256.Size]byte
 }
 
@@ -42,11 +46,15 @@ func LoadUsers(path string) (*Users, error) {
 	return u, nil
 }
 
-// ParseUsers reads lines of "USER SHA256HEX"; blank lines and lines starting with # are skipped.
-// A malformed line, a user named twice or a hash given twice is an error naming the line.
+// usersLine is the tokens file's line, as errors name it.
+const usersLine = "LOGIN SHA256HEX GITHUB_USER_ID"
+
+// ParseUsers reads lines of "LOGIN SHA256HEX GITHUB_USER_ID"; blank lines and lines starting with
+// # are skipped. A malformed line, a user (login or id) named twice or a hash given twice is an
+// error naming the line.
 func ParseUsers(r io.Reader) (*Users, error) {
 	u := &Users{}
-	names, hashes := map[string]bool{}, map[[sha256.Size]byte]bool{}
+	names, ids, hashes := map[string]bool{}, map[int64]bool{}, map[[sha256.Size]byte]bool{}
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -54,8 +62,12 @@ func ParseUsers(r io.Reader) (*Users, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		if len(f) != 2 {
-			return nil, fmt.Errorf("line %d: want USER SHA256HEX, two fields", n)
+		if len(f) == 2 {
+			return nil, fmt.Errorf("line %d: the user's GitHub user id is missing: want %s (the id is GET /users/LOGIN's \"id\", e.g. gh api users/%s --jq .id)",
+				n, usersLine, quoteLogin(f[0]))
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("line %d: want %s, three fields", n, usersLine)
 		}
 		if !ghclient.ValidLogin(f[0]) {
 			return nil, fmt.Errorf("line %d: the user must be a GitHub login (letters, digits, single hyphens)", n)
@@ -64,49 +76,64 @@ func ParseUsers(r io.Reader) (*Users, error) {
 		if err != nil || len(raw) != sha256.Size {
 			return nil, fmt.Errorf("line %d: the second field must be the 64 hex digits of the token's SHA-256 (sha256sum), not the token", n)
 		}
-		e := user{name: strings.ToLower(f[0])}
+		id, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil || id <= 0 {
+			return nil, fmt.Errorf("line %d: the third field must be the user's GitHub user id (a positive number)", n)
+		}
+		e := user{who: monitorwf.Owner{ID: id, Login: f[0]}}
 		copy(e.hash[:], raw)
+		name := monitorwf.NormalizeOwner(f[0])
 		switch {
-		case names[e.name]:
-			return nil, fmt.Errorf("line %d: user %s is named twice", n, e.name)
+		case names[name]:
+			return nil, fmt.Errorf("line %d: user %s is named twice", n, name)
+		case ids[id]:
+			return nil, fmt.Errorf("line %d: GitHub user id %d is named twice", n, id)
 		case hashes[e.hash]:
 			return nil, fmt.Errorf("line %d: that token hash is another user's too", n)
 		}
-		names[e.name], hashes[e.hash] = true, true
+		names[name], ids[id], hashes[e.hash] = true, true, true
 		u.entries = append(u.entries, e)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
 	if len(u.entries) == 0 {
-		return nil, errors.New("no users: add a line USER SHA256HEX per user")
+		return nil, fmt.Errorf("no users: add a line %s per user", usersLine)
 	}
 	return u, nil
 }
 
-// check returns the user whose token this is. Every entry is compared, in constant time, so the
-// time taken says nothing about which hash came close.
-func (u *Users) check(token string) (string, bool) {
-	if u == nil || token == "" {
-		return "", false
+// quoteLogin is a login for an error's example, or LOGIN when it is not one.
+func quoteLogin(s string) string {
+	if ghclient.ValidLogin(s) {
+		return s
 	}
-	h := sha256.Sum256([]byte(token))
-	found := ""
-	for _, e := range u.entries {
-		if subtle.ConstantTimeCompare(h[:], e.hash[:]) == 1 {
-			found = e.name
-		}
-	}
-	return found, found != ""
+	return "LOGIN"
 }
 
-// has reports whether name is (still) a user.
-func (u *Users) has(name string) bool {
-	if u == nil {
+// check returns the user whose token this is. Every entry is compared, in constant time, so the
+// time taken says nothing about which hash came close.
+func (u *Users) check(token string) (monitorwf.Owner, bool) {
+	if u == nil || token == "" {
+		return monitorwf.Owner{}, false
+	}
+	h := sha256.Sum256([]byte(token))
+	var found monitorwf.Owner
+	for _, e := range u.entries {
+		if subtle.ConstantTimeCompare(h[:], e.hash[:]) == 1 {
+			found = e.who
+		}
+	}
+	return found, found.ID > 0
+}
+
+// has reports whether GitHub user id is (still) a user of the file.
+func (u *Users) has(id int64) bool {
+	if u == nil || id <= 0 {
 		return false
 	}
 	for _, e := range u.entries {
-		if e.name == name {
+		if e.who.ID == id {
 			return true
 		}
 	}
@@ -116,15 +143,15 @@ func (u *Users) has(name string) bool {
 type userKey struct{}
 
 // withUser is ctx carrying the authenticated user.
-func withUser(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, userKey{}, name)
+func withUser(ctx context.Context, who monitorwf.Owner) context.Context {
+	return context.WithValue(ctx, userKey{}, who)
 }
 
-// userOf is the authenticated user a handler serves ("" when none: never for a tool call, which
+// userOf is the authenticated user a handler serves (none, Owner{}, never for a tool call, which
 // the middleware lets through only with one).
-func userOf(ctx context.Context) string {
-	name, _ := ctx.Value(userKey{}).(string)
-	return name
+func userOf(ctx context.Context) monitorwf.Owner {
+	who, _ := ctx.Value(userKey{}).(monitorwf.Owner)
+	return who
 }
 
 // unauthorized is RFC 6750's answer to a missing or unknown bearer token.

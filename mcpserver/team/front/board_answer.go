@@ -28,7 +28,8 @@ const boardAnswerWithin = 20 * time.Second
 func (f *Front) boardAnswer(ctx context.Context, user, id string, seq int, choice elicitation.Value) error {
 	ctx, cancel := context.WithTimeout(ctx, boardAnswerWithin)
 	defer cancel()
-	if _, err := monitorwf.Owned(ctx, f.cfg.Client, id, user); err != nil {
+	who, _ := monitorwf.ParseOwner(user)
+	if _, err := f.owned(ctx, id, who); err != nil {
 		if errors.Is(err, monitorwf.ErrUnknownMonitor) {
 			return board.ErrUnknownMonitor
 		}

@@ -17,11 +17,17 @@ import (
 // boardSession is a browser signed in to the board as user.
 func (tm *team) boardSession(user string) *http.Client {
 	tm.t.Helper()
+	return tm.boardSessionToken(tm.url, tokens[user])
+}
+
+// boardSessionToken is a browser signed in to the board at base with a bearer token.
+func (tm *team) boardSessionToken(base, token string) *http.Client {
+	tm.t.Helper()
 	jar, err := cookiejar.New(nil)
 	require.NoError(tm.t, err)
 	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	req, _ := http.NewRequest(http.MethodPost, tm.url+"/login", nil)
-	req.Header.Set("Authorization", "Bearer "+tokens[user])
+	req, _ := http.NewRequest(http.MethodPost, base+"/login", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := c.Do(req)
 	require.NoError(tm.t, err)
 	resp.Body.Close()
@@ -49,7 +55,13 @@ type boardPage struct {
 
 func (tm *team) boardPage(c *http.Client) boardPage {
 	tm.t.Helper()
-	resp, err := c.Get(tm.url + "/api/monitors")
+	return tm.boardPageAt(tm.url, c)
+}
+
+// boardPageAt is what /api/monitors of the front end at base says to a session.
+func (tm *team) boardPageAt(base string, c *http.Client) boardPage {
+	tm.t.Helper()
+	resp, err := c.Get(base + "/api/monitors")
 	require.NoError(tm.t, err)
 	defer resp.Body.Close()
 	require.Equal(tm.t, http.StatusOK, resp.StatusCode)

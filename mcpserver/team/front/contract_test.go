@@ -18,6 +18,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 )
@@ -28,7 +29,7 @@ func offline(t *testing.T) *httptest.Server {
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	fr, err := front.New(front.Config{Client: c, Users: users(t)})
+	fr, err := front.New(front.Config{Client: c, Users: users(t), Ledger: authledger.NewMemory(time.Now)})
 	require.NoError(t, err)
 	hs := httptest.NewServer(fr.Handler())
 	t.Cleanup(hs.Close)
@@ -119,18 +120,23 @@ func TestEveryRequestWithoutAKnownBearerTokenIsRefusedWith401(t *testing.T) {
 	}
 }
 
-func TestTheUsersFileTakesOneUserAndHashPerLineAndSaysWhichLineIsWrong(t *testing.T) {
+func TestTheUsersFileTakesOneUserHashAndGitHubIDPerLineAndSaysWhichLineIsWrong(t *testing.T) {
 	hash := strings.Repeat("ab", 32)
 	tests := []struct {
 		name, file, err string
 	}{
-		{"comments and blank lines", "# team\n\nalice " + hash + "\n", ""},
-		{"a token instead of its hash", "alice secret-token\n", "line 1: the second field must be the 64 hex digits"},
-		{"three fields", "alice " + hash + " extra\n", "line 1: want USER SHA256HEX"},
-		{"a user that is no login", "al:ice " + hash + "\n", "line 1: the user must be a GitHub login"},
-		{"a login GitHub would refuse", "-alice " + hash + "\n", "line 1: the user must be a GitHub login"},
-		{"a user twice, whatever the case", "alice " + hash + "\nAlice " + strings.Repeat("cd", 32) + "\n", "line 2: user alice is named twice"},
-		{"one hash for two users", "alice " + hash + "\nbob " + hash + "\n", "line 2: that token hash is another user's too"},
+		{"comments and blank lines", "# team\n\nalice " + hash + " 583231\n", ""},
+		{"a line of before ids: the id is asked for, and how to find it", "alice " + hash + "\n",
+			`line 1: the user's GitHub user id is missing: want LOGIN SHA256HEX GITHUB_USER_ID (the id is GET /users/LOGIN's "id", e.g. gh api users/alice --jq .id)`},
+		{"a token instead of its hash", "alice secret-token 583231\n", "line 1: the second field must be the 64 hex digits"},
+		{"four fields", "alice " + hash + " 583231 extra\n", "line 1: want LOGIN SHA256HEX GITHUB_USER_ID"},
+		{"an id that is no number", "alice " + hash + " octocat\n", "line 1: the third field must be the user's GitHub user id"},
+		{"an id of zero", "alice " + hash + " 0\n", "line 1: the third field must be the user's GitHub user id"},
+		{"a user that is no login", "al:ice " + hash + " 1\n", "line 1: the user must be a GitHub login"},
+		{"a login GitHub would refuse", "-alice " + hash + " 1\n", "line 1: the user must be a GitHub login"},
+		{"a user twice, whatever the case", "alice " + hash + " 1\nAlice " + strings.Repeat("cd", 32) + " 2\n", "line 2: user alice is named twice"},
+		{"one id under two logins", "alice " + hash + " 1\nbob " + strings.Repeat("cd", 32) + " 1\n", "line 2: GitHub user id 1 is named twice"},
+		{"one hash for two users", "alice " + hash + " 1\nbob " + hash + " 2\n", "line 2: that token hash is another user's too"},
 		{"no user at all", "# nobody\n", "no users"},
 	}
 	for _, tt := range tests {
@@ -179,4 +185,45 @@ func TestTheBoardsSignInTakesTheTokenOnceInAHeaderAndGivesAnHttpOnlySessionCooki
 	resp.Body.Close()
 	require.NotEmpty(t, resp.Cookies())
 	assert.Negative(t, resp.Cookies()[0].MaxAge, "sign-out drops the cookie")
+}
+
+// The board's cookie is Secure (and named __Host-) when the browser's connection was HTTPS. A
+// proxy's X-Forwarded-Proto says so only when the operator said a TLS proxy is in front
+// (--behind-tls-proxy); otherwise anyone could send the header, and it is ignored.
+func TestTheBoardsCookieTrustsXForwardedProtoOnlyBehindATLSProxy(t *testing.T) {
+	tests := []struct {
+		name        string
+		behind      bool
+		proto       string
+		secure      bool
+		cookieNamed string
+	}{
+		{"plain HTTP, no header", false, "", false, "prmonitor-board"},
+		{"plain HTTP, the header sent by anyone", false, "https", false, "prmonitor-board"},
+		{"behind a TLS proxy that says https", true, "https", true, "__Host-prmonitor-board"},
+		{"behind a TLS proxy that says http", true, "http", false, "prmonitor-board"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+			require.NoError(t, err)
+			t.Cleanup(c.Close)
+			fr, err := front.New(front.Config{Client: c, Users: users(t), Ledger: authledger.NewMemory(time.Now), BehindTLSProxy: tt.behind})
+			require.NoError(t, err)
+			hs := httptest.NewServer(fr.Handler())
+			t.Cleanup(hs.Close)
+			req, _ := http.NewRequest(http.MethodPost, hs.URL+"/login", nil)
+			req.Header.Set("Authorization", "Bearer "+tokens["bob"])
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, http.StatusNoContent, resp.StatusCode)
+			require.Len(t, resp.Cookies(), 1)
+			assert.Equal(t, tt.secure, resp.Cookies()[0].Secure)
+			assert.Equal(t, tt.cookieNamed, resp.Cookies()[0].Name)
+		})
+	}
 }

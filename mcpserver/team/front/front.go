@@ -3,6 +3,7 @@ package front
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/team/board"
@@ -30,8 +32,18 @@ type Config struct {
 	// Users are the tokens file's (nil when everyone signs in with GitHub).
 	Users *Users
 	// OAuth, when set, lets people sign in with GitHub (package oauth); its BoardSignedIn is the
-	// front end's own, and its Now and Logger default to the front end's.
+	// front end's own, its Key and Ledger default to AuthKey and Ledger, and its Now and Logger to
+	// the front end's.
 	OAuth *oauth.Config
+	// AuthKey is the deployment's auth key, the same on every replica (serve --http
+	// --auth-key-file): the sign-in's sealed values and the board's cookies and questions' request
+	// states are made with it, so any replica reads what another issued. Required with OAuth;
+	// without it the board's cookies use a key drawn at start (one replica, or sticky routing).
+	AuthKey []byte
+	// Ledger records what every replica must agree on: codes used, refresh tokens rotated,
+	// sign-ins revoked, board sessions signed out. Nil: the ledger's Temporal workflow
+	// (authledger.Temporal), which this front end runs on its own task queue.
+	Ledger oauth.Ledger
 	// Machine and Policy shape the monitors this front end starts (a running monitor keeps its own).
 	Machine statemachine.Config
 	Policy  prstatus.ReviewerPolicy
@@ -44,6 +56,10 @@ type Config struct {
 	BoardEvery time.Duration
 	// ProgressEvery is how often a waiting call sends progress, when the client asked (default 5 s).
 	ProgressEvery time.Duration
+	// BehindTLSProxy: a proxy in front terminates TLS (serve --http --behind-tls-proxy), so its
+	// X-Forwarded-Proto: https says the browser's connection was HTTPS. Without it the header is
+	// ignored: anyone could send it, and only the connection's own TLS counts.
+	BehindTLSProxy bool
 	// Origins are the Host names and web origins the front end answers to (loopback by default);
 	// anything else is 403 before it is read.
 	Origins httpguard.Origins
@@ -76,6 +92,10 @@ func (c *Config) defaults() error {
 		return errors.New("front: no Temporal client")
 	case c.Users == nil && c.OAuth == nil:
 		return errors.New("front: no users: a tokens file, sign-in with GitHub, or both")
+	case c.OAuth != nil && len(c.OAuth.Key) == 0 && len(c.AuthKey) < oauth.MinKey:
+		return fmt.Errorf("front: sign-in with GitHub needs the deployment's auth key (at least %d bytes, the same on every replica)", oauth.MinKey)
+	case len(c.AuthKey) > 0 && len(c.AuthKey) < oauth.MinKey:
+		return fmt.Errorf("front: the auth key must be at least %d bytes", oauth.MinKey)
 	}
 	if c.Namespace == "" {
 		c.Namespace = "default"
@@ -133,8 +153,11 @@ type Front struct {
 	bodies  *httpguard.Bodies
 	// sessions binds each MCP session to the user who opened it (mcpsessions.go).
 	sessions *mcpSessions
-	// revoked are the board sessions signed out (revoked.go).
-	revoked *revoked
+	// ledger holds the board sessions signed out (and, through oauth, the sign-in's codes,
+	// rotations and revocations), for every replica; ledgerWorker runs its workflow, when this
+	// process does (ledger.go).
+	ledger       oauth.Ledger
+	ledgerWorker worker.Worker
 	// draining ends when the process stops: calls end their waits (drain.go).
 	draining context.Context
 	drain    context.CancelFunc
@@ -157,16 +180,26 @@ func New(cfg Config) (*Front, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	sg, err := newSigner(cfg.Now)
+	sg, err := newSigner(cfg.Now, cfg.AuthKey)
 	if err != nil {
 		return nil, err
 	}
-	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, handed: map[string]string{}, asked: map[string]int{},
+	ledger, ledgerWorker, err := startLedger(cfg)
+	if err != nil {
+		return nil, err
+	}
+	f := &Front{cfg: cfg, users: cfg.Users, signer: sg, ledger: ledger, ledgerWorker: ledgerWorker, handed: map[string]string{}, asked: map[string]int{},
 		relays: contract.NewRelays(contract.Policy{NoRelayedMerge: cfg.NoRelayedMerge})}
 	f.draining, f.drain = context.WithCancel(context.Background())
 	if cfg.OAuth != nil {
 		oc := *cfg.OAuth
 		oc.BoardSignedIn = f.boardSignedIn
+		if len(oc.Key) == 0 {
+			oc.Key = cfg.AuthKey
+		}
+		if oc.Ledger == nil {
+			oc.Ledger = ledger
+		}
 		if oc.Now == nil {
 			oc.Now = cfg.Now
 		}
@@ -174,6 +207,7 @@ func New(cfg Config) (*Front, error) {
 			oc.Logger = cfg.Logger
 		}
 		if f.oauth, err = oauth.New(oc); err != nil {
+			f.stopLedger()
 			return nil, err
 		}
 	}
@@ -200,7 +234,6 @@ func New(cfg Config) (*Front, error) {
 	// mcp-go's loopback Host check would refuse a deployment's own name when the process listens
 	// on loopback behind a proxy.
 	f.sessions = newMCPSessions(cfg.Now, 2*sessionIdle)
-	f.revoked = newRevoked()
 	f.stream = server.NewStreamableHTTPServer(f.mcp,
 		server.WithEndpointPath("/mcp"),
 		server.WithHeartbeatInterval(15*time.Second),
@@ -211,7 +244,7 @@ func New(cfg Config) (*Front, error) {
 	)
 	f.bodies = httpguard.NewBodies(cfg.MaxBody, cfg.MaxInFlight, waitForRoom)
 	f.views = newViewCache(f, cfg.BoardEvery)
-	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Answer: f.boardAnswer, GitHubSignIn: cfg.OAuth != nil, Every: cfg.BoardEvery, Now: cfg.Now, Logger: cfg.Logger,
+	f.board, err = board.New(board.Config{Reader: f.views, User: f.boardUser, Name: boardName, Answer: f.boardAnswer, GitHubSignIn: cfg.OAuth != nil, Every: cfg.BoardEvery, Now: cfg.Now, Logger: cfg.Logger,
 		SignIn: http.HandlerFunc(f.signIn), SignOut: http.HandlerFunc(f.signOut)})
 	if err != nil {
 		return nil, err
@@ -234,4 +267,7 @@ func (f *Front) Handler() http.Handler {
 }
 
 // Close ends the MCP sessions.
-func (f *Front) Close(ctx context.Context) error { return f.stream.Shutdown(ctx) }
+func (f *Front) Close(ctx context.Context) error {
+	defer f.stopLedger()
+	return f.stream.Shutdown(ctx)
+}

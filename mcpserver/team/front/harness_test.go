@@ -33,6 +33,9 @@ const ghToken = "ghs_FRONTTESTAPPTOKEN0123456789abcdefgh"
 // tokens are the users' bearer tokens; the users file holds their hashes.
 var tokens = map[string]string{"alice": "alice-token-0123456789", "bob": "bob-token-0123456789"}
 
+// authKey is the deployment's auth key in the tests: every front end of a test shares it.
+var authKey = []byte("front-tests-auth-key-0123456789abcdef")
+
 func usersFile() string { return "# users of the tests\n" + teamtest.UsersFile(tokens) }
 
 func users(t *testing.T) *front.Users {
@@ -53,6 +56,7 @@ type team struct {
 	url   string
 	front *front.Front
 	st    monitorwf.Starter
+	cfg   front.Config
 }
 
 func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
@@ -71,7 +75,7 @@ func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 			GitHub: worker.Static(gh), Machine: statemachine.DefaultConfig(), Policy: prstatus.DefaultReviewerPolicy()})
 	}()
 	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
-	cfg := front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t),
+	cfg := front.Config{Client: c, Namespace: srv.Namespace, TaskQueue: queue, Users: users(t), AuthKey: authKey,
 		BoardEvery: 200 * time.Millisecond, ProgressEvery: time.Second, Logger: slog.New(slog.DiscardHandler)}
 	// The server listens before the front end exists: its address is the sign-in's issuer.
 	var handler atomic.Pointer[http.Handler] // set once the server exists
@@ -100,7 +104,7 @@ func newTeam(t *testing.T, mutate ...func(*front.Config)) *team {
 		hs.Close()
 	})
 	return &team{t: t, c: c, fake: fake, url: hs.URL, front: fr,
-		st: monitorwf.Starter{Client: c, TaskQueue: queue}}
+		st: monitorwf.Starter{Client: c, TaskQueue: queue}, cfg: cfg}
 }
 
 // open opens alice's pull request, green.
@@ -134,6 +138,12 @@ type agentOptions struct {
 
 func (tm *team) agent(user string, o agentOptions) *agent {
 	tm.t.Helper()
+	return tm.agentAt(tm.url, tokens[user], o)
+}
+
+// agentAt is an agent of the front end at base, with bearer token.
+func (tm *team) agentAt(base, token string, o agentOptions) *agent {
+	tm.t.Helper()
 	a := &agent{t: tm.t}
 	opts := &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}}
 	if o.answer != nil {
@@ -150,7 +160,7 @@ func (tm *team) agent(user string, o agentOptions) *agent {
 	c := sdk.NewClient(&sdk.Implementation{Name: "test-agent", Version: "1.0"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tr := &sdk.StreamableClientTransport{Endpoint: tm.url + "/mcp", HTTPClient: teamtest.HTTPClient(tokens[user])}
+	tr := &sdk.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: teamtest.HTTPClient(token)}
 	s, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: o.protocol})
 	require.NoError(tm.t, err)
 	tm.t.Cleanup(func() { _ = s.Close() })

@@ -93,7 +93,7 @@ func (s *mcpSessions) forget(id string) {
 // bearer check, with the request's user in its context.
 func (s *mcpSessions) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !s.owns(id, userOf(r.Context())) {
+		if id := r.Header.Get(server.HeaderKeySessionID); id != "" && !s.owns(id, userOf(r.Context()).Key()) {
 			http.Error(w, "session not found", http.StatusNotFound)
 			return
 		}
@@ -108,7 +108,7 @@ func (s *mcpSessions) guard(next http.Handler) http.Handler {
 func (s *mcpSessions) ResolveSessionIdManager(r *http.Request) server.SessionIdManager {
 	m := &sessionIDs{s: s}
 	if r != nil {
-		m.user = userOf(r.Context())
+		m.user = userOf(r.Context()).Key()
 	}
 	return m
 }

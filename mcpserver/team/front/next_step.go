@@ -29,7 +29,7 @@ const busyRetry = time.Second
 
 // call is one next_step call as the front end drives it.
 type call struct {
-	user string
+	user monitorwf.Owner
 	id   string
 	// run names the monitor's run as the call found it (monitorwf.Found.Run): the agent's answer
 	// is a relay only for a question of that run.
@@ -66,7 +66,7 @@ func (f *Front) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*m
 	if c.id == "all" {
 		return f.nextStepAll(ctx, c, step), nil
 	}
-	found, err := monitorwf.Owned(ctx, f.cfg.Client, c.id, c.user)
+	found, err := f.owned(ctx, c.id, c.user)
 	if err != nil {
 		return f.unknownToDrive(c.id, err), nil
 	}
@@ -183,7 +183,7 @@ func (f *Front) render(c *call, pr, summary string, act statemachine.Action) *mc
 	if c.viaAll {
 		out = contract.ViaAll(out)
 		f.mu.Lock()
-		f.handed[c.user] = c.id
+		f.handed[c.user.Key()] = c.id
 		f.mu.Unlock()
 	}
 	return contract.Result(out)

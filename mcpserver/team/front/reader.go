@@ -2,6 +2,7 @@ package front
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -37,7 +38,11 @@ func (c *viewCache) View(ctx context.Context, user string) (board.View, error) {
 		return v.v, nil
 	}
 	c.mu.Unlock()
-	sts, omitted, err := c.f.statuses(ctx, user, board.MaxMonitors)
+	who, ok := monitorwf.ParseOwner(user)
+	if !ok {
+		return board.View{}, errors.New("no such user")
+	}
+	sts, omitted, err := c.f.statuses(ctx, who, board.MaxMonitors)
 	if err != nil {
 		return board.View{}, err
 	}

@@ -11,19 +11,26 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
+	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
 )
 
-// signer signs what this process hands out and takes back: the board's session cookie and the
-// request state of a question put to a 2026-07-28 client. Its key is drawn when the process starts
-// and never leaves it: a restart ends every board session (the person signs in again) and every
-// question a client had not answered yet (the next call asks again). Several replicas behind one
-// address need sticky routing for both (docs/deploy.md).
+// signer signs what the front end hands out and takes back: the board's session cookie and the
+// request state of a question put to a 2026-07-28 client. Its key is derived from the
+// deployment's auth key (Config.AuthKey), so every replica reads what any of them signed and a
+// restart ends nothing. Without an auth key it is drawn when the process starts and never leaves
+// it: a restart ends every board session and every unanswered question's state, and several
+// replicas need sticky routing (docs/deploy.md).
 type signer struct {
 	key []byte
 	now func() time.Time
 }
 
-func newSigner(now func() time.Time) (*signer, error) {
+func newSigner(now func() time.Time, authKey []byte) (*signer, error) {
+	if len(authKey) > 0 {
+		return &signer{key: oauth.DeriveKey(authKey, "board"), now: now}, nil
+	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("a signing key: %w", err)
@@ -93,48 +100,52 @@ const (
 	purposeBoard = "board"
 )
 
-// secure: the request came over HTTPS (directly, or through a proxy that says so).
-func secure(r *http.Request) bool {
-	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+// secure: the request came over HTTPS: directly, or, behind a TLS proxy the operator named
+// (Config.BehindTLSProxy), through one that says so.
+func (f *Front) secure(r *http.Request) bool {
+	return r.TLS != nil || (f.cfg.BehindTLSProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https"))
 }
 
-// boardSession is what the board's cookie carries: its id (what sign-out revokes), its end and,
-// for a sign-in with GitHub, the GitHub user id, checked against who may sign in at every request.
+// boardSession is what the board's cookie carries beside its user (monitorwf.Owner.String): its
+// id (what sign-out revokes), its end, and how the person signed in (a token of the tokens file,
+// or GitHub), checked again at every request: the file still names the id, or GitHub's user id
+// may still sign in.
 type boardSession struct {
 	ID     string `json:"id"`
 	Until  int64  `json:"until"`
-	GitHub int64  `json:"gh,omitempty"`
+	Tokens bool   `json:"tokens,omitempty"`
 }
 
 // signIn serves POST /login.
 func (f *Front) signIn(w http.ResponseWriter, r *http.Request) {
-	name, err := f.bearerUser(r)
+	who, err := f.bearerUser(r)
 	if err != nil {
 		f.unauthorized(w, err)
 		return
 	}
-	if err := f.setBoardCookie(w, r, name, 0); err != nil {
+	_, viaTokens := f.users.check(bearerToken(r))
+	if err := f.setBoardCookie(w, r, who, viaTokens); err != nil {
 		http.Error(w, "could not sign in", http.StatusInternalServerError)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// setBoardCookie gives the browser a new board session of name (signed in with GitHub as the
-// user gh, or 0 by a bearer token).
-func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, name string, gh int64) error {
+// setBoardCookie gives the browser a new board session of who (signed in by a token of the tokens
+// file, or with GitHub).
+func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, who monitorwf.Owner, viaTokens bool) error {
 	id := make([]byte, 16)
 	if _, err := rand.Read(id); err != nil {
 		return err
 	}
-	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix(), GitHub: gh}
-	value, err := f.signer.sign(purposeBoard, name, f.cfg.SessionTTL, sess)
+	sess := boardSession{ID: base64.RawURLEncoding.EncodeToString(id), Until: f.cfg.Now().Add(f.cfg.SessionTTL).Unix(), Tokens: viaTokens}
+	value, err := f.signer.sign(purposeBoard, who.String(), f.cfg.SessionTTL, sess)
 	if err != nil {
 		return err
 	}
 	c := &http.Cookie{Name: cookiePlain, Value: value, Path: "/", MaxAge: int(f.cfg.SessionTTL / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode}
-	if secure(r) {
+	if f.secure(r) {
 		c.Name, c.Secure = cookieSecure, true
 	}
 	http.SetCookie(w, c)
@@ -148,7 +159,11 @@ func (f *Front) setBoardCookie(w http.ResponseWriter, r *http.Request, name stri
 func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
 	for _, n := range []string{cookieSecure, cookiePlain} {
 		if sess, _, ok := f.boardSession(r, n); ok {
-			f.revoked.add(sess.ID, time.Unix(sess.Until, 0), f.cfg.Now())
+			if err := f.revokeBoard(r.Context(), sess.ID, time.Unix(sess.Until, 0)); err != nil {
+				f.cfg.Logger.Error("board: record a sign-out", "err", err)
+				http.Error(w, "could not sign out now; try again", http.StatusServiceUnavailable)
+				return
+			}
 		}
 	}
 	for _, c := range []*http.Cookie{{Name: cookiePlain, Path: "/"}, {Name: cookieSecure, Path: "/", Secure: true}} {
@@ -161,12 +176,14 @@ func (f *Front) signOut(w http.ResponseWriter, r *http.Request) {
 // boardUser is the user of a board request: a bearer token, or a session cookie of a user the
 // tokens file still names (or, signed in with GitHub, whose GitHub user id is still allowed).
 func (f *Front) boardUser(r *http.Request) (string, bool) {
-	if name, err := f.bearerUser(r); err == nil {
-		return name, true
+	if who, err := f.bearerUser(r); err == nil {
+		return who.String(), true
 	}
 	for _, n := range []string{cookieSecure, cookiePlain} {
-		if sess, name, ok := f.boardSession(r, n); ok && f.stillUser(name, sess.GitHub) {
-			return name, true
+		if sess, user, ok := f.boardSession(r, n); ok {
+			if who, ok := monitorwf.ParseOwner(user); ok && f.stillUser(who, sess.Tokens) {
+				return user, true
+			}
 		}
 	}
 	return "", false
@@ -181,8 +198,16 @@ func (f *Front) boardSession(r *http.Request, name string) (boardSession, string
 	}
 	var sess boardSession
 	user, err := f.signer.open(c.Value, purposeBoard, &sess)
-	if err != nil || sess.ID == "" || f.revoked.has(sess.ID) {
+	if err != nil || sess.ID == "" || f.boardRevoked(r.Context(), sess.ID) {
 		return boardSession{}, "", false
 	}
 	return sess, user, true
+}
+
+// boardName is the name the board shows for its user (monitorwf.Owner.String): the login.
+func boardName(user string) string {
+	if who, ok := monitorwf.ParseOwner(user); ok {
+		return who.Login
+	}
+	return user
 }

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 )
@@ -120,7 +121,7 @@ func TestAfterARestartTheOfficialClientIsToldItsSessionIsGoneAndConnectsAgain(t 
 		c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 		require.NoError(t, err)
 		t.Cleanup(c.Close)
-		fr, err := front.New(front.Config{Client: c, Users: users(t)})
+		fr, err := front.New(front.Config{Client: c, Users: users(t), Ledger: authledger.NewMemory(time.Now)})
 		require.NoError(t, err)
 		h := fr.Handler()
 		current.Store(&h)

@@ -14,23 +14,31 @@ import (
 
 // bearerUser is the user of a request's Authorization: Bearer header: a token of the tokens file,
 // or an access token this deployment issued (for this resource, unexpired, unrevoked).
-func (f *Front) bearerUser(r *http.Request) (string, error) {
-	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return "", errNoToken
+func (f *Front) bearerUser(r *http.Request) (monitorwf.Owner, error) {
+	token := bearerToken(r)
+	if token == "" {
+		return monitorwf.Owner{}, errNoToken
 	}
-	if name, ok := f.users.check(token); ok {
-		return name, nil
+	if who, ok := f.users.check(token); ok {
+		return who, nil
 	}
 	if f.oauth == nil {
-		return "", errNoToken
+		return monitorwf.Owner{}, errNoToken
 	}
-	who, err := f.oauth.Verify(token)
+	who, err := f.oauth.Verify(r.Context(), token)
 	if err != nil {
-		return "", err
+		return monitorwf.Owner{}, err
 	}
-	return monitorwf.NormalizeOwner(who.Login), nil
+	return monitorwf.Owner{ID: who.ID, Login: who.Login}, nil
+}
+
+// bearerToken is the token of r's Authorization: Bearer header ("" when none).
+func bearerToken(r *http.Request) string {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }
 
 type errString string
@@ -43,12 +51,12 @@ const errNoToken = errString("no bearer token this deployment knows")
 // context. The token is never logged.
 func (f *Front) requireUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name, err := f.bearerUser(r)
+		who, err := f.bearerUser(r)
 		if err != nil {
 			f.unauthorized(w, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(withUser(r.Context(), name)))
+		next.ServeHTTP(w, r.WithContext(withUser(r.Context(), who)))
 	})
 }
 
@@ -67,17 +75,18 @@ func (f *Front) unauthorized(w http.ResponseWriter, err error) {
 	http.Error(w, "unauthorized: sign in (your MCP host does it with this server's OAuth metadata) or send a bearer token this deployment knows", http.StatusUnauthorized)
 }
 
-// stillUser says whether the person of a board session may still use the deployment.
-func (f *Front) stillUser(name string, gh int64) bool {
-	if gh != 0 {
-		return f.oauth != nil && f.oauth.Allowed(oauth.Identity{ID: gh, Login: name})
+// stillUser says whether the person of a board session may still use the deployment: by the
+// tokens file (viaTokens), or by sign-in with GitHub.
+func (f *Front) stillUser(who monitorwf.Owner, viaTokens bool) bool {
+	if viaTokens {
+		return f.users.has(who.ID)
 	}
-	return f.users.has(name)
+	return f.oauth != nil && f.oauth.Allowed(oauth.Identity{ID: who.ID, Login: who.Login})
 }
 
 // boardSignedIn ends the board's sign-in with GitHub: the session cookie, and back to the board.
 func (f *Front) boardSignedIn(w http.ResponseWriter, r *http.Request, who oauth.Identity) {
-	if err := f.setBoardCookie(w, r, monitorwf.NormalizeOwner(who.Login), who.ID); err != nil {
+	if err := f.setBoardCookie(w, r, monitorwf.Owner{ID: who.ID, Login: who.Login}, false); err != nil {
 		http.Error(w, "could not sign in", http.StatusInternalServerError)
 		return
 	}

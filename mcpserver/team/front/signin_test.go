@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/team/board/boardtest"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 	"github.com/prmonitor/prmonitor/mcpserver/team/oauth"
+	"github.com/prmonitor/prmonitor/mcpserver/team/teamtest"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake/signinfake"
 )
 
@@ -34,8 +34,7 @@ func TestTheBoardSignsInWithGitHubAndLosesTheSessionWhenTheUserIsTakenOff(t *tes
 	allowed.Store(true)
 	tm := newTeam(t, func(c *front.Config) {
 		c.OAuth = &oauth.Config{GitHub: oauth.GitHub{ClientID: "Iv1.fronttest", ClientSecret: "front-test-secret", WebURL: ghSrv.URL},
-			Allowed:   func(who oauth.Identity) bool { return allowed.Load() && who.ID == 777 },
-			StorePath: filepath.Join(t.TempDir(), "oauth.json")}
+			Allowed: func(who oauth.Identity) bool { return allowed.Load() && who.ID == 777 }}
 	})
 	gh.SetCallback(tm.url + "/oauth/callback")
 
@@ -67,7 +66,7 @@ func TestTheBoardSignsInWithGitHubAndLosesTheSessionWhenTheUserIsTakenOff(t *tes
 	}
 	status, user := monitors()
 	assert.Equal(t, http.StatusOK, status)
-	assert.Equal(t, "alice", user, "the GitHub login, as monitors record owners")
+	assert.Equal(t, "Alice", user, "the GitHub login as GitHub spells it, a name beside the id that owns the monitors")
 
 	allowed.Store(false)
 	status, _ = monitors()
@@ -90,12 +89,13 @@ func TestTheBoardSignsInWithGitHubAndLosesTheSessionWhenTheUserIsTakenOff(t *tes
 func TestInARealBrowserAPersonSignsInToTheBoardWithGitHub(t *testing.T) {
 	ctx := boardtest.Browse(t)
 	gh := signinfake.New("Iv1.fronttest", "front-test-secret", "")
-	gh.SignIn(signinfake.User{ID: 777, Login: "alice"})
+	aliceID := teamtest.UserID("alice") // the id the tokens file gives alice, whose agent starts the monitor
+	gh.SignIn(signinfake.User{ID: aliceID, Login: "alice"})
 	ghSrv := httptest.NewServer(gh.Handler())
 	t.Cleanup(ghSrv.Close)
 	tm := newTeam(t, func(c *front.Config) {
 		c.OAuth = &oauth.Config{GitHub: oauth.GitHub{ClientID: "Iv1.fronttest", ClientSecret: "front-test-secret", WebURL: ghSrv.URL},
-			Allowed: func(who oauth.Identity) bool { return who.ID == 777 }, StorePath: filepath.Join(t.TempDir(), "oauth.json")}
+			Allowed: func(who oauth.Identity) bool { return who.ID == aliceID }}
 	})
 	gh.SetCallback(tm.url + "/oauth/callback")
 	tm.open(ref, "alice")

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 	"github.com/prmonitor/prmonitor/mcpserver/team/front"
 )
 
@@ -23,7 +24,7 @@ func offlineBoard(t *testing.T) *httptest.Server {
 	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
-	fr, err := front.New(front.Config{Client: c, Users: users(t), BoardEvery: 50 * time.Millisecond})
+	fr, err := front.New(front.Config{Client: c, Users: users(t), BoardEvery: 50 * time.Millisecond, Ledger: authledger.NewMemory(time.Now)})
 	require.NoError(t, err)
 	hs := httptest.NewServer(fr.Handler())
 	t.Cleanup(hs.Close)

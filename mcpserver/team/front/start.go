@@ -68,7 +68,7 @@ func errNoWriteAccess(assoc prstatus.Association) error {
 // made to work on anyone's pull request: the workflow itself ends such a monitor at that read,
 // before any GitHub work), and one the worker cannot read: a monitor this call started for any of
 // them is stopped again.
-func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string) (monitorwf.Status, bool, error) {
+func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user monitorwf.Owner, kind string) (monitorwf.Status, bool, error) {
 	id := monitorwf.WorkflowID(ref)
 	if running, err := f.claim(ctx, id, user); err != nil {
 		return monitorwf.Status{}, false, err
@@ -76,7 +76,7 @@ func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string
 		st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, id)
 		return st, true, err
 	}
-	if err := f.starter.Notify(ctx, ref, monitorwf.Change{Kind: kind, Owner: user}); err != nil {
+	if err := f.starter.Notify(ctx, ref, monitorwf.Change{Kind: kind, Owner: user.Key(), OwnerLogin: user.Login}); err != nil {
 		return monitorwf.Status{}, false, err
 	}
 	st, err := f.firstRead(ctx, id)
@@ -87,7 +87,7 @@ func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string
 	switch {
 	case st.Title == "" && st.LastError != "" && st.Author == "": // the read failed
 		why = errors.New(strings.TrimPrefix(st.LastError, "reading the pull request: "))
-	case !strings.EqualFold(st.Author, user):
+	case !strings.EqualFold(st.Author, user.Login):
 		why = fmt.Errorf("this pull request is not yours (it was opened by someone else); a monitor works only on its owner's pull requests")
 	case !st.AuthorAssociation.CanWrite():
 		why = errNoWriteAccess(st.AuthorAssociation)
@@ -100,8 +100,8 @@ func (f *Front) start(ctx context.Context, ref prstatus.PRRef, user, kind string
 }
 
 // claim says whether monitor id already runs for user; errForeign when it runs for someone else.
-func (f *Front) claim(ctx context.Context, id, user string) (running bool, err error) {
-	found, err := monitorwf.Owned(ctx, f.cfg.Client, id, user)
+func (f *Front) claim(ctx context.Context, id string, user monitorwf.Owner) (running bool, err error) {
+	found, err := f.owned(ctx, id, user)
 	switch {
 	case err == nil:
 		return found.Running, nil
@@ -131,4 +131,16 @@ func (f *Front) firstRead(ctx context.Context, id string) (monitorwf.Status, err
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// owned is monitorwf.Owned for user, adopting for user's GitHub user id a running monitor keyed by
+// user's login (one started before owners had ids): from then on only the id owns it.
+func (f *Front) owned(ctx context.Context, id string, user monitorwf.Owner) (monitorwf.Found, error) {
+	found, err := monitorwf.Owned(ctx, f.cfg.Client, id, user)
+	if err == nil && found.Legacy && found.Running {
+		if aerr := monitorwf.Adopt(ctx, f.cfg.Client, id, user); aerr != nil {
+			f.cfg.Logger.Warn("adopt a monitor for its owner's GitHub user id", "monitor", id, "err", aerr)
+		}
+	}
+	return found, err
 }

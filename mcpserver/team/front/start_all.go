@@ -27,7 +27,7 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 		return contract.ToolError("bad arguments: " + err.Error()), nil
 	}
 	user := userOf(ctx)
-	found, err := f.starter.FindOpenPRs(ctx, ghclient.OpenPRsQuery{For: user, Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
+	found, err := f.starter.FindOpenPRs(ctx, ghclient.OpenPRsQuery{For: user.Login, Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
 	if err != nil {
 		return contract.ToolError(text.Error(err)), nil
 	}
@@ -41,7 +41,7 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 			skip(why)
 			continue
 		}
-		if monitorwf.NormalizeOwner(pr.Author.Login) != user {
+		if monitorwf.NormalizeOwner(pr.Author.Login) != monitorwf.NormalizeOwner(user.Login) {
 			skip("opened by someone else: a monitor works on its owner's pull requests")
 			continue
 		}
@@ -61,7 +61,7 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 		out.Started = append(out.Started, contract.StartedPR{MonitorID: monitorwf.WorkflowID(pr.Ref), PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
 	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", text.Count(len(out.Started), "open pull request", "open pull requests"),
-		user, len(out.Skipped))
+		user.Login, len(out.Skipped))
 	if found.Truncated {
 		out.Message += fmt.Sprintf(" A search matched more than %d: only the first %d of it were read.", ghclient.SearchPage, ghclient.SearchPage)
 	}
@@ -73,9 +73,9 @@ func (f *Front) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*m
 
 // startQuietly starts ref's monitor for user without waiting for its read (the search already
 // said the pull request is the user's and open).
-func (f *Front) startQuietly(ctx context.Context, ref prstatus.PRRef, user string) (resumed bool, err error) {
+func (f *Front) startQuietly(ctx context.Context, ref prstatus.PRRef, user monitorwf.Owner) (resumed bool, err error) {
 	if running, err := f.claim(ctx, monitorwf.WorkflowID(ref), user); err != nil || running {
 		return running, err
 	}
-	return false, f.starter.Notify(ctx, ref, monitorwf.Change{Kind: "start", Owner: user})
+	return false, f.starter.Notify(ctx, ref, monitorwf.Change{Kind: "start", Owner: user.Key(), OwnerLogin: user.Login})
 }

@@ -30,7 +30,7 @@ func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	user := userOf(ctx)
 	if in.MonitorID != "" && in.MonitorID != "all" {
-		if _, err := monitorwf.Owned(ctx, f.cfg.Client, in.MonitorID, user); err != nil {
+		if _, err := f.owned(ctx, in.MonitorID, user); err != nil {
 			return f.ownedError(in.MonitorID, err), nil
 		}
 		st, err := monitorwf.QueryMonitor(ctx, f.cfg.Client, in.MonitorID)
@@ -59,7 +59,7 @@ func (f *Front) handleStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp
 // statuses reads the status of each of user's running monitors (at most max; omitted says how
 // many more there are). A monitor that does not answer its Query is left out, and so
 // is one that has just ended (visibility trails the workflow by a moment).
-func (f *Front) statuses(ctx context.Context, user string, max int) (sts []monitorwf.Status, omitted int, err error) {
+func (f *Front) statuses(ctx context.Context, user monitorwf.Owner, max int) (sts []monitorwf.Status, omitted int, err error) {
 	q := monitorwf.ListQuery{Owner: user, Max: max}
 	ids, more, err := monitorwf.List(ctx, f.cfg.Client, f.cfg.Namespace, q)
 	if err != nil {

@@ -31,7 +31,7 @@ func (f *Front) handleStop(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		}
 		targets = ids
 	} else {
-		found, err := monitorwf.Owned(ctx, f.cfg.Client, in.MonitorID, user)
+		found, err := f.owned(ctx, in.MonitorID, user)
 		if err != nil {
 			return f.ownedError(in.MonitorID, err), nil
 		}

@@ -67,12 +67,42 @@ func (s Starter) Start(ctx context.Context, ref prstatus.PRRef, c Change) (bool,
 	return err == nil, err
 }
 
-// allowsStart: a delivery may start a new run after this one.
+// changeOwnerKey is an owner key as a Change carries it: an id key as is, a login lower-cased.
+func changeOwnerKey(key string) string {
+	if IsIDKey(key) {
+		return key
+	}
+	return NormalizeOwner(key)
+}
+
+// stoppedByStarter: the run was stopped by its owner, and c (a delivery) would start the next run
+// for that same owner, named by GitHub user id, or, on either side without one, by login.
+func (r Result) stoppedByStarter(c Change) bool {
+	login := NormalizeOwner(c.OwnerLogin)
+	if login == "" && !IsIDKey(c.Owner) {
+		login = NormalizeOwner(c.Owner)
+	}
+	switch {
+	case r.StoppedBy == "":
+		return false
+	case r.StoppedBy == changeOwnerKey(c.Owner):
+		return true
+	case login == "":
+		return false
+	case !IsIDKey(r.StoppedBy): // stopped before owners had ids
+		return r.StoppedBy == login
+	default: // a delivery without the author's id
+		return !IsIDKey(c.Owner) && NormalizeOwner(r.StoppedByLogin) == login
+	}
+}
+
+// allowsStart: a delivery may start a new run after this one. A stop by the owner lasts whether
+// the run recorded the owner's id or (before ids) their login.
 func (r Result) allowsStart(c Change) bool {
 	switch {
 	case r.Final.Kind == statemachine.ActionMerged:
 		return false
-	case r.StoppedBy != "" && r.StoppedBy == NormalizeOwner(c.Owner):
+	case r.stoppedByStarter(c):
 		return false
 	case c.Digest != "" && slices.ContainsFunc(r.Deliveries, func(d Delivery) bool { return d.Digest == c.Digest }):
 		return false
@@ -86,7 +116,7 @@ func (s Starter) signalWithStart(ctx context.Context, ref prstatus.PRRef, c Chan
 		p = s.Params(ref)
 	}
 	if p.Owner == "" {
-		p.Owner = NormalizeOwner(c.Owner)
+		p.Owner, p.OwnerLogin = changeOwnerKey(c.Owner), c.OwnerLogin
 	}
 	attrs := []temporal.SearchAttributeUpdate{waitingOnKey.ValueSet(string(WaitingOnGitHub))}
 	if p.Owner != "" {

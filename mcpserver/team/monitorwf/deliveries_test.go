@@ -59,6 +59,7 @@ func TestWhichEndsADeliveryMayStartANewRunAfter(t *testing.T) {
 	stopped := Result{Final: statemachine.Action{Kind: statemachine.ActionStop}, StoppedBy: "alice",
 		Deliveries: []Delivery{{Digest: "seen", At: t0}}}
 	closed := Result{Final: statemachine.Action{Kind: statemachine.ActionStop}}
+	byID := Result{Final: statemachine.Action{Kind: statemachine.ActionStop}, StoppedBy: "id:7", StoppedByLogin: "alice"}
 	tests := []struct {
 		name string
 		r    Result
@@ -71,6 +72,11 @@ func TestWhichEndsADeliveryMayStartANewRunAfter(t *testing.T) {
 		{"merged", Result{Final: statemachine.Action{Kind: statemachine.ActionMerged}}, Change{Owner: "alice"}, false},
 		{"a replay of a delivery the last run took", closed, Change{Owner: "alice", Digest: "seen"}, true},
 		{"a replay of a delivery the stopped run took", Result{Deliveries: stopped.Deliveries}, Change{Owner: "alice", Digest: "seen"}, false},
+		{"stopped by its owner's id: a delivery naming the same id", byID, Change{Owner: "id:7", OwnerLogin: "alice-renamed"}, false},
+		{"stopped by its owner's id: a delivery by another id with the login", byID, Change{Owner: "id:8", OwnerLogin: "alice"}, true},
+		{"stopped by its owner's id: a delivery naming the login alone", byID, Change{Owner: "alice", OwnerLogin: "alice"}, false},
+		{"stopped by a login (before ids): a delivery naming the id and that login", stopped, Change{Owner: "id:7", OwnerLogin: "Alice"}, false},
+		{"stopped by a login (before ids): another login's delivery", stopped, Change{Owner: "id:9", OwnerLogin: "bob"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -158,8 +158,21 @@ const changeStopForeign = "stop-foreign-pull-request"
 // no GitHub work: the machine never sees the facts, so owed work (a review asked again, a thread
 // resolved) is left to the author's own monitor. Histories from before the change replay as they
 // ran (the version marker is written only on this path).
+//
+// The snapshot names the author by login. A monitor keyed by a login compares it at every read.
+// A monitor keyed by a GitHub user id compares the login it was started (or adopted) with until
+// one read matches: a pull request's author never changes, so a later difference is the owner's
+// rename, and the monitor goes on (no such monitor ran before this rule: nothing to replay).
 func (w *monitor) foreign(ctx workflow.Context, f prstatus.Facts) bool {
-	if w.p.Owner == "" || strings.EqualFold(f.Author, w.p.Owner) {
+	login := w.p.Owner
+	if IsIDKey(w.p.Owner) {
+		if w.authorSeen {
+			return false
+		}
+		login = w.p.OwnerLogin
+	}
+	if w.p.Owner == "" || strings.EqualFold(f.Author, login) {
+		w.authorSeen = IsIDKey(w.p.Owner)
 		return false
 	}
 	return workflow.GetVersion(ctx, changeStopForeign, workflow.DefaultVersion, 1) != workflow.DefaultVersion

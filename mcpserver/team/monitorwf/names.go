@@ -16,6 +16,9 @@ const (
 	SignalChanged = "changed"
 	// SignalStop stops the monitor; the workflow returns and its history stays.
 	SignalStop = "stop"
+	// SignalAdopt records the owner's GitHub user id on a monitor keyed by the owner's login
+	// (Adopt).
+	SignalAdopt = "adopt-owner"
 	// UpdateNextStep is the agent's pr_monitor_next_step.
 	UpdateNextStep = "next_step"
 	// QueryStatus is pr_monitor_status for one monitor.

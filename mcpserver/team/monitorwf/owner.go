@@ -11,6 +11,8 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+
+	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
 
 // memoOwner is the memo key holding a monitor's owner (shown in Temporal's UI beside the search
@@ -21,8 +23,8 @@ const memoOwner = "owner"
 // told apart to no one).
 var ErrUnknownMonitor = errors.New("unknown monitor")
 
-// NormalizeOwner is an owner as monitors record it: a GitHub login, lower-case (GitHub's logins
-// are case-insensitive).
+// NormalizeOwner is a login as monitors keyed by a login (Owner.Key) record it: lower-case
+// (GitHub's logins are case-insensitive).
 func NormalizeOwner(login string) string { return strings.ToLower(strings.TrimSpace(login)) }
 
 // Found is one of a user's monitors as Temporal describes it.
@@ -31,12 +33,15 @@ type Found struct {
 	Running bool
 	// Run is the first run id of its current chain of runs (Reply.Run).
 	Run string
+	// Legacy: the monitor is keyed by its owner's login (started before owners had ids) and not
+	// adopted yet; the caller adopts it (Adopt).
+	Legacy bool
 }
 
 // Owned describes monitor id for owner: ErrUnknownMonitor when there is none or it is someone
-// else's. A monitor that ended (stopped, merged) is found, not running, until Temporal's retention
-// drops it.
-func Owned(ctx context.Context, c client.Client, id, owner string) (Found, error) {
+// else's (Owner.owns). A monitor that ended (stopped, merged) is found, not running, until
+// Temporal's retention drops it.
+func Owned(ctx context.Context, c client.Client, id string, owner Owner) (Found, error) {
 	d, err := c.DescribeWorkflow(ctx, id, "")
 	var notFound *serviceerror.NotFound
 	switch {
@@ -49,15 +54,33 @@ func Owned(ctx context.Context, c client.Client, id, owner string) (Found, error
 		return Found{}, ErrUnknownMonitor
 	}
 	got, _ := d.TypedSearchAttributes.GetKeyword(ownerKey)
-	if owner = NormalizeOwner(owner); owner == "" || got != owner {
+	if !owner.owns(got) {
 		return Found{}, ErrUnknownMonitor
 	}
-	return Found{ID: id, Running: d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING, Run: d.RawResponse.GetWorkflowExecutionInfo().GetFirstRunId()}, nil
+	running := d.Status == enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING
+	return Found{ID: id, Running: running, Run: d.RawResponse.GetWorkflowExecutionInfo().GetFirstRunId(),
+		Legacy: !IsIDKey(got) && owner.ID > 0}, nil
+}
+
+// Adopt records owner's GitHub user id on monitor id, a running monitor keyed by owner's login
+// (Found.Legacy): from then on it is owned by the id (its Params, its search attribute). The
+// workflow takes it only from a login-keyed monitor of that very login; a monitor gone meanwhile
+// is no error.
+func Adopt(ctx context.Context, c client.Client, id string, owner Owner) error {
+	if owner.ID <= 0 {
+		return nil
+	}
+	err := c.SignalWorkflow(ctx, id, "", SignalAdopt, owner)
+	var notFound *serviceerror.NotFound
+	if err != nil && !errors.As(err, &notFound) {
+		return fmt.Errorf("monitor %s: adopt its owner's id: %w", id, err)
+	}
+	return nil
 }
 
 // ListQuery says which of a user's monitors to list.
 type ListQuery struct {
-	Owner string
+	Owner Owner
 	// Waiting lists only the running monitors waiting on their user or agent.
 	Waiting bool
 	// Max bounds the ids returned (at most MaxListed).
@@ -69,11 +92,19 @@ const MaxListed = 1000
 
 // visibilityQuery is q as a visibility query ("" when it can match nothing).
 func (q ListQuery) visibilityQuery() string {
-	owner := NormalizeOwner(q.Owner)
-	if owner == "" || strings.ContainsAny(owner, `'"\`) {
+	// An id key is digits; a login is letters, digits and hyphens (anything else matches nothing,
+	// and nothing else reaches the query).
+	keys := []string{}
+	if q.Owner.ID > 0 {
+		keys = append(keys, "'"+q.Owner.Key()+"'")
+	}
+	if login := q.Owner.legacyKey(); login != "" && ghclient.ValidLogin(login) {
+		keys = append(keys, "'"+login+"'")
+	}
+	if len(keys) == 0 {
 		return ""
 	}
-	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s = '%s'", WorkflowName, SearchAttributeOwner, owner)
+	query := fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s IN (%s)", WorkflowName, SearchAttributeOwner, strings.Join(keys, ", "))
 	if q.Waiting {
 		query += fmt.Sprintf(" AND %s IN ('%s', '%s')", SearchAttributeWaitingOn, WaitingOnUser, WaitingOnAgent)
 	}

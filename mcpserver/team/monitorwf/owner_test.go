@@ -133,3 +133,74 @@ func TestAMonitorEndsAtTheReadThatFindsItsAuthorLostWriteAccess(t *testing.T) {
 	assert.Equal(t, statemachine.ActionStop, res.Final.Kind)
 	assert.Equal(t, NoWriteAccess(prstatus.AssocContributor), s.status().LastError)
 }
+
+// A monitor owned by a GitHub user id checks the pull request's author against the login it was
+// started with once; a pull request's author never changes, so a later read that names the author
+// by another login is the owner's rename: the monitor goes on and does its work. One whose first
+// read finds someone else's pull request ends there, as a login-keyed one does.
+func TestAMonitorOwnedByAnIDOutlivesItsOwnersRename(t *testing.T) {
+	answered := byAuthor(pushed(changesRequested(), "fix1", t0.Add(4*time.Minute)), "dev-renamed", prstatus.AssocOwner)
+	tests := []struct {
+		name, login string
+		performed   []statemachine.ServerActionKind
+	}{
+		{"the owner renamed after the first read", "dev", []statemachine.ServerActionKind{statemachine.ServerRequestReview}},
+		{"someone else's pull request at the first read", "mallory", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStory(t, byAuthor(openPR(), "dev", prstatus.AssocOwner), true)
+			s.at(5*time.Minute, func() {
+				s.gh.set(answered)
+				s.signal(SignalChanged, Change{Kind: "pull_request.synchronize", Delivery: "d-1"})
+			})
+			s.at(time.Hour, func() { s.signal(SignalStop, nil) })
+			p := params()
+			p.Owner, p.OwnerLogin = Owner{ID: 583231, Login: tt.login}.Key(), tt.login
+			res := s.run(p)
+			assert.Equal(t, tt.performed, s.gh.performed)
+			assert.Equal(t, statemachine.ActionStop, res.Final.Kind)
+			if tt.performed != nil {
+				assert.Empty(t, s.status().LastError)
+				assert.Equal(t, "id:583231", s.status().Owner)
+			}
+		})
+	}
+}
+
+// Owner keys: an id key for an owner with an id, the lower-case login without; the string form
+// round-trips; ownership is by the id, and by the login only for a login-keyed monitor.
+func TestAnOwnerIsKeyedByItsGitHubIDAndALoginMatchesOnlyALoginKeyedMonitor(t *testing.T) {
+	alice := Owner{ID: 7, Login: "Alice"}
+	recycled := Owner{ID: 8, Login: "alice"}
+	renamed := Owner{ID: 7, Login: "alice-renamed"}
+	assert.Equal(t, "id:7", alice.Key())
+	assert.Equal(t, "alice", Owner{Login: "Alice"}.Key())
+	back, ok := ParseOwner(alice.String())
+	assert.True(t, ok)
+	assert.Equal(t, alice, back)
+	for _, bad := range []string{"", "id:7", "id:x alice", "id:-1 alice", "bob alice"} {
+		_, ok := ParseOwner(bad)
+		assert.False(t, ok, bad)
+	}
+	tests := []struct {
+		name string
+		who  Owner
+		key  string
+		owns bool
+	}{
+		{"the id's monitor", alice, "id:7", true},
+		{"the id's monitor, renamed", renamed, "id:7", true},
+		{"a recycled login, the id's monitor", recycled, "id:7", false},
+		{"a login-keyed monitor, its login", alice, "alice", true},
+		{"a login-keyed monitor, another login", renamed, "alice", false},
+		{"no key", alice, "", false},
+		{"nobody", Owner{}, "", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.owns, tt.who.owns(tt.key), tt.name)
+	}
+	q := ListQuery{Owner: alice}.visibilityQuery()
+	assert.Contains(t, q, "PrmonitorOwner IN ('id:7', 'alice')")
+	assert.Empty(t, ListQuery{Owner: Owner{Login: "x' OR 'a'='a"}}.visibilityQuery(), "nothing but a login reaches the query")
+}

@@ -14,10 +14,15 @@ type Params struct {
 	Ref     prstatus.PRRef          `json:"ref"`
 	Machine statemachine.Config     `json:"machine"`
 	Policy  prstatus.ReviewerPolicy `json:"policy"`
-	// Owner is the user the monitor belongs to (a GitHub login, lower-case): the one who started
-	// it, or the pull request's author when a webhook delivery did. Only the owner sees and drives
-	// it through the HTTP front end. Empty for monitors started before owners existed.
+	// Owner is the key of the user the monitor belongs to (Owner.Key: "id:N", N their GitHub user
+	// id): the one who started it, or the pull request's author when a webhook delivery did. Only
+	// the owner sees and drives it through the HTTP front end. A lower-case login for monitors
+	// started before owners had ids (until adopted: SignalAdopt); empty for monitors started
+	// before owners existed.
 	Owner string `json:"owner,omitempty"`
+	// OwnerLogin is the owner's login when the monitor started or was adopted: a display name,
+	// and the login the pull request's author must have at the first read (foreign).
+	OwnerLogin string `json:"owner_login,omitempty"`
 
 	// Reconcile is the durable timer's period: the pull request is read at least this often
 	// whatever webhooks say (the embedded watcher's safety refresh), jittered per pull request.
@@ -52,6 +57,8 @@ type Carry struct {
 	Runs int `json:"runs"`
 	// Deliveries are the webhook deliveries taken within the window.
 	Deliveries []Delivery `json:"deliveries,omitempty"`
+	// AuthorSeen: a read found the pull request's author to be the id-keyed owner (foreign).
+	AuthorSeen bool `json:"author_seen,omitempty"`
 }
 
 // Defaults used when a Params field is zero.

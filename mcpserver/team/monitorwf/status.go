@@ -25,9 +25,12 @@ const (
 type Status struct {
 	MonitorID string `json:"monitor_id"`
 	// Run names the monitor's run (Reply.Run).
-	Run   string `json:"run,omitempty"`
-	PR    string `json:"pr"`
-	Owner string `json:"owner,omitempty"`
+	Run string `json:"run,omitempty"`
+	PR  string `json:"pr"`
+	// Owner is the owner's key (Owner.Key: "id:N", or a login for a monitor started before
+	// owners had ids); OwnerLogin the owner's login when the monitor started or was adopted.
+	Owner      string `json:"owner,omitempty"`
+	OwnerLogin string `json:"owner_login,omitempty"`
 	// Author is the pull request's author's login, as the last read saw it.
 	Author string `json:"author,omitempty"`
 	// AuthorAssociation is the author's relation to the repository, as the last read saw it:
@@ -65,7 +68,7 @@ type Status struct {
 
 func (w *monitor) status() Status {
 	pos := w.m.Position()
-	st := Status{MonitorID: w.id, Run: w.firstRun, PR: w.p.Ref.String(), Owner: w.p.Owner, Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Title: statemachine.Untrusted(pos.Monitor.Title), URL: pos.Monitor.URL,
+	st := Status{MonitorID: w.id, Run: w.firstRun, PR: w.p.Ref.String(), Owner: w.p.Owner, OwnerLogin: w.p.OwnerLogin, Summary: prstatus.SummaryLine(w.p.Ref.String(), w.facts), Title: statemachine.Untrusted(pos.Monitor.Title), URL: pos.Monitor.URL,
 		State: pos.Node.State(), Node: pos.Node, Flow: pos.Node.Flow(), Question: pos.Question,
 		LastEvent: w.lastEvent, LastRead: w.lastRead, NextReconcile: w.reconcileAt, ChangesSeen: w.changes,
 		Runs: w.runs, LastError: w.lastError, CallsWaiting: w.callsWaiting}

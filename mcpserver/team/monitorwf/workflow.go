@@ -19,6 +19,9 @@ type Result struct {
 	// StoppedBy is the owner when the owner stopped the monitor (a stop lasts: a webhook delivery
 	// starts no new run over it, only the owner's own start does); empty when it ended otherwise.
 	StoppedBy string `json:"stopped_by,omitempty"`
+	// StoppedByLogin is that owner's login (Params.OwnerLogin) when the owner is keyed by an id: a
+	// delivery that names its author by login alone is matched by it.
+	StoppedByLogin string `json:"stopped_by_login,omitempty"`
 	// Deliveries are the webhook deliveries the last run took within its window: a replay of one
 	// starts nothing either.
 	Deliveries []Delivery `json:"deliveries,omitempty"`
@@ -98,6 +101,8 @@ type monitor struct {
 	callsWaiting int    // the agent's NextStep Updates waiting now for something for the agent
 	// published is the PrmonitorWaitingOn value the workflow last set (publish.go).
 	published WaitingOn
+	// authorSeen: a read found the pull request's author to be the id-keyed owner (foreign).
+	authorSeen bool
 }
 
 // Event is the last thing that happened to a monitor, for status and the board.
@@ -116,9 +121,11 @@ type Change struct {
 	// Digest names the delivery's signed body (hex of its SHA-256's first half): a change whose
 	// digest the monitor took within its delivery window is a replay, and is dropped.
 	Digest string `json:"digest,omitempty"`
-	// Owner is whom a monitor this change starts belongs to (Params.Owner): the user who asked,
-	// or the pull request's author for a delivery. A running monitor keeps its owner.
-	Owner string `json:"owner,omitempty"`
+	// Owner is whom a monitor this change starts belongs to (Params.Owner, an owner key: Owner.Key):
+	// the user who asked, or the pull request's author for a delivery. A running monitor keeps its
+	// owner. OwnerLogin is that user's login (Params.OwnerLogin).
+	Owner      string `json:"owner,omitempty"`
+	OwnerLogin string `json:"owner_login,omitempty"`
 }
 
 func newMonitor(ctx workflow.Context, p Params) (*monitor, error) {
@@ -129,7 +136,7 @@ func newMonitor(ctx workflow.Context, p Params) (*monitor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("restore the carried position: %w", err)
 		}
-		w.m, w.act, w.runs, w.deliveries = m, m.Pending(), c.Runs, c.Deliveries
+		w.m, w.act, w.runs, w.deliveries, w.authorSeen = m, m.Pending(), c.Runs, c.Deliveries, c.AuthorSeen
 		w.owed, w.lastChange, w.reconcileAt, w.hotAt = c.Owed, c.Owed, c.ReconcileAt, c.HotAt
 		if w.reconcileAt.IsZero() {
 			w.reconcileAt = now.Add(w.reconcilePeriod())
@@ -168,6 +175,14 @@ func (w *monitor) register(ctx workflow.Context) error {
 		workflow.GetSignalChannel(ctx, SignalStop).Receive(ctx, nil)
 		w.onStop(ctx)
 	})
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch := workflow.GetSignalChannel(ctx, SignalAdopt)
+		for {
+			var o Owner
+			ch.Receive(ctx, &o)
+			w.onAdopt(ctx, o)
+		}
+	})
 	return nil
 }
 
@@ -205,6 +220,13 @@ func (w *monitor) drainSignals(ctx workflow.Context) {
 		}
 		w.onChange(ctx, c)
 	}
+	for adopt := workflow.GetSignalChannel(ctx, SignalAdopt); ; {
+		var o Owner
+		if !adopt.ReceiveAsync(&o) {
+			break
+		}
+		w.onAdopt(ctx, o)
+	}
 	if workflow.GetSignalChannel(ctx, SignalStop).ReceiveAsync(nil) {
 		w.onStop(ctx)
 		w.drive(ctx)
@@ -213,7 +235,11 @@ func (w *monitor) drainSignals(ctx workflow.Context) {
 
 // result is what the workflow returns when the machine ended.
 func (w *monitor) result() Result {
-	return Result{Position: w.m.Position(), Final: w.act, StoppedBy: w.stoppedBy, Deliveries: w.deliveries}
+	r := Result{Position: w.m.Position(), Final: w.act, StoppedBy: w.stoppedBy, Deliveries: w.deliveries}
+	if w.stoppedBy != "" && IsIDKey(w.stoppedBy) {
+		r.StoppedByLogin = w.p.OwnerLogin
+	}
+	return r
 }
 
 // ended: the machine stopped or saw the merge.
@@ -235,7 +261,7 @@ func (w *monitor) continued() Params {
 		owed = w.lastChange
 	}
 	p.Carry = &Carry{Position: w.m.Position(), Owed: owed, ReconcileAt: w.reconcileAt, HotAt: w.hotAt, Runs: w.runs + 1,
-		Deliveries: w.deliveries}
+		Deliveries: w.deliveries, AuthorSeen: w.authorSeen}
 	return p
 }
 

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -32,15 +33,9 @@ func (s *Server) signInCookie(id string) string {
 	return name + id
 }
 
-func (s *Server) setSignInCookie(w http.ResponseWriter, id string, maxAge int) {
-	http.SetCookie(w, &http.Cookie{Name: s.signInCookie(id), Value: id, Path: "/", MaxAge: maxAge, HttpOnly: true,
+func (s *Server) setSignInCookie(w http.ResponseWriter, id, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: s.signInCookie(id), Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: s.secure()})
-}
-
-// browserHolds says whether the request carries sign-in id's cookie.
-func (s *Server) browserHolds(r *http.Request, id string) bool {
-	c, err := r.Cookie(s.signInCookie(id))
-	return err == nil && id != "" && c.Value == id
 }
 
 // authorize serves the client's authorization request. A request that cannot be trusted to name
@@ -79,12 +74,16 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		fail("invalid_target", "this server grants access to "+s.Resource()+" only")
 	case !scopeOK(q.Get("scope")):
 		fail("invalid_scope", "the one scope served is "+Scope)
+	case len(q.Get("state")) > maxState:
+		fail("invalid_request", fmt.Sprintf("state is longer than %d characters", maxState))
 	default:
-		p := &pending{id: randomToken(""), client: client, redirectURI: redirect, redirectGiven: given, state: q.Get("state"), challenge: q.Get("code_challenge"),
-			resource: s.Resource(), scope: Scope, ghVerifier: oauth2.GenerateVerifier(), created: s.cfg.Now()}
-		s.pending.add(p)
-		s.setSignInCookie(w, p.id, int(pendingTTL.Seconds()))
-		s.consentPage(w, p)
+		p := &pending{ID: randomID(), Client: hashOf(client.ID), RedirectURI: redirect, RedirectGiven: given != "", State: q.Get("state"),
+			Challenge: q.Get("code_challenge"), Resource: s.Resource(), Scope: Scope, GHVerifier: oauth2.GenerateVerifier(), Created: s.cfg.Now()}
+		if err := s.keepPending(w, p); err != nil {
+			s.page(w, http.StatusInternalServerError, "This sign-in cannot go on", "Try again.")
+			return
+		}
+		s.consentPage(w, p, client)
 	}
 }
 
@@ -129,18 +128,21 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PostForm.Get("request")
-	p, ok := s.pending.get(id)
-	if !ok || p.board || !s.browserHolds(r, id) {
+	p, ok := s.pendingOf(r, id)
+	if !ok || p.Board {
 		s.page(w, http.StatusBadRequest, "This sign-in cannot go on", "It expired, or was started in another browser. Start it again from your application.")
 		return
 	}
 	if r.PostForm.Get("decision") != "allow" {
-		s.pending.take(id)
-		s.setSignInCookie(w, id, -1)
-		s.redirectError(w, r, p.redirectURI, p.state, "access_denied", "the person did not allow the application")
+		s.forgetPending(w, id)
+		s.redirectError(w, r, p.RedirectURI, p.State, "access_denied", "the person did not allow the application")
 		return
 	}
-	s.pending.consent(p)
+	p.Consented = true
+	if err := s.keepPending(w, p); err != nil {
+		s.page(w, http.StatusInternalServerError, "This sign-in cannot go on", "Try again.")
+		return
+	}
 	http.Redirect(w, r, s.githubURL(p), http.StatusSeeOther)
 }
 
@@ -151,15 +153,17 @@ func (s *Server) boardSignIn(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	p := &pending{id: randomToken(""), board: true, consented: true, ghVerifier: oauth2.GenerateVerifier(), created: s.cfg.Now()}
-	s.pending.add(p)
-	s.setSignInCookie(w, p.id, int(pendingTTL.Seconds()))
+	p := &pending{ID: randomID(), Board: true, Consented: true, GHVerifier: oauth2.GenerateVerifier(), Created: s.cfg.Now()}
+	if err := s.keepPending(w, p); err != nil {
+		s.page(w, http.StatusInternalServerError, "Not signed in", "Try again.")
+		return
+	}
 	http.Redirect(w, r, s.githubURL(p), http.StatusFound)
 }
 
 // githubURL is GitHub's authorization page for p, with PKCE towards GitHub too.
 func (s *Server) githubURL(p *pending) string {
-	return s.github.AuthCodeURL(p.id, oauth2.S256ChallengeOption(p.ghVerifier), oauth2.SetAuthURLParam("allow_signup", "false"))
+	return s.github.AuthCodeURL(p.ID, oauth2.S256ChallengeOption(p.GHVerifier), oauth2.SetAuthURLParam("allow_signup", "false"))
 }
 
 var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
@@ -184,12 +188,12 @@ type pageData struct {
 	Name, Redirect, ClientID, Request string
 }
 
-func (s *Server) consentPage(w http.ResponseWriter, p *pending) {
-	name := p.client.Name
+func (s *Server) consentPage(w http.ResponseWriter, p *pending, client *regClient) {
+	name := client.Name
 	if name == "" {
 		name = "(an application that gave no name)"
 	}
-	s.render(w, http.StatusOK, pageData{Title: "Allow this application?", Name: name, Redirect: p.redirectURI, ClientID: p.client.ID, Request: p.id})
+	s.render(w, http.StatusOK, pageData{Title: "Allow this application?", Name: name, Redirect: p.RedirectURI, ClientID: client.ID, Request: p.ID})
 }
 
 // page is a message for the person, in the browser.

@@ -20,21 +20,21 @@ import (
 func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id := q.Get("state")
-	if !s.browserHolds(r, id) {
+	p, ok := s.pendingOf(r, id)
+	if !ok {
 		s.page(w, http.StatusBadRequest, "This sign-in cannot go on", "It was started in another browser, or long ago. Start it again.")
 		return
 	}
-	p, ok := s.pending.take(id)
-	s.setSignInCookie(w, id, -1)
-	if !ok || !s.pending.consented(p) {
-		s.page(w, http.StatusBadRequest, "This sign-in cannot go on", "It expired. Start it again.")
+	s.forgetPending(w, id)
+	if !p.Consented {
+		s.page(w, http.StatusBadRequest, "This sign-in cannot go on", "It was not approved. Start it again.")
 		return
 	}
 	if e := q.Get("error"); e != "" || q.Get("code") == "" {
 		s.finishRefused(w, r, p, "access_denied", "GitHub did not sign the person in")
 		return
 	}
-	who, err := s.githubUser(r.Context(), q.Get("code"), p.ghVerifier)
+	who, err := s.githubUser(r.Context(), q.Get("code"), p.GHVerifier)
 	if err != nil {
 		s.cfg.Logger.Warn("oauth: sign-in with GitHub failed", "err", err)
 		s.finishRefused(w, r, p, "server_error", "the sign-in with GitHub failed")
@@ -45,28 +45,32 @@ func (s *Server) callback(w http.ResponseWriter, r *http.Request) {
 		s.finishRefused(w, r, p, "access_denied", "this GitHub user may not use this deployment")
 		return
 	}
-	if p.board {
+	if p.Board {
 		s.cfg.BoardSignedIn(w, r, who)
 		return
 	}
-	code := randomToken(prefixCode)
-	s.pending.addCode(hashToken(code), &authCode{family: randomToken(""), user: who, client: p.client.ID, redirectURI: p.redirectGiven,
-		challenge: p.challenge, resource: p.resource, scope: p.scope, expires: s.cfg.Now().Add(codeTTL)})
-	v := url.Values{"code": {code}, "iss": {s.cfg.Issuer}}
-	if p.state != "" {
-		v.Set("state", p.state)
+	sealed, err := s.sealer.seal(sealCode, codeClaims{
+		grantClaims: grantClaims{Family: randomID(), User: who, Client: p.Client, Resource: p.Resource, Scope: p.Scope},
+		Redirect:    p.redirectGiven(), Challenge: p.Challenge, Expires: s.cfg.Now().Add(codeTTL).Unix()})
+	if err != nil {
+		s.finishRefused(w, r, p, "server_error", "could not issue a code")
+		return
 	}
-	http.Redirect(w, r, withQuery(p.redirectURI, v), http.StatusFound)
+	v := url.Values{"code": {prefixCode + sealed}, "iss": {s.cfg.Issuer}}
+	if p.State != "" {
+		v.Set("state", p.State)
+	}
+	http.Redirect(w, r, withQuery(p.RedirectURI, v), http.StatusFound)
 }
 
 // finishRefused ends a sign-in that did not happen: the client hears the error; the board's
 // person reads it.
 func (s *Server) finishRefused(w http.ResponseWriter, r *http.Request, p *pending, code, description string) {
-	if p.board {
+	if p.Board {
 		s.page(w, http.StatusForbidden, "Not signed in", "The sign-in did not happen: "+description+".")
 		return
 	}
-	s.redirectError(w, r, p.redirectURI, p.state, code, description)
+	s.redirectError(w, r, p.RedirectURI, p.State, code, description)
 }
 
 // maxUserBody bounds GitHub's /user answer.

@@ -19,7 +19,7 @@ import (
 // regClient is a client as this server knows it: registered here (RFC 7591) or described by its
 // Client ID Metadata Document. Every client is public: it proves itself by PKCE, not a secret.
 type regClient struct {
-	ID           string    `json:"client_id"`
+	ID           string    `json:"client_id,omitempty"`
 	Name         string    `json:"client_name,omitempty"`
 	RedirectURIs []string  `json:"redirect_uris"`
 	Created      time.Time `json:"created"`
@@ -41,9 +41,12 @@ type clientMeta struct {
 const (
 	maxClientMeta   = 64 << 10
 	maxRedirectURIs = 20
+	maxRedirectURI  = 1024
 	maxClientName   = 200
-	maxClients      = 10_000
-	cimdTTL         = 10 * time.Minute
+	// maxClientID bounds a registered client's id (its sealed registration): it travels in the
+	// authorization request's URL and the sign-in's cookie.
+	maxClientID = 3000
+	cimdTTL     = 10 * time.Minute
 )
 
 // check says what is wrong with the metadata, "" when nothing.
@@ -82,6 +85,8 @@ func (m *clientMeta) check() string {
 func checkRedirectURI(raw string) string {
 	u, err := url.Parse(raw)
 	switch {
+	case len(raw) > maxRedirectURI:
+		return fmt.Sprintf("redirect URI %s is longer than %d characters", quoteShort(raw), maxRedirectURI)
 	case err != nil || !u.IsAbs():
 		return "redirect URI " + quoteShort(raw) + " is not an absolute URI"
 	case u.Fragment != "" || strings.Contains(raw, "#"):
@@ -135,9 +140,10 @@ func loopbackHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// register serves RFC 7591's POST: open to anyone (hosts register themselves), bounded in size
-// and count; a client that asks for a secret is registered as a public one (RFC 7591 §3.2.1 lets
-// the server say what it registered).
+// register serves RFC 7591's POST: open to anyone (hosts register themselves), bounded in size; a
+// client that asks for a secret is registered as a public one (RFC 7591 §3.2.1 lets the server
+// say what it registered). The registration is sealed into the client id it answers, so it costs
+// no storage, a flood of them fills nothing, and every replica reads it.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	var m clientMeta
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxClientMeta)).Decode(&m); err != nil {
@@ -153,20 +159,16 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, code, why)
 		return
 	}
-	c := &regClient{ID: randomToken(prefixClient), Name: m.ClientName, RedirectURIs: slices.Clone(m.RedirectURIs), Created: s.cfg.Now()}
-	err := s.store.update(c.Created, func(d *storeData) (bool, error) {
-		if len(d.Clients) >= maxClients {
-			pruneUnused(d, c.Created)
-		}
-		if len(d.Clients) >= maxClients {
-			return false, errors.New("too many clients are registered")
-		}
-		d.Clients[c.ID] = c
-		return true, nil
-	})
+	c := &regClient{Name: m.ClientName, RedirectURIs: slices.Clone(m.RedirectURIs), Created: s.cfg.Now()}
+	sealed, err := s.sealer.seal(sealClient, c)
 	if err != nil {
 		s.cfg.Logger.Error("oauth: register a client", "err", err)
 		writeJSONError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "could not register the client now")
+		return
+	}
+	if c.ID = prefixClient + sealed; len(c.ID) > maxClientID {
+		writeJSONError(w, http.StatusBadRequest, "invalid_client_metadata",
+			fmt.Sprintf("the registration is too large (its redirect URIs and name come to more than %d bytes)", maxClientID*3/4))
 		return
 	}
 	grants := m.GrantTypes
@@ -179,34 +181,18 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// unusedAfter is how long a registration that never got a token is kept once the registry is full:
-// registration is open to anyone, so a flood of them must not lock out the hosts that come later.
-const unusedAfter = 24 * time.Hour
-
-// pruneUnused forgets the registrations older than unusedAfter that no sign-in holds.
-func pruneUnused(d *storeData, now time.Time) {
-	used := map[string]bool{}
-	for _, f := range d.Families {
-		used[f.Client] = true
-	}
-	for id, c := range d.Clients {
-		if !used[id] && now.Sub(c.Created) > unusedAfter {
-			delete(d.Clients, id)
-		}
-	}
-}
-
 // client finds a client by id: registered here, or a metadata document at the id's URL.
 func (s *Server) client(ctx context.Context, id string) (*regClient, error) {
 	if strings.HasPrefix(id, "https://") || (s.cfg.LoopbackClients && strings.HasPrefix(id, "http://")) {
 		return s.cimd.get(ctx, id)
 	}
-	var c *regClient
-	s.store.view(func(d *storeData) { c = d.Clients[id] })
-	if c == nil {
+	var c regClient
+	sealed, ok := strings.CutPrefix(id, prefixClient)
+	if !ok || len(id) > maxClientID || s.sealer.open(sealClient, sealed, &c) != nil {
 		return nil, errors.New("unknown client_id")
 	}
-	return c, nil
+	c.ID = id
+	return &c, nil
 }
 
 // cimdCache fetches Client ID Metadata Documents and keeps each a few minutes.

@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -8,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 )
 
 // Identity is the person a token stands for: GitHub's numeric user id (what access is keyed by:
@@ -40,8 +43,12 @@ type Config struct {
 	// Allowed says whether a GitHub user may use the deployment; it is asked at sign-in and again
 	// at every token check, so a user taken off the list loses access at once.
 	Allowed func(Identity) bool
-	// StorePath is the file holding the registered clients and the hashes of the tokens.
-	StorePath string
+	// Key is the deployment's auth key (at least MinKey bytes), the same on every front-end
+	// replica: what the sign-in hands out and takes back is sealed under it (seal.go).
+	Key []byte
+	// Ledger is where every replica records the codes used, the refresh tokens rotated and the
+	// revocations (authledger.Temporal in a deployment).
+	Ledger Ledger
 	// AccessTTL (default 1 h) and RefreshTTL (default 30 days) bound the tokens handed out.
 	AccessTTL, RefreshTTL time.Duration
 	// BoardSignedIn, when set, is called when a person signed in to the board: it sets the
@@ -75,8 +82,10 @@ func (c *Config) defaults() error {
 		return errors.New("oauth: the GitHub client id and secret are required")
 	case c.Allowed == nil:
 		return errors.New("oauth: no list of who may sign in")
-	case c.StorePath == "":
-		return errors.New("oauth: no file for the tokens' hashes")
+	case len(c.Key) < MinKey:
+		return fmt.Errorf("oauth: the auth key (at least %d bytes, the same on every replica) is required", MinKey)
+	case c.Ledger == nil:
+		return errors.New("oauth: no ledger for the codes, refresh tokens and revocations")
 	}
 	c.Issuer = strings.TrimSuffix(c.Issuer, "/")
 	if c.ResourcePath == "" {
@@ -106,6 +115,12 @@ func (c *Config) defaults() error {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return nil
+}
+
+// Ledger is the shared record of what is said once for every replica (package authledger).
+type Ledger interface {
+	Apply(ctx context.Context, op authledger.Op) (authledger.Outcome, error)
+	Revoked(ctx context.Context, key string) (bool, error)
 }
 
 // APIURLFor is the REST API of a GitHub web address: api.github.com for github.com, else the

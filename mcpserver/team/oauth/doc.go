@@ -6,8 +6,11 @@
 // GitHub (an OAuth App or a GitHub App's user authorization, through golang.org/x/oauth2): the
 // identity is GitHub's numeric user id, with the login read at sign-in, and GitHub's token is
 // dropped once /user has answered. What it hands out are its own: short-lived access tokens and
-// rotating refresh tokens, kept only as SHA-256 hashes in a file that outlives a restart; a
-// refresh token used twice revokes its whole family (docs/security.md, docs/deploy.md).
+// rotating refresh tokens, sealed (AES-256-GCM) under the deployment's auth key, which every
+// front-end replica holds, so any replica finishes a sign-in another began and checks any token.
+// What must be said once for all replicas, a code exchanged, a refresh token rotated (one used
+// twice revokes its whole family), a revocation, is kept in a shared ledger (package authledger,
+// a Temporal workflow) (docs/security.md, docs/deploy.md).
 //
 // Because every client that registers is sent to GitHub under this server's one GitHub client,
 // the person approves each client on a page of this server before GitHub is asked (the MCP text's

@@ -43,14 +43,14 @@ func TestSignInWithGitHubGivesOurOwnTokens(t *testing.T) {
 	h := newHarness(t)
 	client := h.register(clientRedirect)
 	access, refresh := h.signIn(client)
-	who, err := h.srv.Verify(access)
+	who, err := h.srv.Verify(t.Context(), access)
 	require.NoError(t, err)
 	assert.Equal(t, Identity{ID: alice.ID, Login: "alice"}, who)
 
 	status, out := h.refreshCall(client, refresh)
 	require.Equal(t, http.StatusOK, status, "%v", out)
 	assert.NotEqual(t, refresh, out["refresh_token"], "the refresh token rotates")
-	who, err = h.srv.Verify(out["access_token"].(string))
+	who, err = h.srv.Verify(t.Context(), out["access_token"].(string))
 	require.NoError(t, err)
 	assert.Equal(t, alice.ID, who.ID)
 
@@ -64,27 +64,40 @@ func TestSignInWithGitHubGivesOurOwnTokens(t *testing.T) {
 		assert.NotContains(t, ours, ghTokens[0])
 		assert.True(t, strings.HasPrefix(ours, prefixAccess) || strings.HasPrefix(ours, prefixRefresh))
 	}
-	raw, err := readFile(h.store)
-	require.NoError(t, err)
-	for _, secret := range []string{access, refresh, ghTokens[0]} {
-		assert.NotContains(t, raw, secret, "the store holds hashes only")
+	for _, ours := range []string{access, refresh} {
+		for _, clear := range []string{"alice", "1001", h.url} {
+			assert.NotContains(t, ours, clear, "a token is sealed: it says nothing to whoever holds it")
+		}
 	}
 }
 
-func TestTokensOutliveARestart(t *testing.T) {
+// Another replica (or this one after a restart) with the same auth key and ledger honours what
+// this one handed out: the token, the registration, the refresh. A server with another key reads
+// none of it.
+func TestAnyReplicaWithTheKeyAndTheLedgerHonoursWhatAnotherIssued(t *testing.T) {
 	h := newHarness(t)
 	client := h.register(clientRedirect)
 	access, refresh := h.signIn(client)
 	again, err := New(h.srv.cfg)
 	require.NoError(t, err)
-	_, err = again.Verify(access)
+	_, err = again.Verify(t.Context(), access)
 	require.NoError(t, err)
-	h.srv = again
 	_, err = again.client(t.Context(), client)
-	require.NoError(t, err, "the registration outlives the restart")
-	out, err := again.refresh(refresh, client, "")
+	require.NoError(t, err, "the registration is read by the other")
+	out, err := again.refresh(t.Context(), refresh, client, "")
 	require.NoError(t, err)
 	assert.NotEmpty(t, out.AccessToken)
+
+	cfg := h.srv.cfg
+	cfg.Key = []byte("another-deployment-another-key-0123456789")
+	stranger, err := New(cfg)
+	require.NoError(t, err)
+	_, err = stranger.Verify(t.Context(), access)
+	assert.ErrorIs(t, err, ErrUnknownToken)
+	_, err = stranger.client(t.Context(), client)
+	assert.Error(t, err)
+	_, err = stranger.refresh(t.Context(), out.RefreshToken, client, "")
+	assert.ErrorContains(t, err, "unknown or expired")
 }
 
 func TestTheResourceRefuses(t *testing.T) {
@@ -105,7 +118,7 @@ func TestTheResourceRefuses(t *testing.T) {
 		}, nil, ErrExpired},
 		{"a revoked token", func(t *testing.T) string {
 			a, _ := h.signIn(client)
-			require.NoError(t, h.srv.Revoke(a))
+			require.NoError(t, h.srv.Revoke(t.Context(), a))
 			return a
 		}, nil, ErrRevoked},
 		{"a token issued for another resource (the deployment moved)", func(*testing.T) string { a, _ := h.signIn(client); return a },
@@ -132,7 +145,7 @@ func TestTheResourceRefuses(t *testing.T) {
 			if tc.srv != nil {
 				srv = tc.srv(t)
 			}
-			_, err := srv.Verify(token)
+			_, err := srv.Verify(t.Context(), token)
 			require.ErrorIs(t, err, tc.want)
 		})
 	}
@@ -197,7 +210,7 @@ func TestACodeUsedTwiceRevokesWhatItGave(t *testing.T) {
 	status, second := h.tokenCall(form)
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, "invalid_grant", second["error"])
-	_, err := h.srv.Verify(first["access_token"].(string))
+	_, err := h.srv.Verify(t.Context(), first["access_token"].(string))
 	assert.ErrorIs(t, err, ErrRevoked)
 }
 
@@ -212,7 +225,7 @@ func TestAReusedRefreshTokenRevokesTheFamily(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, status)
 	assert.Equal(t, "invalid_grant", out["error"])
 	for _, a := range []string{access, rotated["access_token"].(string)} {
-		_, err := h.srv.Verify(a)
+		_, err := h.srv.Verify(t.Context(), a)
 		assert.ErrorIs(t, err, ErrRevoked)
 	}
 	status, out = h.refreshCall(client, rotated["refresh_token"].(string))
@@ -221,7 +234,7 @@ func TestAReusedRefreshTokenRevokesTheFamily(t *testing.T) {
 
 	// Another sign-in of the same person is another family, untouched.
 	a2, _ := h.signIn(client)
-	_, err := h.srv.Verify(a2)
+	_, err := h.srv.Verify(t.Context(), a2)
 	assert.NoError(t, err)
 }
 
@@ -332,7 +345,7 @@ func TestAClientIDMetadataDocument(t *testing.T) {
 		h := newHarness(t)
 		doc = map[string]any{"client_id": id, "client_name": "A host", "redirect_uris": []string{clientRedirect}, "token_endpoint_auth_method": "none"}
 		a, _ := h.signIn(id)
-		_, err := h.srv.Verify(a)
+		_, err := h.srv.Verify(t.Context(), a)
 		require.NoError(t, err)
 	})
 	refused := []struct {
@@ -370,6 +383,7 @@ func TestRegistrationRefuses(t *testing.T) {
 		{"a fragment", `{"redirect_uris":["https://app.example/cb#x"]}`, "invalid_redirect_uri"},
 		{"the implicit grant", `{"redirect_uris":["https://app.example/cb"],"grant_types":["implicit"]}`, "invalid_client_metadata"},
 		{"not JSON", `redirect_uris=https://app.example/cb`, "invalid_client_metadata"},
+		{"a redirect URI too long to carry", `{"redirect_uris":["https://app.example/` + strings.Repeat("x", maxRedirectURI) + `"]}`, "invalid_redirect_uri"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -414,30 +428,42 @@ func TestRevocationEndpoint(t *testing.T) {
 	require.NoError(t, err)
 	readAll(t, res)
 	assert.Equal(t, http.StatusOK, res.StatusCode)
-	_, err = h.srv.Verify(access)
+	_, err = h.srv.Verify(t.Context(), access)
 	assert.ErrorIs(t, err, ErrRevoked)
 }
 
-func TestAFullRegistryMakesRoomFromRegistrationsNeverUsed(t *testing.T) {
+// A registration is sealed into the client id it answers: nothing is stored, so a flood of them
+// fills nothing; an id altered by one character, or a sealed value of another kind passed off as
+// a client id, is an unknown client; a registration too large for an id is refused.
+func TestARegistrationIsSealedInItsClientID(t *testing.T) {
 	h := newHarness(t)
-	used := h.register(clientRedirect)
-	h.signIn(used)
-	h.srv.store.view(func(d *storeData) {
-		for i := len(d.Clients); i < maxClients; i++ {
-			id := fmt.Sprintf("pmclient_flood%d", i)
-			d.Clients[id] = &regClient{ID: id, RedirectURIs: []string{clientRedirect}, Created: h.clock.now()}
-		}
-	})
-	res, err := http.Post(h.url+pathRegister, "application/json", strings.NewReader(`{"redirect_uris":["`+clientRedirect+`"]}`))
+	client := h.register(clientRedirect)
+	got, err := h.srv.client(t.Context(), client)
 	require.NoError(t, err)
-	readAll(t, res)
-	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, "full, and the flood is recent")
+	assert.Equal(t, []string{clientRedirect}, got.RedirectURIs)
+	assert.Equal(t, "Test host", got.Name)
 
-	h.clock.add(unusedAfter + time.Hour)
-	fresh := h.register(clientRedirect)
-	assert.NotEmpty(t, fresh)
-	_, err = h.srv.client(t.Context(), used)
-	assert.NoError(t, err, "a client with a sign-in is kept")
+	flipped := []byte(client)
+	flipped[len(flipped)-5] ^= 1
+	access, _ := h.signIn(client)
+	for name, id := range map[string]string{
+		"one character altered":          string(flipped),
+		"an access token's sealed value": prefixClient + strings.TrimPrefix(access, prefixAccess),
+		"made up":                        prefixClient + "abc",
+	} {
+		_, err := h.srv.client(t.Context(), id)
+		assert.Error(t, err, name)
+	}
+
+	var uris []string
+	for i := range maxRedirectURIs {
+		uris = append(uris, fmt.Sprintf("https://app.example/%s/%d", strings.Repeat("x", 200), i))
+	}
+	body, _ := json.Marshal(map[string]any{"redirect_uris": uris})
+	res, err := http.Post(h.url+pathRegister, "application/json", strings.NewReader(string(body)))
+	require.NoError(t, err)
+	assert.Contains(t, readAll(t, res), "the registration is too large")
+	assert.Equal(t, http.StatusBadRequest, res.StatusCode)
 }
 
 func TestTwoSignInsAtOnceInOneBrowserBothFinish(t *testing.T) {
@@ -482,4 +508,28 @@ func TestARequestThatNamedNoRedirectURIIsExchangedWithoutOne(t *testing.T) {
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {client}, "code_verifier": {verifier}}
 	status, out := h.tokenCall(form)
 	assert.Equal(t, http.StatusOK, status, "%v", out)
+}
+
+// The sign-in under way rides in the browser's cookie: at the bounds of what a request may carry
+// (a redirect URI and a state of the largest sizes taken) it stays within the 4 KiB a browser keeps.
+func TestASignInUnderWayFitsInItsCookie(t *testing.T) {
+	h := newHarness(t)
+	redirect := "https://app.example/" + strings.Repeat("r", maxRedirectURI-len("https://app.example/"))
+	client := h.register(redirect)
+	_, challenge := pkce("v")
+	q := authParams(client, redirect, challenge)
+	q.Set("state", strings.Repeat("s", maxState))
+	res, err := h.browser.Get(h.url + pathAuthorize + "?" + q.Encode())
+	require.NoError(t, err)
+	page := readAll(t, res)
+	require.Equal(t, http.StatusOK, res.StatusCode, page)
+	var cookie string
+	for _, c := range res.Header.Values("Set-Cookie") {
+		if strings.HasPrefix(c, cookieSignIn) {
+			cookie = c
+		}
+	}
+	require.NotEmpty(t, cookie)
+	t.Logf("the sign-in cookie at the bounds: %d bytes", len(cookie))
+	assert.Less(t, len(cookie), 4096, "the whole Set-Cookie line")
 }

@@ -9,7 +9,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake/signinfake"
 )
 
@@ -48,8 +48,11 @@ type harness struct {
 	gh      *signinfake.GitHub
 	clock   *clock
 	browser *http.Client
-	store   string
+	ledger  *authledger.Memory
 }
+
+// testKey is the tests' auth key.
+var testKey = []byte("0123456789abcdef0123456789abcdef-test-auth-key")
 
 const (
 	ghClient = "Iv1.fakeclientid"
@@ -61,7 +64,8 @@ const (
 
 func newHarness(t *testing.T, mutate ...func(*Config)) *harness {
 	t.Helper()
-	h := &harness{t: t, clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}, store: filepath.Join(t.TempDir(), "oauth.json")}
+	h := &harness{t: t, clock: &clock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}}
+	h.ledger = authledger.NewMemory(h.clock.now)
 	h.gh = signinfake.New(ghClient, ghSecret, "")
 	h.gh.SignIn(alice)
 	ghSrv := httptest.NewServer(h.gh.Handler())
@@ -77,7 +81,7 @@ func newHarness(t *testing.T, mutate ...func(*Config)) *harness {
 	t.Cleanup(front.Close)
 	h.url = front.URL
 	cfg := Config{Issuer: front.URL, GitHub: GitHub{ClientID: ghClient, ClientSecret: ghSecret, WebURL: ghSrv.URL},
-		Allowed: func(who Identity) bool { return who.ID == alice.ID }, StorePath: h.store, Now: h.clock.now, LoopbackClients: true}
+		Allowed: func(who Identity) bool { return who.ID == alice.ID }, Key: testKey, Ledger: h.ledger, Now: h.clock.now, LoopbackClients: true}
 	for _, m := range mutate {
 		m(&cfg)
 	}

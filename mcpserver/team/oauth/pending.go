@@ -1,145 +1,78 @@
 package oauth
 
 import (
-	"sync"
+	"net/http"
 	"time"
 )
 
 // pending is a sign-in under way: from the client's authorization request (or the board's
-// sign-in link) to GitHub's answer; and, once GitHub answered, the code the client exchanges.
-// Both live in memory: a restart in the middle of a sign-in makes the person start it again.
+// sign-in link) to GitHub's answer. It lives sealed in the browser's cookie for it (one cookie
+// per sign-in), not in any process: whichever replica the browser's next request reaches opens
+// it. GitHub's code is taken once by GitHub itself, so a sign-in replayed from an old cookie gets
+// nothing.
 type pending struct {
-	id    string // the browser's cookie and GitHub's state
-	board bool
-	// An MCP client's request.
-	client      *regClient
-	redirectURI string
-	// redirectGiven is the request's redirect_uri as sent ("" when it named none): the code's
-	// exchange must send the same.
-	redirectGiven string
-	state         string
-	challenge     string
-	resource      string
-	scope         string
-	consented     bool
-	// ghVerifier is the PKCE verifier of the request to GitHub.
-	ghVerifier string
-	created    time.Time
-}
-
-// authCode is a code handed to a client, exchanged once within codeTTL.
-type authCode struct {
-	family      string
-	user        Identity
-	client      string
-	redirectURI string
-	challenge   string
-	resource    string
-	scope       string
-	expires     time.Time
-	used        bool
+	ID    string `json:"id"` // GitHub's state, and the cookie's name
+	Board bool   `json:"board,omitempty"`
+	// An MCP client's request; Client is hashOf its client id (the id itself may be long).
+	Client      string `json:"client,omitempty"`
+	RedirectURI string `json:"redirect,omitempty"`
+	// RedirectGiven: the request named RedirectURI (it may name none when the client registered
+	// one); the code's exchange must send the same.
+	RedirectGiven bool   `json:"redirect_given,omitempty"`
+	State         string `json:"state,omitempty"`
+	Challenge     string `json:"challenge,omitempty"`
+	Resource      string `json:"resource,omitempty"`
+	Scope         string `json:"scope,omitempty"`
+	Consented     bool   `json:"consented,omitempty"`
+	// GHVerifier is the PKCE verifier of the request to GitHub.
+	GHVerifier string    `json:"gh_verifier"`
+	Created    time.Time `json:"created"`
 }
 
 const (
 	pendingTTL = 10 * time.Minute
 	codeTTL    = time.Minute
-	maxPending = 10_000
+	// maxState bounds the client's state parameter (it rides in the cookie and back), as
+	// maxRedirectURI bounds a redirect URI: the sealed sign-in stays well within a cookie's 4 KiB.
+	maxState = 512
 )
 
-type pendingSet struct {
-	now func() time.Time
-
-	mu    sync.Mutex
-	byID  map[string]*pending
-	codes map[string]*authCode // by the code's hash
-}
-
-func newPendingSet(now func() time.Time) *pendingSet {
-	return &pendingSet{now: now, byID: map[string]*pending{}, codes: map[string]*authCode{}}
-}
-
-// add keeps p, forgetting what has expired (and, past the bound, the oldest requests).
-func (ps *pendingSet) add(p *pending) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	now := ps.now()
-	if len(ps.byID) >= maxPending {
-		var oldest *pending
-		for id, q := range ps.byID {
-			if now.Sub(q.created) > pendingTTL {
-				delete(ps.byID, id)
-			} else if oldest == nil || q.created.Before(oldest.created) {
-				oldest = q
-			}
-		}
-		if len(ps.byID) >= maxPending && oldest != nil {
-			delete(ps.byID, oldest.id)
-		}
+// keepPending puts p, sealed, in the browser's cookie for it.
+func (s *Server) keepPending(w http.ResponseWriter, p *pending) error {
+	sealed, err := s.sealer.seal(sealSignIn, p)
+	if err != nil {
+		return err
 	}
-	ps.byID[p.id] = p
+	s.setSignInCookie(w, p.ID, sealed, int(pendingTTL.Seconds()))
+	return nil
 }
 
-// get is the request id names, while it lasts.
-func (ps *pendingSet) get(id string) (*pending, bool) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	p, ok := ps.byID[id]
-	if !ok || ps.now().Sub(p.created) > pendingTTL {
+// pendingOf is sign-in id as the browser's cookie holds it, while it lasts: a request without the
+// cookie (another browser) or with one this deployment did not seal finds none.
+func (s *Server) pendingOf(r *http.Request, id string) (*pending, bool) {
+	if id == "" {
 		return nil, false
 	}
-	return p, true
-}
-
-// take is get, and the request is forgotten (GitHub's answer is taken once).
-func (ps *pendingSet) take(id string) (*pending, bool) {
-	p, ok := ps.get(id)
-	if ok {
-		ps.mu.Lock()
-		delete(ps.byID, id)
-		ps.mu.Unlock()
+	c, err := r.Cookie(s.signInCookie(id))
+	if err != nil {
+		return nil, false
 	}
-	return p, ok
-}
-
-// consent marks the request approved by the person.
-func (ps *pendingSet) consent(p *pending) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	p.consented = true
-}
-
-func (ps *pendingSet) consented(p *pending) bool {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	return p.consented
-}
-
-// addCode keeps a code until it expires (and a little longer, so a second use is recognised).
-func (ps *pendingSet) addCode(hash string, c *authCode) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	now := ps.now()
-	if len(ps.codes) >= maxPending {
-		for h, old := range ps.codes {
-			if now.After(old.expires.Add(codeTTL)) {
-				delete(ps.codes, h)
-			}
-		}
+	var p pending
+	if s.sealer.open(sealSignIn, c.Value, &p) != nil || p.ID != id || s.cfg.Now().Sub(p.Created) > pendingTTL {
+		return nil, false
 	}
-	if len(ps.codes) < maxPending {
-		ps.codes[hash] = c
-	}
+	return &p, true
 }
 
-// useCode returns the code and whether it was used before (marking it used).
-func (ps *pendingSet) useCode(hash string) (c authCode, ok, usedBefore bool) {
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	p, ok := ps.codes[hash]
-	if !ok {
-		return authCode{}, false, false
+// forgetPending tells the browser to drop sign-in id's cookie.
+func (s *Server) forgetPending(w http.ResponseWriter, id string) {
+	s.setSignInCookie(w, id, "", -1)
+}
+
+// redirectGiven is the request's redirect_uri as sent ("" when it named none).
+func (p *pending) redirectGiven() string {
+	if p.RedirectGiven {
+		return p.RedirectURI
 	}
-	usedBefore = p.used
-	p.used = true
-	return *p, true, usedBefore
+	return ""
 }

@@ -14,23 +14,22 @@ const Scope = "prmonitor"
 
 // Server is the authorization server, and the resource server's token check.
 type Server struct {
-	cfg     Config
-	store   *store
-	cimd    *cimdCache
-	github  *oauth2.Config
-	pending *pendingSet
+	cfg    Config
+	sealer *sealer
+	cimd   *cimdCache
+	github *oauth2.Config
 }
 
-// New opens the token store and returns the server.
+// New returns the server.
 func New(cfg Config) (*Server, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	st, err := openStore(cfg.StorePath)
+	sl, err := newSealer(cfg.Key)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, store: st, cimd: newCIMDCache(cfg.Now, cfg.LoopbackClients), pending: newPendingSet(cfg.Now)}
+	s := &Server{cfg: cfg, sealer: sl, cimd: newCIMDCache(cfg.Now, cfg.LoopbackClients)}
 	s.github = &oauth2.Config{
 		ClientID: cfg.GitHub.ClientID, ClientSecret: cfg.GitHub.ClientSecret, RedirectURL: s.CallbackURL(),
 		Endpoint: oauth2.Endpoint{AuthURL: cfg.GitHub.WebURL + "/login/oauth/authorize", TokenURL: cfg.GitHub.WebURL + "/login/oauth/access_token",
@@ -103,7 +102,7 @@ func (s *Server) revoke(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
-	if err := s.Revoke(r.PostForm.Get("token")); err != nil {
+	if err := s.Revoke(r.Context(), r.PostForm.Get("token")); err != nil {
 		s.cfg.Logger.Error("oauth: revoke", "err", err)
 		writeJSONError(w, http.StatusServiceUnavailable, "temporarily_unavailable", "could not revoke the token now")
 		return

@@ -1,15 +1,21 @@
 package oauth
 
 import (
+	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/team/authledger"
 )
 
 // The tokens' prefixes say what a leaked string is (secret scanners match on them); the rest is
-// 32 random bytes.
+// a sealed value (seal.go).
 const (
 	prefixAccess  = "pma_"
 	prefixRefresh = "pmr_"
@@ -17,11 +23,18 @@ const (
 	prefixClient  = "pmclient_"
 )
 
-// randomToken is prefix and 32 random bytes, base64url.
-func randomToken(prefix string) string {
-	b := make([]byte, 32)
+// randomID is 16 random bytes, base64url: a sign-in's family id, a request's id.
+func randomID() string {
+	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (it panics on a broken source)
-	return prefix + base64.RawURLEncoding.EncodeToString(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// hashOf is the hex SHA-256 of s, shortened: what the ledger and sealed values name a code or a
+// client by.
+func hashOf(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:16])
 }
 
 // Errors a token check returns; the resource server answers each with a 401.
@@ -33,45 +46,63 @@ var (
 	ErrNotAllowed   = errors.New("the user may no longer use this deployment")
 )
 
-// Verify checks an access token presented to the resource: issued here, for this resource, not
-// expired, not revoked, and its user still allowed. It returns whom it stands for.
-func (s *Server) Verify(token string) (Identity, error) {
-	if !strings.HasPrefix(token, prefixAccess) {
+// grantClaims are what every token of one sign-in (a family: one person in one client, and every
+// token its refreshes produced) carries.
+type grantClaims struct {
+	Family   string   `json:"f"`
+	User     Identity `json:"u"`
+	Client   string   `json:"c"` // hashOf the client id
+	Resource string   `json:"r"`
+	Scope    string   `json:"s"`
+}
+
+// accessClaims are a sealed access token's content.
+type accessClaims struct {
+	grantClaims
+	Expires int64 `json:"e"`
+}
+
+// refreshClaims are a sealed refresh token's content: Gen counts the rotations, and only the
+// family's current generation is taken (the ledger's).
+type refreshClaims struct {
+	grantClaims
+	Gen     int   `json:"g"`
+	Expires int64 `json:"e"`
+}
+
+// familyKey is the ledger's key of a sign-in.
+func familyKey(id string) string { return "family:" + id }
+
+// Verify checks an access token presented to the resource: sealed here, for this resource, not
+// expired, its sign-in not revoked (the ledger, shared by every replica), and its user still
+// allowed. It returns whom it stands for.
+func (s *Server) Verify(ctx context.Context, token string) (Identity, error) {
+	var c accessClaims
+	sealed, ok := strings.CutPrefix(token, prefixAccess)
+	if !ok || s.sealer.open(sealAccess, sealed, &c) != nil {
 		return Identity{}, ErrUnknownToken
 	}
-	now := s.cfg.Now()
-	var (
-		who Identity
-		err error
-	)
-	s.store.view(func(d *storeData) {
-		t, ok := d.Tokens[hashToken(token)]
-		if !ok || t.Kind != kindAccess {
-			err = ErrUnknownToken
-			return
-		}
-		f, ok := d.Families[t.Family]
-		switch {
-		case !ok:
-			err = ErrUnknownToken
-		case f.Revoked:
-			err = ErrRevoked
-		case !now.Before(t.Expires):
-			err = ErrExpired
-		case f.Resource != s.Resource():
-			err = ErrAudience
-		default:
-			who = f.User
-		}
-	})
-	if err != nil {
-		return Identity{}, err
+	switch {
+	case !s.cfg.Now().Before(time.Unix(c.Expires, 0)):
+		return Identity{}, ErrExpired
+	case c.Resource != s.Resource():
+		return Identity{}, ErrAudience
 	}
-	if !s.cfg.Allowed(who) {
+	revoked, err := s.cfg.Ledger.Revoked(ctx, familyKey(c.Family))
+	switch {
+	case err != nil:
+		s.cfg.Logger.Error("oauth: the ledger did not answer; the token is refused", "err", err)
+		return Identity{}, fmt.Errorf("the token could not be checked now: %w", errLedger)
+	case revoked:
+		return Identity{}, ErrRevoked
+	case !s.cfg.Allowed(c.User):
 		return Identity{}, ErrNotAllowed
 	}
-	return who, nil
+	return c.User, nil
 }
+
+// errLedger: the ledger could not be reached.
+var errLedger = errors.New("the sign-in ledger is unavailable")
 
 // issued is what the token endpoint answers.
 type issued struct {
@@ -82,25 +113,18 @@ type issued struct {
 	Scope        string `json:"scope,omitempty"`
 }
 
-// issueLocked adds a new access and refresh token to family id.
-func (s *Server) issueLocked(d *storeData, id string, now time.Time) issued {
-	access, refresh := randomToken(prefixAccess), randomToken(prefixRefresh)
-	d.Tokens[hashToken(access)] = &tokenRec{Family: id, Kind: kindAccess, Expires: now.Add(s.cfg.AccessTTL)}
-	d.Tokens[hashToken(refresh)] = &tokenRec{Family: id, Kind: kindRefresh, Expires: now.Add(s.cfg.RefreshTTL)}
-	return issued{AccessToken: access, TokenType: "Bearer", ExpiresIn: int64(s.cfg.AccessTTL / time.Second),
-		RefreshToken: refresh, Scope: d.Families[id].Scope}
-}
-
-// grant starts a family for a code just exchanged and issues its first tokens.
-func (s *Server) grant(c *authCode) (issued, error) {
-	now := s.cfg.Now()
-	var out issued
-	err := s.store.update(now, func(d *storeData) (bool, error) {
-		d.Families[c.family] = &family{User: c.user, Client: c.client, Resource: c.resource, Scope: c.scope, Created: now}
-		out = s.issueLocked(d, c.family, now)
-		return true, nil
-	})
-	return out, err
+// issue seals a new access token and refresh token (generation gen) of g.
+func (s *Server) issue(g grantClaims, gen int, now time.Time) (issued, error) {
+	access, err := s.sealer.seal(sealAccess, accessClaims{grantClaims: g, Expires: now.Add(s.cfg.AccessTTL).Unix()})
+	if err != nil {
+		return issued{}, err
+	}
+	refresh, err := s.sealer.seal(sealRefresh, refreshClaims{grantClaims: g, Gen: gen, Expires: now.Add(s.cfg.RefreshTTL).Unix()})
+	if err != nil {
+		return issued{}, err
+	}
+	return issued{AccessToken: prefixAccess + access, TokenType: "Bearer", ExpiresIn: int64(s.cfg.AccessTTL / time.Second),
+		RefreshToken: prefixRefresh + refresh, Scope: g.Scope}, nil
 }
 
 // errInvalidGrant is the token endpoint's invalid_grant, with its description.
@@ -108,67 +132,63 @@ type errInvalidGrant string
 
 func (e errInvalidGrant) Error() string { return string(e) }
 
-// refresh exchanges a refresh token of client for new tokens. A refresh token already exchanged
-// means it leaked (or the client lost the new one): the family is revoked, every token of it.
-func (s *Server) refresh(token, client, resource string) (issued, error) {
+// refresh exchanges a refresh token of client for new tokens. The ledger takes each generation
+// once, whichever replica asks: a refresh token already exchanged means it leaked (or the client
+// lost the new one), and the family is revoked, every token of it.
+func (s *Server) refresh(ctx context.Context, token, client, resource string) (issued, error) {
 	now := s.cfg.Now()
-	var out issued
-	err := s.store.update(now, func(d *storeData) (bool, error) {
-		t, ok := d.Tokens[hashToken(token)]
-		if !ok || t.Kind != kindRefresh || !now.Before(t.Expires) {
-			return false, errInvalidGrant("the refresh token is unknown or expired")
-		}
-		f := d.Families[t.Family]
-		switch {
-		case f == nil || f.Revoked:
-			return false, errInvalidGrant("the refresh token was revoked")
-		case f.Client != client:
-			return false, errInvalidGrant("the refresh token was issued to another client")
-		case resource != "" && resource != f.Resource:
-			return false, errInvalidTarget("the refresh token was issued for " + f.Resource)
-		case f.Resource != s.Resource():
-			return false, errInvalidGrant("the refresh token was issued for another resource")
-		case t.Used:
-			f.Revoked = true
-			s.cfg.Logger.Warn("oauth: a refresh token was used twice; every token of its sign-in is revoked",
-				"user_id", f.User.ID, "client", f.Client)
-			return true, errInvalidGrant("the refresh token was already used: every token of this sign-in is revoked")
-		case !s.cfg.Allowed(f.User):
-			return false, errInvalidGrant("the user may no longer use this deployment")
-		}
-		t.Used = true
-		out = s.issueLocked(d, t.Family, now)
-		return true, nil
-	})
-	return out, err
-}
-
-// Revoke ends the family of token (an access or a refresh token): every token of that sign-in.
-// An unknown token is no error (RFC 7009).
-func (s *Server) Revoke(token string) error {
-	return s.store.update(s.cfg.Now(), func(d *storeData) (bool, error) {
-		t, ok := d.Tokens[hashToken(token)]
-		if !ok {
-			return false, nil
-		}
-		if f := d.Families[t.Family]; f != nil && !f.Revoked {
-			f.Revoked = true
-			return true, nil
-		}
-		return false, nil
-	})
-}
-
-// revokeFamily ends a family by id (a code shown twice).
-func (s *Server) revokeFamily(id string) {
-	err := s.store.update(s.cfg.Now(), func(d *storeData) (bool, error) {
-		if f := d.Families[id]; f != nil && !f.Revoked {
-			f.Revoked = true
-			return true, nil
-		}
-		return false, nil
-	})
-	if err != nil {
-		s.cfg.Logger.Error("oauth: revoke the tokens of a code used twice", "err", err)
+	var c refreshClaims
+	sealed, ok := strings.CutPrefix(token, prefixRefresh)
+	switch {
+	case !ok || s.sealer.open(sealRefresh, sealed, &c) != nil || !now.Before(time.Unix(c.Expires, 0)):
+		return issued{}, errInvalidGrant("the refresh token is unknown or expired")
+	case c.Client != hashOf(client):
+		return issued{}, errInvalidGrant("the refresh token was issued to another client")
+	case resource != "" && resource != c.Resource:
+		return issued{}, errInvalidTarget("the refresh token was issued for " + c.Resource)
+	case c.Resource != s.Resource():
+		return issued{}, errInvalidGrant("the refresh token was issued for another resource")
+	case !s.cfg.Allowed(c.User):
+		return issued{}, errInvalidGrant("the user may no longer use this deployment")
 	}
+	out, err := s.cfg.Ledger.Apply(ctx, authledger.Op{Kind: authledger.KindRotate, Key: familyKey(c.Family), Gen: c.Gen,
+		Until: now.Add(s.cfg.RefreshTTL)})
+	switch {
+	case err != nil:
+		return issued{}, fmt.Errorf("rotate the refresh token: %w", err)
+	case out.Reused:
+		s.cfg.Logger.Warn("oauth: a refresh token was used twice; every token of its sign-in is revoked",
+			"user_id", c.User.ID, "client", c.Client)
+		return issued{}, errInvalidGrant("the refresh token was already used: every token of this sign-in is revoked")
+	case !out.Rotated:
+		return issued{}, errInvalidGrant("the refresh token was revoked")
+	}
+	return s.issue(c.grantClaims, c.Gen+1, now)
+}
+
+// Revoke ends the sign-in of token (an access or a refresh token): every token of it, on every
+// replica. A token that is not one of ours is no error (RFC 7009).
+func (s *Server) Revoke(ctx context.Context, token string) error {
+	var family string
+	if sealed, ok := strings.CutPrefix(token, prefixAccess); ok {
+		var c accessClaims
+		if s.sealer.open(sealAccess, sealed, &c) == nil {
+			family = c.Family
+		}
+	} else if sealed, ok := strings.CutPrefix(token, prefixRefresh); ok {
+		var c refreshClaims
+		if s.sealer.open(sealRefresh, sealed, &c) == nil {
+			family = c.Family
+		}
+	}
+	if family == "" {
+		return nil
+	}
+	return s.revokeFamily(ctx, family)
+}
+
+// revokeFamily ends a family by id, for as long as any token of it could live.
+func (s *Server) revokeFamily(ctx context.Context, id string) error {
+	_, err := s.cfg.Ledger.Apply(ctx, authledger.Op{Kind: authledger.KindRevoke, Key: familyKey(id), Until: s.cfg.Now().Add(s.cfg.RefreshTTL)})
+	return err
 }

@@ -3,7 +3,6 @@ package oauth
 import (
 	"io"
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -15,9 +14,4 @@ func readAll(t *testing.T, res *http.Response) string {
 	b, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
 	return string(b)
-}
-
-func readFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	return string(b), err
 }

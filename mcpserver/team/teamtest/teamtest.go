@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"net/http"
 	"os"
@@ -221,7 +222,15 @@ func DeliverAnswer(t testing.TB, addr, event, id, body string, key []byte) (int,
 	return resp.StatusCode, resp.Header.Get("X-Prmonitor-Outcome")
 }
 
-// UsersFile is a tokens file (USER SHA256HEX per line) for the users and bearer tokens given.
+// UserID is the GitHub user id the tests give login (in UsersFile): a number fixed by the login.
+func UserID(login string) int64 {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(strings.ToLower(login)))
+	return 1_000_000 + int64(h.Sum32()%1_000_000_000)
+}
+
+// UsersFile is a tokens file (LOGIN SHA256HEX GITHUB_USER_ID per line) for the users and bearer
+// tokens given, each user with the id UserID gives them.
 func UsersFile(tokens map[string]string) string {
 	names := make([]string, 0, len(tokens))
 	for u := range tokens {
@@ -231,7 +240,7 @@ func UsersFile(tokens map[string]string) string {
 	var b strings.Builder
 	for _, u := range names {
 		h := sha256.Sum256([]byte(tokens[u]))
-		fmt.Fprintf(&b, "%s %s\n", u, hex.EncodeToString(h[:]))
+		fmt.Fprintf(&b, "%s %s %d\n", u, hex.EncodeToString(h[:]), UserID(u))
 	}
 	return b.String()
 }

@@ -30,7 +30,7 @@ var ErrNotVisible = errors.New("the repository or commit is not visible to this 
 type target struct {
 	ref   prstatus.PRRef
 	start bool
-	owner string
+	owner monitorwf.Owner
 }
 
 // outcome is what became of a delivery, as the answer says it.
@@ -58,7 +58,7 @@ func (h *Handler) dispatch(ctx context.Context, event string, p payload, change 
 		c := change
 		var ok bool
 		if t.start {
-			c.Owner = t.owner
+			c.Owner, c.OwnerLogin = t.owner.Key(), t.owner.Login
 			ok, err = h.cfg.Monitors.Start(ctx, t.ref, c)
 		} else {
 			ok, err = h.cfg.Monitors.Poke(ctx, t.ref, c)
@@ -84,17 +84,17 @@ func (h *Handler) targets(ctx context.Context, event string, p payload) ([]targe
 		}
 		pr := p.PullRequest
 		start := slices.Contains(startActions, p.Action) && canWrite(pr.AuthorAssociation)
-		return one(p.Repository, pr.Number, start, pr.User.Login), nil
+		return one(p.Repository, pr.Number, start, monitorwf.Owner{ID: pr.User.ID, Login: pr.User.Login}), nil
 	case "pull_request_review", "pull_request_review_comment", "pull_request_review_thread":
 		if p.PullRequest == nil {
 			return nil, nil
 		}
-		return one(p.Repository, p.PullRequest.Number, false, ""), nil
+		return one(p.Repository, p.PullRequest.Number, false, monitorwf.Owner{}), nil
 	case "issue_comment":
 		if p.Issue == nil || len(p.Issue.PullRequest) == 0 || string(p.Issue.PullRequest) == "null" {
 			return nil, nil // a comment on an issue
 		}
-		return one(p.Repository, p.Issue.Number, false, ""), nil
+		return one(p.Repository, p.Issue.Number, false, monitorwf.Owner{}), nil
 	case "check_run":
 		if p.CheckRun == nil {
 			return nil, nil
@@ -112,15 +112,16 @@ func (h *Handler) targets(ctx context.Context, event string, p payload) ([]targe
 }
 
 // one is the monitor of one pull request; a monitor it starts belongs to the pull request's
-// author (a start without an author starts nothing).
-func one(repo repository, number int, start bool, author string) []target {
+// author, by GitHub user id (the payload's user.id; a payload without one keys it by the login, as
+// before owners had ids), and a start without an author starts nothing.
+func one(repo repository, number int, start bool, author monitorwf.Owner) []target {
 	ref, ok := refOf(repo, number)
 	if !ok {
 		return nil
 	}
-	start = start && author != ""
+	start = start && author.Valid()
 	if !start {
-		author = ""
+		author = monitorwf.Owner{}
 	}
 	return []target{{ref: ref, start: start, owner: author}}
 }

@@ -43,6 +43,8 @@ type repository struct {
 
 type login struct {
 	Login string `json:"login"`
+	// ID is GitHub's numeric user id (the owner of a monitor a delivery starts).
+	ID int64 `json:"id"`
 }
 
 type number struct {

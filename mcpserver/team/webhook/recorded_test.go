@@ -33,7 +33,7 @@ func TestGitHubsPayloadsAreAnsweredForWhatTheyAreNeverWithA5xx(t *testing.T) {
 		"issue_comment.created.pull_request.json":  {http.StatusAccepted, "signalled", []signal{{"acme/widgets#7", "issue_comment.created", false, ""}}},
 		"ping.json":                                {http.StatusOK, "not-handled", nil},
 		"pull_request.closed.json":                 {http.StatusAccepted, "signalled", []signal{{"acme/widgets#7", "pull_request.closed", false, ""}}},
-		"pull_request.opened.json":                 {http.StatusAccepted, "signalled", []signal{{"acme/widgets#7", "pull_request.opened", true, "alice"}}},
+		"pull_request.opened.json":                 {http.StatusAccepted, "signalled", []signal{{"acme/widgets#7", "pull_request.opened", true, "id:1001"}}},
 		"pull_request.opened.replayed.json":        {http.StatusUnprocessableEntity, "stale", nil},
 		"pull_request.synchronize.fork.json":       {http.StatusOK, "no-monitor", nil},
 		"pull_request_review.submitted.json":       {http.StatusAccepted, "signalled", []signal{{"acme/widgets#7", "pull_request_review.submitted", false, ""}}},

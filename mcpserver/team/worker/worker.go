@@ -17,6 +17,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 	"github.com/prmonitor/prmonitor/mcpserver/team/monitorwf"
 	"github.com/prmonitor/prmonitor/mcpserver/team/ops"
 	"github.com/prmonitor/prmonitor/mcpserver/team/webhook"
@@ -52,6 +53,12 @@ type Config struct {
 	// WebhookSecret.
 	WebhookListen string
 	WebhookSecret []byte
+	// WebhookHosts are the Host names /webhook answers to (httpguard; loopback names when empty):
+	// a delivery addressed to any other name is 403 before it is read.
+	WebhookHosts httpguard.Origins
+	// WebhookTLS, when set, serves the webhook over HTTPS. Without it the address must be a
+	// loopback one or sit behind a TLS proxy (httpguard.CheckListen, checked by the command).
+	WebhookTLS *tls.Config
 	// Listening, when set, is told the webhook's address once it accepts connections.
 	Listening func(addr string)
 	// Metrics is the worker's registry (ops.New): Temporal's SDK metrics, the webhook's deliveries,
@@ -153,7 +160,7 @@ func serveHTTP(ctx context.Context, cfg Config, c client.Client) error {
 		if err != nil {
 			return err
 		}
-		srv, err := listen(cfg, "webhook", cfg.WebhookListen, mux, cfg.Listening)
+		srv, err := listen(cfg, "webhook", cfg.WebhookListen, mux, cfg.WebhookTLS, cfg.Listening)
 		if err != nil {
 			return err
 		}
@@ -166,7 +173,7 @@ func serveHTTP(ctx context.Context, cfg Config, c client.Client) error {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", cfg.Metrics.Handler())
 		ops.Probes(mux, ready)
-		srv, err := listen(cfg, "metrics", cfg.MetricsListen, cfg.Metrics.Requests(mux), nil)
+		srv, err := listen(cfg, "metrics", cfg.MetricsListen, cfg.Metrics.Requests(mux), nil, nil)
 		if err != nil {
 			return err
 		}
@@ -190,16 +197,20 @@ func webhookMux(cfg Config, c client.Client, ready http.Handler) (http.Handler, 
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/webhook", hook)
-	ops.Probes(mux, ready)
+	mux.Handle("/webhook", cfg.WebhookHosts.Guard(hook))
+	ops.Probes(mux, ready) // the probes answer any Host, as the front end's do: a load balancer probes by address
 	return cfg.Metrics.Requests(mux), nil
 }
 
-// listen binds addr now (a taken port fails the start) and returns the server to run on it.
-func listen(cfg Config, what, addr string, h http.Handler, listening func(string)) (func(context.Context) error, error) {
+// listen binds addr now (a taken port fails the start) and returns the server to run on it, over
+// TLS when serving is set.
+func listen(cfg Config, what, addr string, h http.Handler, serving *tls.Config, listening func(string)) (func(context.Context) error, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	if serving != nil {
+		ln = tls.NewListener(ln, serving)
 	}
 	cfg.Logger.Info(what+" listening", "addr", ln.Addr().String())
 	if listening != nil {
