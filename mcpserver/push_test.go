@@ -101,7 +101,7 @@ func TestAClaudeCodeClientIsToldOnceOfANewActionWhileNoCallWaits(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &act))
 	require.Equal(t, "polling", act.Action, "the checks run again: %+v", act)
 	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "FAILURE", Log: "FAIL again"})
-	require.Eventually(t, func() bool { return len(h.pushed()) == 2 }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return len(h.pushed()) == 2 }, 30*time.Second, 5*time.Millisecond)
 	assert.Equal(t, "2", h.pushed()[1].Meta["seq"], "the next action, the next seq")
 	assert.Equal(t, "execute", h.pushed()[1].Meta["action"])
 

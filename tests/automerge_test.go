@@ -45,6 +45,17 @@ func answerWhenAsked(t *testing.T, w *world, id, choice string) contract.ActionO
 	return contract.ActionOutput{}
 }
 
+// callsUntil calls ready until done holds (15 s at most): the GitHub work a choice asks for is done
+// in the call that answers, or in the next when that call's short --max-block ended before the
+// work began (a loaded machine under -race).
+func callsUntil(t *testing.T, w *world, done func() bool) {
+	t.Helper()
+	for start := time.Now(); !done(); {
+		require.Less(t, time.Since(start), 15*time.Second, "the work was never done")
+		w.next("ready", "", nil)
+	}
+}
+
 // answerIn is a user who answers question id with choice and leaves everything else to themselves.
 func answerIn(id, choice string) func(question) string {
 	return func(q question) string {
@@ -79,6 +90,7 @@ func TestAutoMergeIsOfferedAndTurnedOnOnlyOnTheUsersChoice(t *testing.T) {
 			assert.Zero(t, w.fake.MutationCalls("enablePullRequestAutoMerge"), "nothing before the user's word")
 			act := answerWhenAsked(t, w, "merge_when_ready", "auto_merge")
 			assert.Equal(t, "polling", act.Action, "%+v", act)
+			callsUntil(t, w, func() bool { return w.fake.MutationCalls("enablePullRequestAutoMerge") > 0 })
 			require.Equal(t, 1, w.fake.MutationCalls("enablePullRequestAutoMerge"))
 			var head string
 			require.NoError(t, w.fake.View(githubfake.Ref(w.ref), func(pr *githubfake.PullRequest) {
@@ -115,6 +127,7 @@ func TestAPushTurnsAutoMergeOffAgainAndTellsTheUser(t *testing.T) {
 				return "handle_myself"
 			}, autoMergeEvents()...)
 			answerWhenAsked(t, w, "merge_when_ready", "auto_merge")
+			callsUntil(t, w, func() bool { return w.fake.MutationCalls("enablePullRequestAutoMerge") > 0 })
 			require.Equal(t, 1, w.fake.MutationCalls("enablePullRequestAutoMerge"))
 
 			w.apply(githubfake.Push{Commits: githubfake.Commits(1, "more")})
@@ -179,6 +192,7 @@ func TestAMergeQueueRepositoryEnqueuesOnMerge(t *testing.T) {
 				githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.Approve(carol, "LGTM"))
 			act := answerWhenAsked(t, w, "ready_to_merge", "merge")
 			assert.Equal(t, "polling", act.Action, "%+v", act)
+			callsUntil(t, w, func() bool { return w.fake.MutationCalls("enqueuePullRequest") > 0 })
 			require.Equal(t, 1, w.fake.MutationCalls("enqueuePullRequest"))
 			require.NoError(t, w.fake.View(githubfake.Ref(w.ref), func(pr *githubfake.PullRequest) {
 				require.NotNil(t, pr.Queued, "in the queue")

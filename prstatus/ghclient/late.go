@@ -19,11 +19,17 @@ type sent struct {
 	err  error
 }
 
+// A write is different for its sender too: GitHub may have acted on it, and a sender that never
+// learns whether it did sends it again later (the next call's review request, its read before a
+// reply). So a sender that stops waiting during a write still gets the write's answer, if it comes
+// within the policy's LateAnswerWait; no retry follows (the sender has stopped waiting).
+
 // send hands r (whose context is detached from ctx's cancellation) to the base transport and
 // returns its answer, or ctx's cause as soon as ctx ends first (late true): the answer is then
 // read in the background (late), and cancel, which late then owns, ends r when it comes, or
-// after the policy's LateAnswerWait.
-func (t *transport) send(ctx context.Context, r *http.Request, cancel context.CancelFunc, gql bool) (resp *http.Response, late bool, err error) {
+// after the policy's LateAnswerWait. A write's answer that comes within LateAnswerWait of ctx's
+// end is returned as if ctx had not ended.
+func (t *transport) send(ctx context.Context, r *http.Request, cancel context.CancelFunc, gql, write bool) (resp *http.Response, late bool, err error) {
 	done := make(chan sent, 1)
 	go func() {
 		resp, err := t.base.RoundTrip(r)
@@ -33,6 +39,15 @@ func (t *transport) send(ctx context.Context, r *http.Request, cancel context.Ca
 	case s := <-done:
 		return s.resp, false, s.err
 	case <-ctx.Done():
+		if write && t.retry.LateAnswerWait > 0 {
+			wait := time.NewTimer(t.retry.LateAnswerWait)
+			select {
+			case s := <-done:
+				wait.Stop()
+				return s.resp, false, s.err
+			case <-wait.C:
+			}
+		}
 		if t.retry.LateAnswerWait < 0 { // abandoned: the caller's cancel ends r
 			go func() {
 				if s := <-done; s.err == nil {

@@ -90,3 +90,47 @@ func TestAnAnswerThatNeverComesIsAbandonedAfterTheLateWait(t *testing.T) {
 		})
 	}
 }
+
+// TestAWriteAnsweredAfterTheSenderGaveUpIsDoneForIt: a review request goes out and its caller's
+// deadline comes before GitHub answers. A write GitHub may have acted on is awaited past it, for
+// LateAnswerWait: answered within the wait, the caller learns it landed (nil) and nothing is sent
+// again; not answered by then, the caller gets its own cause and no second attempt goes out.
+func TestAWriteAnsweredAfterTheSenderGaveUpIsDoneForIt(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		answers bool
+	}{{"answered within the wait", true}, {"not answered within it", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			arrived, answer := make(chan struct{}, 1), make(chan struct{})
+			gh := &counting{next: func(w http.ResponseWriter, r *http.Request) {
+				arrived <- struct{}{}
+				select {
+				case <-answer:
+					w.WriteHeader(http.StatusCreated)
+					_, _ = w.Write([]byte(`{}`))
+				case <-r.Context().Done(): // the client closed the connection
+				}
+			}}
+			wait := time.Minute
+			if !tt.answers {
+				wait = 50 * time.Millisecond
+			}
+			c, _, _ := testClient(t, gh, func(cfg *Config) { cfg.Retry.LateAnswerWait = wait })
+			defer close(answer)
+
+			ctx, cancel := context.WithCancelCause(t.Context())
+			errc := make(chan error, 1)
+			go func() { errc <- c.RequestReviews(ctx, testRef, []string{"carol"}) }()
+			<-arrived // GitHub has the request
+			gaveUp := errors.New("the call's deadline")
+			cancel(gaveUp)
+			if tt.answers {
+				answer <- struct{}{}
+				require.NoError(t, <-errc, "the write landed, and the caller knows it")
+			} else {
+				require.ErrorIs(t, <-errc, gaveUp)
+			}
+			assert.Equal(t, 1, gh.count(), "one request reached GitHub")
+		})
+	}
+}

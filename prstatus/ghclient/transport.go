@@ -135,15 +135,19 @@ func (t *transport) attempt(ctx context.Context, req *http.Request, body []byte,
 		}
 	}
 
-	resp, late, err := t.send(ctx, r, cancel, gql)
+	write := r.Method != http.MethodGet && r.Method != http.MethodHead && !marked(ctx, markQuery)
+	resp, late, err := t.send(ctx, r, cancel, gql, write)
 	if late {
 		return nil, err // the caller stopped waiting; the answer is read in the background
 	}
 	// Answered: from here the caller's cancellation ends the attempt again (a streamed body's
-	// reading, say), as the request's own context would.
-	unlink := context.AfterFunc(ctx, cancel)
-	end := cancel
-	cancel = func() { unlink(); end() }
+	// reading, say), as the request's own context would; unless it ended already (a write's answer
+	// awaited past it, send), when the answer is read to its end.
+	if ctx.Err() == nil {
+		unlink := context.AfterFunc(ctx, cancel)
+		end := cancel
+		cancel = func() { unlink(); end() }
+	}
 	if err != nil {
 		cancel()
 		return nil, t.transportError(ctx, actx, err)
