@@ -33,9 +33,9 @@ func answeredByUser(in statemachine.Input) statemachine.Input { return in.From(s
 func (d *driver) agentAnswer(in statemachine.Input) statemachine.Input {
 	seq := in.QuestionSeq
 	if seq == 0 {
-		seq = contract.OpenQuestionSeq(d.mon.position())
+		seq = contract.OpenQuestionSeq(d.mon.Position())
 	}
-	return d.mon.agentAnswer(in, seq, !d.hostElicits())
+	return d.mon.AgentAnswer(in, seq, !d.hostElicits())
 }
 
 // hostElicits reports whether the client declared form elicitation (an empty capability means
@@ -74,7 +74,7 @@ func (d *driver) tieToTask(p *mcp.ElicitationParams) {
 // merges: a model's reading is not the user's choice, so the form comes back saying how their
 // words were read, for the user to pick it themselves (or anything else).
 func (d *driver) confirmByUser(q elicitation.Question, v elicitation.Value, typed string) outcome {
-	act := d.mon.pending()
+	act := d.mon.Pending()
 	if act.Kind != statemachine.ActionAskUser || act.Question == nil || act.Question.Seq != q.Seq {
 		return failure(fmt.Errorf("%w: that question is no longer open; call pr_monitor_next_step with event=ready", ErrBadRequestState))
 	}
@@ -89,6 +89,6 @@ func (d *driver) refusedChoice(err error) error {
 	if !errors.Is(err, statemachine.ErrNotTheUsersChoice) {
 		return err
 	}
-	p := d.mon.pending()
+	p := d.mon.Pending()
 	return errors.New(contract.Refusal(text.Error(err), p.Kind == statemachine.ActionExecute && p.Task == statemachine.TaskInterpretFreeform))
 }

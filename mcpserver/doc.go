@@ -7,12 +7,13 @@
 // machine asks for is package effects'.
 //
 // A pr_monitor_next_step call reads top-down (tool_next_step.go): parse the call
-// (next_step_call.go), find the monitor (registry.go), begin the call (calls.go: it supersedes the
+// (next_step_call.go), find the monitor (package monitor's registry), begin the call (calls.go: it supersedes the
 // call that drove the monitor, gets its deadline and its progress), drive the monitor (drive.go)
 // and render where the driver stopped (render.go). The driver waits for the watcher's news
 // (poll.go), does the server's GitHub work and waits out GitHub's rate limits (drive_github.go),
 // and asks the user or the host's model (drive_client.go, roundtrip.go); it returns a typed
-// outcome. The monitor (monitor.go) is used through its methods only. monitor_id=all is the
+// outcome. The monitor (package monitor: its lifecycle, registry and persistence) is used through its
+// methods only. monitor_id=all is the
 // scheduler's (all.go; its order in all_order.go).
 //
 // Waiting need not cost the agent turns: next_step runs as an MCP task in both revisions

@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -19,7 +20,7 @@ const freshFor = 30 * time.Second
 // where it stopped as an outcome, which the caller renders.
 type driver struct {
 	s    *Server
-	mon  *monitor
+	mon  *monitor.Monitor
 	call *toolCall
 	pace pace
 	// ctx is the call's on this monitor: it ends when the call is cancelled or superseded.
@@ -107,7 +108,7 @@ func failure(err error) outcome { return outcome{kind: failed, err: text.Error(e
 
 // newDriver drives m within call; ctx is the call's on m (from m's call slot). rounds is how many
 // input round trips the call made before (a retried call).
-func (s *Server) newDriver(ctx context.Context, c *toolCall, m *monitor, p pace, rounds int) *driver {
+func (s *Server) newDriver(ctx context.Context, c *toolCall, m *monitor.Monitor, p pace, rounds int) *driver {
 	work, stop := context.WithDeadline(ctx, c.deadline)
 	// Inside a 2025-11-25 task a question goes to the client tied to the task when the era lets it
 	// (taskAsksClient), else to the agent, and the host's model is not asked (its work goes to the
@@ -124,9 +125,9 @@ func (d *driver) close() { d.stopWork() }
 // the agent says so: after a restart the agent may not have the task, and gets it back.
 func (d *driver) run(in statemachine.Input) outcome {
 	if in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady {
-		in.TaskUnseen = !d.mon.taskHandedOut()
+		in.TaskUnseen = !d.mon.TaskHandedOut()
 	}
-	act, err := d.mon.step(d.s.cfg.Now(), in)
+	act, err := d.mon.Step(d.s.cfg.Now(), in)
 	if err != nil {
 		return failure(d.refusedChoice(err))
 	}
@@ -136,14 +137,14 @@ func (d *driver) run(in statemachine.Input) outcome {
 // advance moves a monitor on by what is there, for a monitor_id=all scan: a fresh monitor starts
 // (as ready would), one that polls takes the watcher's news, one with GitHub work does it.
 func (d *driver) advance() outcome {
-	if d.mon.position().Node.State() == statemachine.StateIdle {
+	if d.mon.Position().Node.State() == statemachine.StateIdle {
 		return d.run(statemachine.EventInput(statemachine.EventReady, "", statemachine.EventData{}))
 	}
-	act := d.mon.pending()
+	act := d.mon.Pending()
 	if act.Kind != statemachine.ActionPolling && act.Kind != statemachine.ActionServer {
 		return outcome{kind: awaiting}
 	}
-	return d.loop(d.mon.pendingPoll())
+	return d.loop(d.mon.PendingPoll())
 }
 
 // loop drives the machine from act until the call has its answer.
@@ -193,7 +194,7 @@ func (d *driver) loop(act statemachine.Action) outcome {
 			if d.pace == advanceOnly {
 				return outcome{kind: awaiting}
 			}
-			d.mon.endSeen()
+			d.mon.EndSeen()
 			return outcome{kind: ended, out: d.output(act)}
 		}
 		if err != nil {

@@ -28,7 +28,7 @@ func (d *driver) refineCategory(act statemachine.Action) (o outcome, asked bool)
 		d.categorized = false
 		return outcome{}, false
 	}
-	ctx := d.mon.position().Comments
+	ctx := d.mon.Position().Comments
 	if ctx == nil {
 		return outcome{}, false
 	}
@@ -38,7 +38,7 @@ func (d *driver) refineCategory(act statemachine.Action) (o outcome, asked bool)
 			body, path = string(t.Comment), t.Path
 		}
 	}
-	st := requestState{Monitor: d.mon.id, Kind: inputCategory, Rounds: d.rounds + 1, Text: req.ThreadID}
+	st := requestState{Monitor: d.mon.ID, Kind: inputCategory, Rounds: d.rounds + 1, Text: req.ThreadID}
 	params := categoryParams(body, path, req.Marker.Category)
 	o = d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return outcome{} }) // refused: no outcome
 	return o, o.kind != 0
@@ -55,7 +55,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 	if d.rounds >= d.s.cfg.RoundTrips {
 		return deliver(d.again(act))
 	}
-	st := requestState{Monitor: d.mon.id, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
+	st := requestState{Monitor: d.mon.ID, Kind: inputElicit, Seq: int64(act.Question.Seq), Rounds: d.rounds + 1}
 	params := contract.QuestionForm(*act.Question, d.summary(), server.RequestProtocolVersion(d.ctx))
 	if note != "" {
 		params.Message = note + "\n\n" + params.Message
@@ -64,7 +64,7 @@ func (d *driver) askWith(act statemachine.Action, note string) outcome {
 	// The host shows it: the user is notified if nobody answers, and an earlier relay of it no
 	// longer stands.
 	d.s.notices.asked(d.mon, act.Question, true)
-	d.mon.shownToHost(act.Question.Seq)
+	d.mon.ShownToHost(act.Question.Seq)
 	return d.roundTrip(st, inputRequest{elicit: &params}, func() outcome { return d.askWith(act, note) })
 }
 
@@ -84,8 +84,8 @@ func (d *driver) questionToAgent(act statemachine.Action) outcome {
 	case d.client.noElicitation:
 		why = contract.FormFailed
 	}
-	relayed := d.mon.handedToAgent(act.Question.Seq, why)
-	out.Message = contract.AskAgentMessage(act.Message, why, relayed, contract.MergingChoices(d.mon.position(), act.Question))
+	relayed := d.mon.HandedToAgent(act.Question.Seq, why)
+	out.Message = contract.AskAgentMessage(act.Message, why, relayed, contract.MergingChoices(d.mon.Position(), act.Question))
 	return deliver(out)
 }
 
@@ -106,18 +106,18 @@ func (d *driver) execute(act statemachine.Action) outcome {
 	if kind == inputCompose {
 		params = composeParams(act.Context)
 	}
-	st := requestState{Monitor: d.mon.id, Kind: kind, Seq: d.taskStamp(), Rounds: d.rounds + 1}
+	st := requestState{Monitor: d.mon.ID, Kind: kind, Seq: d.taskStamp(), Rounds: d.rounds + 1}
 	return d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return d.execute(act) })
 }
 
 // resume continues a tool call the client retried with the answers to its input requests.
 func (d *driver) resume(st requestState) outcome {
 	resps := d.responses
-	pending := d.mon.pending()
+	pending := d.mon.Pending()
 	switch st.Kind {
 	case inputElicit, inputClassify:
 		if pending.Kind != statemachine.ActionAskUser || int64(pending.Question.Seq) != st.Seq {
-			if a := d.mon.position().Answered; st.Kind == inputElicit && a != nil && int64(a.Seq) == st.Seq {
+			if a := d.mon.Position().Answered; st.Kind == inputElicit && a != nil && int64(a.Seq) == st.Seq {
 				// The client retried a call whose answer was taken (the server died inside it): the
 				// machine recognises the repeat and answers with what it led to.
 				in := answeredByUser(statemachine.ChoiceInput(a.Choice))
@@ -180,7 +180,7 @@ func (d *driver) afterElicit(q elicitation.Question, a contract.FormAnswer) outc
 			break
 		}
 		if d.canSample() && d.rounds < d.s.cfg.RoundTrips {
-			st := requestState{Monitor: d.mon.id, Kind: inputClassify, Seq: int64(q.Seq), Rounds: d.rounds + 1, Text: a.Text}
+			st := requestState{Monitor: d.mon.ID, Kind: inputClassify, Seq: int64(q.Seq), Rounds: d.rounds + 1, Text: a.Text}
 			params := classifyParams(q, a.Text)
 			return d.roundTrip(st, inputRequest{sample: &params}, func() outcome { return d.afterElicit(q, a) })
 		}
@@ -195,7 +195,7 @@ func (d *driver) afterClassify(q elicitation.Question, st requestState, res *mcp
 	var in statemachine.Input
 	v, reasoning, ok := readClassification(text, q)
 	switch {
-	case ok && d.mon.position().NeedsUser(v): // a model's reading is not the user's choice
+	case ok && d.mon.Position().NeedsUser(v): // a model's reading is not the user's choice
 		return d.confirmByUser(q, v, st.Text)
 	case ok:
 		in = statemachine.ChoiceInput(v)
@@ -212,7 +212,7 @@ func (d *driver) afterClassify(q elicitation.Question, st requestState, res *mcp
 
 // taskStamp identifies the open task (its start time) so a sampling answer cannot land on another.
 func (d *driver) taskStamp() int64 {
-	p := d.mon.position()
+	p := d.mon.Position()
 	if p.Task == nil {
 		return 0
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver/effects"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -32,17 +33,17 @@ func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Acti
 	}
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
-	out := effects.Do(ctx, gh, effects.Work{PR: d.mon.ref, Request: req, Now: d.s.cfg.Now(), Reviewers: d.s.cfg.reviewers()})
+	out := effects.Do(ctx, gh, effects.Work{PR: d.mon.Ref, Request: req, Now: d.s.cfg.Now(), Reviewers: d.s.cfg.reviewers()})
 	d.s.failures().sawLogs(ctx, gh, d.mon, &out.Input, d.s.cfg.Now())
 	if out.Postponed {
 		if out.RateLimit != nil {
 			d.waitFor(out.RateLimit)
 		}
-		d.mon.note("github", req.Describe+" postponed ("+out.Why()+")", nil)
-		return d.mon.pending(), nil
+		d.mon.Note("github", req.Describe+" postponed ("+out.Why()+")", nil)
+		return d.mon.Pending(), nil
 	}
-	d.mon.log(workEvent(req, out.Input))
-	return d.mon.step(d.s.cfg.Now(), out.Input)
+	d.mon.Log(monitor.WorkEvent(req, out.Input))
+	return d.mon.Step(d.s.cfg.Now(), out.Input)
 }
 
 // holdOff waits before GitHub work while GitHub asked to wait. stop is true when the call ends

@@ -28,7 +28,7 @@ func (d *driver) poll(act statemachine.Action) (next statemachine.Action, o outc
 		return act, d.timeUp(act), true
 	}
 	if act.PollNow {
-		if f := d.mon.takeFresh(d.s.cfg.Now(), freshFor); f != nil {
+		if f := d.mon.TakeFresh(d.s.cfg.Now(), freshFor); f != nil {
 			return d.step(statemachine.PollInput(*f))
 		}
 	}
@@ -36,10 +36,10 @@ func (d *driver) poll(act statemachine.Action) (next statemachine.Action, o outc
 	if err != nil {
 		return act, failure(err), true
 	}
-	w.Add(d.mon.ref)
-	d.mon.catchUp(w, d.s.cfg.Now())
+	w.Add(d.mon.Ref)
+	d.mon.CatchUp(w, d.s.cfg.Now())
 	if act.PollNow {
-		d.mon.poke(w, d.s.cfg.Now())
+		d.mon.Poke(w, d.s.cfg.Now())
 	}
 	u, o, stop := d.nextUpdate(w, act)
 	switch {
@@ -62,9 +62,9 @@ func (d *driver) poll(act statemachine.Action) (next statemachine.Action, o outc
 // step feeds the machine a poll's input; a machine error ends the call.
 func (d *driver) step(in statemachine.Input) (statemachine.Action, outcome, bool) {
 	if in.Kind == statemachine.InputPoll {
-		d.s.failures().sawPoll(d.mon.ref, in.Facts, d.s.cfg.Now())
+		d.s.failures().sawPoll(d.mon.Ref, in.Facts, d.s.cfg.Now())
 	}
-	next, err := d.mon.step(d.s.cfg.Now(), in)
+	next, err := d.mon.Step(d.s.cfg.Now(), in)
 	if err != nil {
 		return next, failure(err), true
 	}
@@ -76,10 +76,10 @@ func (d *driver) step(in statemachine.Input) (statemachine.Action, outcome, bool
 // does not wait); or neither when the call was cancelled or the update was older than the
 // monitor's last poke (the loop polls again).
 func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.Update, outcome, bool) {
-	seen := d.mon.seenSeq()
+	seen := d.mon.SeenSeq()
 	var u watch.Update
 	if d.pace != waitForNews {
-		latest, ok := w.Latest(d.mon.ref)
+		latest, ok := w.Latest(d.mon.Ref)
 		if !ok || latest.Seq <= seen {
 			return nil, outcome{kind: idle}, true
 		}
@@ -95,14 +95,14 @@ func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.U
 		for {
 			d.adoptGateHold()
 			slice, cancel := context.WithTimeout(d.work, d.s.cfg.ProgressEvery)
-			next, err := w.Wait(slice, d.mon.ref, seen)
+			next, err := w.Wait(slice, d.mon.Ref, seen)
 			cancel()
 			if err == nil {
 				u = next
 				break
 			}
 			if errors.Is(err, watch.ErrNotWatched) && d.ctx.Err() == nil {
-				w.Add(d.mon.ref) // removed meanwhile (a stop raced this call): watch it again
+				w.Add(d.mon.Ref) // removed meanwhile (a stop raced this call): watch it again
 				continue
 			}
 			switch {
@@ -113,7 +113,7 @@ func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.U
 			}
 		}
 	}
-	if !d.mon.see(u) {
+	if !d.mon.See(u) {
 		return nil, outcome{}, false
 	}
 	return &u, outcome{}, false
@@ -126,14 +126,14 @@ func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Ac
 	case errors.As(err, &rl):
 		d.waitFor(rl)
 		if !rl.HeldBack {
-			d.mon.note("error", "poll rate limited: "+githubCause(err), nil)
+			d.mon.Note("error", "poll rate limited: "+githubCause(err), nil)
 		}
 		return act, outcome{}, false
 	case fatalGitHub(err):
 		return act, outcome{kind: failed, err: githubCause(err)}, true
 	}
-	d.mon.note("error", "poll failed: "+githubCause(err), nil)
-	d.call.beat.say(fmt.Sprintf("%s · %s; retrying", d.mon.ref, sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)))
+	d.mon.Note("error", "poll failed: "+githubCause(err), nil)
+	d.call.beat.say(fmt.Sprintf("%s · %s; retrying", d.mon.Ref, sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)))
 	return act, outcome{}, false
 }
 
@@ -147,20 +147,20 @@ func (d *driver) newsBeforeAsking(act statemachine.Action) (next statemachine.Ac
 	if err != nil {
 		return act, false
 	}
-	u, ok := w.Latest(d.mon.ref)
-	if !ok || u.Err != nil || u.Snapshot == nil || u.Seq <= d.mon.seenSeq() {
+	u, ok := w.Latest(d.mon.Ref)
+	if !ok || u.Err != nil || u.Snapshot == nil || u.Seq <= d.mon.SeenSeq() {
 		return act, false
 	}
 	now := d.s.cfg.Now()
 	in := statemachine.PollInput(d.s.derive(u.Snapshot, now))
-	probe, err := statemachine.Restore(d.s.cfg.Machine, d.mon.position())
+	probe, err := statemachine.Restore(d.s.cfg.Machine, d.mon.Position())
 	if err != nil {
 		return act, false
 	}
-	if next, err := probe.Step(now, in); err != nil || stillAsks(act, next) || !d.mon.see(u) {
+	if next, err := probe.Step(now, in); err != nil || stillAsks(act, next) || !d.mon.See(u) {
 		return act, false
 	}
-	next, err = d.mon.step(now, in)
+	next, err = d.mon.Step(now, in)
 	if err != nil || stillAsks(act, next) {
 		return act, false
 	}

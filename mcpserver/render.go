@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -17,7 +18,7 @@ import (
 // render turns an outcome that answers the call into its result, and records what reached the
 // agent. viaAll: monitor_id=all handed it out, so it names its pull request and the call to make
 // next goes on with all.
-func (s *Server) render(m *monitor, o outcome, viaAll bool) *mcp.CallToolResult {
+func (s *Server) render(m *monitor.Monitor, o outcome, viaAll bool) *mcp.CallToolResult {
 	switch {
 	case o.kind == failed:
 		return contract.ToolError(o.err)
@@ -28,7 +29,7 @@ func (s *Server) render(m *monitor, o outcome, viaAll bool) *mcp.CallToolResult 
 	if viaAll {
 		out = contract.ViaAll(out)
 	}
-	m.handedOut(out)
+	m.HandedOut(out)
 	s.push.handedOut(m) // the agent has it: not pushed
 	if out.Action == string(statemachine.ActionAskUser) {
 		s.notices.asked(m, out.Question, false) // the agent asks: the user may be away
@@ -38,8 +39,8 @@ func (s *Server) render(m *monitor, o outcome, viaAll bool) *mcp.CallToolResult 
 
 // output turns a machine action into what the agent sees.
 func (d *driver) output(act statemachine.Action) contract.ActionOutput {
-	out := contract.Output(d.mon.id, act)
-	out.PR = d.mon.ref.String()
+	out := contract.Output(d.mon.ID, act)
+	out.PR = d.mon.Ref.String()
 	out.Summary = d.summary()
 	d.s.annotateSnooze(&out, act)
 	return out
@@ -58,9 +59,9 @@ func (s *Server) annotateSnooze(out *contract.ActionOutput, act statemachine.Act
 func (d *driver) summary() string { return d.s.summary(d.mon) }
 
 // summary is a monitor's one line, from what its last poll saw.
-func (s *Server) summary(m *monitor) string {
-	f, _ := m.lastFacts()
-	return summarize(m.ref.String(), f)
+func (s *Server) summary(m *monitor.Monitor) string {
+	f, _ := m.LastFacts()
+	return summarize(m.Ref.String(), f)
 }
 
 // timeUp ends the call at its deadline with polling; the wait continues in the next call.
@@ -107,7 +108,7 @@ func (d *driver) again(act statemachine.Action) contract.ActionOutput {
 // cancelled is the answer of a call that was superseded or cancelled: what the monitor waits on,
 // unchanged.
 func (d *driver) cancelled() outcome {
-	out := d.output(d.mon.pending())
+	out := d.output(d.mon.Pending())
 	out.Message = "This call was superseded or cancelled; call pr_monitor_next_step with event=ready to continue."
 	return outcome{kind: cancelled, out: out}
 }

@@ -57,7 +57,7 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 		} else {
 			d.client.noSampling = true
 		}
-		d.mon.note("answer", "the client refused or failed the "+what+" request ("+text.Error(err)+"); going on without it", nil)
+		d.mon.Note("answer", "the client refused or failed the "+what+" request ("+text.Error(err)+"); going on without it", nil)
 		return fallback()
 	}
 	d.rounds = st.Rounds

@@ -20,10 +20,10 @@ import (
 func (h *harness) liveTaskStamp() int64 {
 	h.t.Helper()
 	h.srv.mu.Lock()
-	m := h.srv.monitors[monitorID(h.ref.String())]
+	m, _ := h.srv.mons.Live(h.ref.String())
 	h.srv.mu.Unlock()
 	require.NotNil(h.t, m)
-	task := m.position().Task
+	task := m.Position().Task
 	require.NotNil(h.t, task, "no open task")
 	return task.StartedAt.UnixNano()
 }

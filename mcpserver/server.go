@@ -11,7 +11,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
+	"github.com/prmonitor/prmonitor/statemachine"
 )
 
 // Server is the prmonitor MCP server.
@@ -20,9 +22,11 @@ type Server struct {
 	mcp  *server.MCPServer
 	seal *sealer
 
-	mu       sync.Mutex
-	monitors map[string]*monitor
-	gh       GitHub
+	// mons are the server's monitors.
+	mons *monitor.Registry
+
+	mu sync.Mutex // guards gh
+	gh GitHub
 
 	// life ends when the server shuts down; the watcher runs until then.
 	life    context.Context
@@ -56,7 +60,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, seal: seal, monitors: map[string]*monitor{}, tasks: newTaskCalls(),
+	s := &Server{cfg: cfg, seal: seal, mons: monitor.NewRegistry(cfg.State, cfg.Machine, stdioConsent(), cfg.Now, cfg.Logger), tasks: newTaskCalls(),
 		waiting: newWaitSlots(waiters(min(cfg.Workers, maxWorkers)))}
 	s.sched = &scheduler{s: s}
 	s.push = newPusher(s)
@@ -135,12 +139,7 @@ func (s *Server) Close() { s.shutdown() }
 // and so does what the watcher spent and saw: it returns once the watcher's last save is done.
 func (s *Server) shutdown() {
 	s.endLife()
-	s.mu.Lock()
-	for _, m := range s.monitors {
-		m.stopCall()
-		m.letGo()
-	}
-	s.mu.Unlock()
+	s.mons.LetAllGo()
 	s.awaitWatcher()
 }
 
@@ -189,4 +188,14 @@ func (s *Server) serverTools() ([]server.ServerTool, error) {
 		contract.ToolStart: s.handleStart, contract.ToolStartAll: s.handleStartAll, contract.ToolNextStep: s.handleNextStep,
 		contract.ToolStatus: s.handleStatus, contract.ToolStop: s.handleStop, contract.ToolDispatch: s.handleDispatch,
 	})
+}
+
+// end stops the monitor for good in this process: the machine records the stop, the claim is
+// released, the saved history stays.
+func (s *Server) end(m *monitor.Monitor) (statemachine.Action, error) {
+	m.StopCall()
+	s.unwatch(m)
+	act, err := m.Step(s.cfg.Now(), statemachine.StopInput())
+	m.LetGo()
+	return act, err
 }

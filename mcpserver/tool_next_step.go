@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
@@ -28,10 +29,10 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	if err != nil {
 		return contract.ToolError(err.Error()), nil
 	}
-	if step.isAnswer() && m.servedByAll() {
+	if step.isAnswer() && m.ServedByAll() {
 		return s.sched.answer(ctx, req, m, step), nil
 	}
-	call, end := s.beginCall(ctx, req, m.begin, func() string { return s.summary(m) })
+	call, end := s.beginCall(ctx, req, m.Begin, func() string { return s.summary(m) })
 	defer end()
 	d := s.newDriver(call.ctx, call, m, waitForNews, step.rounds())
 	defer d.close()
@@ -40,14 +41,14 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 
 // findMonitor is the monitor a call names, resumed from the state directory when an earlier
 // process saved it.
-func (s *Server) findMonitor(n nextStep) (*monitor, error) {
-	m, ok, err := s.lookup(n.monitorID)
+func (s *Server) findMonitor(n nextStep) (*monitor.Monitor, error) {
+	m, ok, err := s.mons.Lookup(n.monitorID)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("monitor %q cannot be resumed: %s", n.monitorID, text.Error(err))
 	case !ok:
 		return nil, errors.New(contract.UnknownMonitorToDrive(n.monitorID))
-	case n.resume != nil && n.resume.Monitor != m.id:
+	case n.resume != nil && n.resume.Monitor != m.ID:
 		return nil, fmt.Errorf("%w: it belongs to another monitor", ErrBadRequestState)
 	}
 	return m, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
@@ -82,16 +83,16 @@ func (s *Server) runningWatcher() *watch.Watcher {
 }
 
 // watchMonitor has the watcher watch m's pull request.
-func (s *Server) watchMonitor(m *monitor) {
+func (s *Server) watchMonitor(m *monitor.Monitor) {
 	if w, err := s.ensureWatcher(); err == nil {
-		w.Add(m.ref)
+		w.Add(m.Ref)
 	}
 }
 
 // unwatch stops watching m's pull request.
-func (s *Server) unwatch(m *monitor) {
+func (s *Server) unwatch(m *monitor.Monitor) {
 	if w := s.runningWatcher(); w != nil {
-		w.Remove(m.ref)
+		w.Remove(m.Ref)
 	}
 }
 
