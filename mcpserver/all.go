@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -55,7 +56,7 @@ func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step next
 	if step.resume != nil {
 		m, ok, err := a.s.mons.Lookup(step.resume.Monitor)
 		if err != nil || !ok {
-			return contract.ToolError(fmt.Sprintf("%v: its monitor cannot be resumed", ErrBadRequestState))
+			return contract.ToolError(fmt.Sprintf("%v: its monitor cannot be resumed", driver.ErrBadRequestState))
 		}
 		target = m
 	}
@@ -102,10 +103,10 @@ func (a *scheduler) driveOne(call *toolCall, m *monitor.Monitor, step nextStep) 
 
 // drive runs step on m without waiting, and renders what it comes to unless it is idle.
 func (a *scheduler) drive(ctx context.Context, call *toolCall, m *monitor.Monitor, step nextStep) (*mcp.CallToolResult, bool) {
-	d := a.s.newDriver(ctx, call, m, handOutNow, step.rounds())
-	defer d.close()
-	o := d.start(step)
-	if !o.answers() {
+	d := driver.New(ctx, host{a.s}, call.driverCall(), m, driver.HandOutNow, step.rounds())
+	defer d.Close()
+	o := d.Start(step.resume, step.input)
+	if !o.Answers() {
 		return nil, false
 	}
 	a.served(m)
@@ -190,12 +191,12 @@ func (a *scheduler) scan(call *toolCall) (res *mcp.CallToolResult, live int) {
 		if !ok {
 			continue // a call waits on this pull request alone
 		}
-		d := a.s.newDriver(mctx, call, m, advanceOnly, 0)
-		o := d.advance()
-		d.close()
+		d := driver.New(mctx, host{a.s}, call.driverCall(), m, driver.AdvanceOnly, 0)
+		o := d.Advance()
+		d.Close()
 		done()
-		if o.kind == failed {
-			return contract.ToolError(o.err), live // GitHub refused for good (a revoked token): say so
+		if o.Kind == driver.Failed {
+			return contract.ToolError(o.Err), live // GitHub refused for good (a revoked token): say so
 		}
 	}
 	return a.handOut(call, nextTurn(a.turns(ms), a.quiet(), false)), live
@@ -211,10 +212,10 @@ func (a *scheduler) handOut(call *toolCall, next *monitor.Monitor) *mcp.CallTool
 		return nil
 	}
 	defer done()
-	d := a.s.newDriver(mctx, call.until(time.Now().Add(time.Second)), next, handOutNow, 0) // at the deadline: room to hand it out
-	defer d.close()
-	o := d.loop(next.Pending())
-	if !o.answers() {
+	d := driver.New(mctx, host{a.s}, call.until(time.Now().Add(time.Second)).driverCall(), next, driver.HandOutNow, 0) // at the deadline: room to hand it out
+	defer d.Close()
+	o := d.Loop(next.Pending())
+	if !o.Answers() {
 		return nil
 	}
 	a.served(next)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -114,11 +115,11 @@ func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
 	}
 	assert.Contains(t, call("forged-state"), "stale or forged")
 	// A genuine state for a question that is no longer open.
-	token, err := h.srv.seal.seal(requestState{Monitor: "acme/widgets#7", Kind: inputElicit, Seq: 99})
+	token, err := h.srv.seal.Seal(driver.RequestState{Monitor: "acme/widgets#7", Kind: driver.InputElicit, Seq: 99})
 	require.NoError(t, err)
 	assert.Contains(t, call(token), "no longer open")
 	// A genuine state for another monitor.
-	token, err = h.srv.seal.seal(requestState{Monitor: "acme/other#1", Kind: inputElicit, Seq: 1})
+	token, err = h.srv.seal.Seal(driver.RequestState{Monitor: "acme/other#1", Kind: driver.InputElicit, Seq: 1})
 	require.NoError(t, err)
 	assert.Contains(t, call(token), "another monitor")
 }

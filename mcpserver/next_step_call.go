@@ -6,6 +6,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -18,7 +19,7 @@ import (
 type nextStep struct {
 	monitorID string
 	input     statemachine.Input
-	resume    *requestState
+	resume    *driver.RequestState
 }
 
 // parseNextStep reads a call's arguments, and opens the request state of a retried call.
@@ -29,7 +30,7 @@ func (s *Server) parseNextStep(req mcp.CallToolRequest) (nextStep, error) {
 	}
 	step := nextStep{monitorID: in.MonitorID}
 	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
-		st, err := s.seal.open(req.Params.RequestState)
+		st, err := s.seal.Open(req.Params.RequestState)
 		if err != nil {
 			return nextStep{}, err
 		}
@@ -55,13 +56,4 @@ func (n nextStep) rounds() int {
 		return 0
 	}
 	return n.resume.Rounds
-}
-
-// start drives the monitor from the call: the retried input requests' answers, or the agent's
-// input (an answer of the agent's is marked as a relay or its own: consent.go).
-func (d *driver) start(n nextStep) outcome {
-	if n.resume != nil {
-		return d.resume(*n.resume)
-	}
-	return d.run(d.agentAnswer(n.input))
 }

@@ -93,15 +93,15 @@ func (h *heartbeat) close() {
 	<-h.done
 }
 
-// say sends msg as a progress notification at once (nil: the client asked for none).
-func (h *heartbeat) say(msg string) {
+// Say sends msg as a progress notification at once (nil: the client asked for none).
+func (h *heartbeat) Say(msg string) {
 	if h != nil {
 		h.send(msg)
 	}
 }
 
-// remark adds a standing remark to every later progress notification ("" clears it).
-func (h *heartbeat) remark(note string) {
+// Remark adds a standing remark to every later progress notification ("" clears it).
+func (h *heartbeat) Remark(note string) {
 	if h == nil {
 		return
 	}

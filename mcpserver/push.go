@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -166,10 +167,10 @@ func (p *pusher) advance(m *monitor.Monitor) {
 	}
 	defer done()
 	call := &toolCall{ctx: ctx, deadline: time.Now().Add(pushWork)}
-	d := p.s.newDriver(ctx, call, m, advanceOnly, 0)
-	defer d.close()
-	if o := d.advance(); o.kind == failed {
-		p.s.cfg.Logger.Debug("push: could not advance the monitor", "monitor", m.ID, "err", o.err)
+	d := driver.New(ctx, host{p.s}, call.driverCall(), m, driver.AdvanceOnly, 0)
+	defer d.Close()
+	if o := d.Advance(); o.Kind == driver.Failed {
+		p.s.cfg.Logger.Debug("push: could not advance the monitor", "monitor", m.ID, "err", o.Err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -20,7 +21,7 @@ import (
 type Server struct {
 	cfg  Config
 	mcp  *server.MCPServer
-	seal *sealer
+	seal *driver.Sealer
 
 	// mons are the server's monitors.
 	mons *monitor.Registry
@@ -52,11 +53,11 @@ func New(cfg Config) (*Server, error) {
 	key := cfg.SealKey
 	if key == nil {
 		var err error
-		if key, err = newKey(); err != nil {
+		if key, err = driver.NewKey(); err != nil {
 			return nil, err
 		}
 	}
-	seal, err := newSealer(key, cfg.Now)
+	seal, err := driver.NewSealer(key, cfg.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -199,3 +200,6 @@ func (s *Server) end(m *monitor.Monitor) (statemachine.Action, error) {
 	m.LetGo()
 	return act, err
 }
+
+// stdioConsent is the stdio server's consent policy.
+func stdioConsent() contract.Policy { return contract.Policy{ConnectionIsHost: true} }

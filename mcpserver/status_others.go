@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/sanitize"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -44,7 +45,7 @@ func nameValue(n string) string {
 	if sanitize.PlainName(n) {
 		return n
 	}
-	return sanitize.Fence(text.ClipBytes(n, maxPlace))
+	return sanitize.Fence(text.ClipBytes(n, driver.MaxPlace))
 }
 
 func fenceClipped(s string) string {

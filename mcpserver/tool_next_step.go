@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
@@ -34,9 +35,9 @@ func (s *Server) handleNextStep(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	call, end := s.beginCall(ctx, req, m.Begin, func() string { return s.summary(m) })
 	defer end()
-	d := s.newDriver(call.ctx, call, m, waitForNews, step.rounds())
-	defer d.close()
-	return s.render(m, d.start(step), false), nil
+	d := driver.New(call.ctx, host{s}, call.driverCall(), m, driver.WaitForNews, step.rounds())
+	defer d.Close()
+	return s.render(m, d.Start(step.resume, step.input), false), nil
 }
 
 // findMonitor is the monitor a call names, resumed from the state directory when an earlier
@@ -49,7 +50,7 @@ func (s *Server) findMonitor(n nextStep) (*monitor.Monitor, error) {
 	case !ok:
 		return nil, errors.New(contract.UnknownMonitorToDrive(n.monitorID))
 	case n.resume != nil && n.resume.Monitor != m.ID:
-		return nil, fmt.Errorf("%w: it belongs to another monitor", ErrBadRequestState)
+		return nil, fmt.Errorf("%w: it belongs to another monitor", driver.ErrBadRequestState)
 	}
 	return m, nil
 }

@@ -27,11 +27,11 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	gh, err := s.github(ctx)
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	snap, err := gh.Snapshot(ctx, ref)
 	if err != nil {
-		return contract.ToolError(fmt.Sprintf("%s: %s", ref, githubCause(err))), nil
+		return contract.ToolError(fmt.Sprintf("%s: %s", ref, contract.GitHubCause(err))), nil
 	}
 	if err := prstatus.CheckHost(in.PR, snap.URL); err != nil {
 		return contract.ToolError(err.Error()), nil

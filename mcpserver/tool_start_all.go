@@ -22,11 +22,11 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	gh, err := s.github(ctx)
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	found, err := gh.OpenPRs(ctx, ghclient.OpenPRsQuery{Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	out := contract.StartAllOutput{Started: []contract.StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
 	for _, pr := range foundInStackOrder(found.PRs) {

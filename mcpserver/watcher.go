@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -27,7 +28,7 @@ func (s *Server) ensureWatcher() (*watch.Watcher, error) {
 	cfg.Connect = func(ctx context.Context) (watch.Source, error) {
 		gh, err := s.github(ctx)
 		if err != nil {
-			return nil, errors.New(githubCause(err))
+			return nil, errors.New(contract.GitHubCause(err))
 		}
 		return gh, nil
 	}

@@ -1,4 +1,4 @@
-package mcpserver
+package driver
 
 import (
 	"encoding/json"
@@ -122,13 +122,13 @@ func place(path string, line int) string {
 	case path == "":
 		return "the pull request"
 	case line > 0:
-		return fmt.Sprintf("%s:%d", text.ClipBytes(path, maxPlace), line)
+		return fmt.Sprintf("%s:%d", text.ClipBytes(path, MaxPlace), line)
 	}
-	return text.ClipBytes(path, maxPlace)
+	return text.ClipBytes(path, MaxPlace)
 }
 
-// maxPlace bounds a path quoted in a prompt (GitHub allows long ones).
-const maxPlace = 200
+// MaxPlace bounds a path quoted in a prompt (GitHub allows long ones).
+const MaxPlace = 200
 
 // readCategory takes the model's answer if it names a category of the list.
 func readCategory(text string) (rounds.Category, bool) {
