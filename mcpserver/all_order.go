@@ -2,8 +2,9 @@ package mcpserver
 
 import (
 	"cmp"
-	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"slices"
+
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 )
 
 // nextTurn is the monitor whose action has waited longest on the agent, nil when none waits. An

@@ -4,8 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 )
 
 // TestTheNextTurnGoesToWhoWaitedLongestAndNoneStarves: of the actions not handed out yet, the

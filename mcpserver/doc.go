@@ -8,9 +8,9 @@
 //
 // What is left here is the stdio front end itself: the transport, the tools' handlers and their
 // calls, and the monitor_id=all scheduler. A pr_monitor_next_step call reads top-down
-// (tool_next_step.go): parse the call (next_step_call.go), find the monitor (package monitor's
-// registry), begin the call (calls.go: it supersedes the call that drove the monitor, gets its
-// deadline and its progress), drive the monitor (package driver, through the server as its Host:
+// (tool_next_step.go): parse the call, find the monitor (package monitor's registry), begin the
+// call (calls.go: it supersedes the call that drove the monitor, gets its deadline and its
+// progress), drive the monitor (package driver, through the server as its Host:
 // host.go) and render where the driver stopped (render.go). The monitor's lifecycle (its machine,
 // registry and persistence) is package monitor's, used through its methods only; the driver,
 // which waits for the watcher's news, does the server's GitHub work and asks the user or the

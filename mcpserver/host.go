@@ -87,8 +87,3 @@ func (h host) TaskAsks(ctx context.Context, id string) (done func()) {
 
 func (h host) AcquireWait() (func(), bool) { return h.s.waiting.acquire() }
 func (h host) WaitSlots() int              { return h.s.waiting.size() }
-
-// driverCall is the call as a driver runs in it.
-func (c *toolCall) driverCall() driver.Call {
-	return driver.Call{Deadline: c.deadline, Progress: c.beat, HoldsWorker: c.holdsWorker(), Legacy: c.mode == legacyTask, Responses: c.req.Params.InputResponses}
-}

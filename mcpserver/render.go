@@ -8,11 +8,12 @@ import (
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/mcpserver/monitor"
+	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// What the agent reads: a machine action as an contract.ActionOutput, the driver's own answers (the
-// deadline, a cancelled call), and the tool result that carries them.
+// What the agent reads of a next_step call: where the driver stopped, as the tool result, and
+// what the server adds to an action (a snoozed question's wait, the monitor's one line).
 
 // render turns an outcome that answers the call into its result, and records what reached the
 // agent. viaAll: monitor_id=all handed it out, so it names its pull request and the call to make
@@ -51,3 +52,7 @@ func (s *Server) summary(m *monitor.Monitor) string {
 	f, _ := m.LastFacts()
 	return summarize(m.Ref.String(), f)
 }
+
+// summarize renders a PR's state in one line (prstatus.SummaryLine, which the team deployment's
+// workflow shows too).
+func summarize(ref string, f *prstatus.Facts) string { return prstatus.SummaryLine(ref, f) }

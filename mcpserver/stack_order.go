@@ -2,10 +2,11 @@ package mcpserver
 
 import (
 	"cmp"
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
-	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
