@@ -70,7 +70,7 @@ type clientPaths struct {
 
 // Outcome is where driving a monitor stopped.
 type Outcome struct {
-	Kind outcomeKind
+	Kind OutcomeKind
 	// Out is the agent's answer (delivered, ended, deadline, cancelled).
 	Out contract.ActionOutput
 	// Request is an input request put to a 2026-07-28 client (delivered), sent as it is.
@@ -79,12 +79,13 @@ type Outcome struct {
 	Err string
 }
 
-type outcomeKind int
+// OutcomeKind is which way a driver stopped.
+type OutcomeKind int
 
 const (
 	// delivered: something for the agent (a task, a question, a note), or an input request for
 	// the client.
-	delivered outcomeKind = iota + 1
+	delivered OutcomeKind = iota + 1
 	// ended: the monitor ended (merged, closed, stopped), and the answer says so.
 	ended
 	// deadline: the call's time ran out (or too many calls wait, or quiet hours hold the

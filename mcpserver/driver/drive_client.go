@@ -92,7 +92,7 @@ func (d *Driver) questionToAgent(act statemachine.Action) Outcome {
 // execute hands a task to the agent, unless the server can do it itself with sampling (explain a
 // comment, compose a reply).
 func (d *Driver) execute(act statemachine.Action) Outcome {
-	kind := inputKind("")
+	kind := InputKind("")
 	switch act.Task {
 	case statemachine.TaskExplainComment:
 		kind = InputExplain

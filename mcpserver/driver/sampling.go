@@ -122,13 +122,13 @@ func place(path string, line int) string {
 	case path == "":
 		return "the pull request"
 	case line > 0:
-		return fmt.Sprintf("%s:%d", text.ClipBytes(path, MaxPlace), line)
+		return fmt.Sprintf("%s:%d", text.ClipBytes(path, maxPlace), line)
 	}
-	return text.ClipBytes(path, MaxPlace)
+	return text.ClipBytes(path, maxPlace)
 }
 
-// MaxPlace bounds a path quoted in a prompt (GitHub allows long ones).
-const MaxPlace = 200
+// maxPlace bounds a path quoted in a prompt (GitHub allows long ones).
+const maxPlace = 200
 
 // readCategory takes the model's answer if it names a category of the list.
 func readCategory(text string) (rounds.Category, bool) {

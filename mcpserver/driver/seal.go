@@ -15,15 +15,15 @@ import (
 // or for a question that is no longer open.
 var ErrBadRequestState = errors.New("stale or forged request state")
 
-// inputKind says what an input request was for.
-type inputKind string
+// InputKind says what an input request was for.
+type InputKind string
 
 const (
-	InputElicit   inputKind = "elicit"   // a question for the user
-	inputClassify inputKind = "classify" // sampling: map free text to a choice
-	InputExplain  inputKind = "explain"  // sampling: explain a review comment
-	InputCompose  inputKind = "compose"  // sampling: write a reply
-	inputCategory inputKind = "category" // sampling: the concern category of a thread being answered
+	InputElicit   InputKind = "elicit"   // a question for the user
+	inputClassify InputKind = "classify" // sampling: map free text to a choice
+	InputExplain  InputKind = "explain"  // sampling: explain a review comment
+	InputCompose  InputKind = "compose"  // sampling: write a reply
+	inputCategory InputKind = "category" // sampling: the concern category of a thread being answered
 )
 
 // RequestState travels to the client and back inside a multi-round-trip tool call. The client
@@ -31,7 +31,7 @@ const (
 // the open question (or task) and a deadline.
 type RequestState struct {
 	Monitor string    `json:"m"`
-	Kind    inputKind `json:"k"`
+	Kind    InputKind `json:"k"`
 	// Seq is the question's sequence number (elicit, classify) or the task's start (explain,
 	// compose, as Unix nanoseconds).
 	Seq int64 `json:"s"`
