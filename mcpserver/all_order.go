@@ -33,10 +33,10 @@ func nextTurn(ts []monitor.Turn, quiet, handed bool) *monitor.Monitor {
 			return c
 		}
 		if a.Handed { // handed out before: round robin, least recently served first
-			return cmp.Or(a.ServedAt.Compare(b.ServedAt), cmp.Compare(a.M.ID, b.M.ID))
+			return cmp.Or(a.ServedAt.Compare(b.ServedAt), cmp.Compare(a.Monitor.ID, b.Monitor.ID))
 		}
 		// The lowest pull request of a stack first: the ones above it merge into it.
-		return cmp.Or(cmp.Compare(a.Depth, b.Depth), a.Since.Compare(b.Since), cmp.Compare(a.M.ID, b.M.ID))
+		return cmp.Or(cmp.Compare(a.Depth, b.Depth), a.Since.Compare(b.Since), cmp.Compare(a.Monitor.ID, b.Monitor.ID))
 	})
-	return cs[0].M
+	return cs[0].Monitor
 }

@@ -21,23 +21,23 @@ func TestTheNextTurnGoesToWhoWaitedLongestAndNoneStarves(t *testing.T) {
 		quiet, handed bool
 		want          *monitor.Monitor
 	}{
-		{name: "nobody waits", turns: []monitor.Turn{{M: a}, {M: b}}},
+		{name: "nobody waits", turns: []monitor.Turn{{Monitor: a}, {Monitor: b}}},
 		{name: "the one waiting longest", want: b, turns: []monitor.Turn{
-			{M: a, Waiting: true, Since: at.Add(time.Minute)}, {M: b, Waiting: true, Since: at}, {M: c}}},
+			{Monitor: a, Waiting: true, Since: at.Add(time.Minute)}, {Monitor: b, Waiting: true, Since: at}, {Monitor: c}}},
 		{name: "a tie goes by id", want: a, turns: []monitor.Turn{
-			{M: b, Waiting: true, Since: at}, {M: a, Waiting: true, Since: at}}},
+			{Monitor: b, Waiting: true, Since: at}, {Monitor: a, Waiting: true, Since: at}}},
 		{name: "an action handed out waits behind any that was not", want: b, turns: []monitor.Turn{
-			{M: a, Waiting: true, Since: at, Handed: true, ServedAt: at}, {M: b, Waiting: true, Since: at.Add(time.Hour)}}},
+			{Monitor: a, Waiting: true, Since: at, Handed: true, ServedAt: at}, {Monitor: b, Waiting: true, Since: at.Add(time.Hour)}}},
 		{name: "an action handed out comes back only when asked for", turns: []monitor.Turn{
-			{M: a, Waiting: true, Since: at, Handed: true, ServedAt: at}}},
+			{Monitor: a, Waiting: true, Since: at, Handed: true, ServedAt: at}}},
 		{name: "handed out again: least recently served first", handed: true, want: b, turns: []monitor.Turn{
-			{M: a, Waiting: true, Since: at, Handed: true, ServedAt: at.Add(time.Minute)},
-			{M: b, Waiting: true, Since: at.Add(time.Hour), Handed: true, ServedAt: at}}},
+			{Monitor: a, Waiting: true, Since: at, Handed: true, ServedAt: at.Add(time.Minute)},
+			{Monitor: b, Waiting: true, Since: at.Add(time.Hour), Handed: true, ServedAt: at}}},
 		{name: "quiet hours hold a question back", quiet: true, want: b, turns: []monitor.Turn{
-			{M: a, Waiting: true, Asks: true, Since: at}, {M: b, Waiting: true, Since: at.Add(time.Hour)}}},
-		{name: "quiet hours with only a question", quiet: true, turns: []monitor.Turn{{M: a, Waiting: true, Asks: true, Since: at}}},
+			{Monitor: a, Waiting: true, Asks: true, Since: at}, {Monitor: b, Waiting: true, Since: at.Add(time.Hour)}}},
+		{name: "quiet hours with only a question", quiet: true, turns: []monitor.Turn{{Monitor: a, Waiting: true, Asks: true, Since: at}}},
 		{name: "the lowest pull request of a stack first", want: c, turns: []monitor.Turn{
-			{M: a, Waiting: true, Since: at, Depth: 2}, {M: b, Waiting: true, Since: at, Depth: 1}, {M: c, Waiting: true, Since: at.Add(time.Hour)}}},
+			{Monitor: a, Waiting: true, Since: at, Depth: 2}, {Monitor: b, Waiting: true, Since: at, Depth: 1}, {Monitor: c, Waiting: true, Since: at.Add(time.Hour)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -419,8 +419,8 @@ func (m *Monitor) PendingPoll() statemachine.Action {
 // Turn is what the monitor_id=all scheduler reads of a monitor to order the actions waiting on
 // the agent.
 type Turn struct {
-	M     *Monitor
-	Ended bool
+	Monitor *Monitor
+	Ended   bool
 	// Waiting: an action waits on the agent or the user (an ended monitor's, until a call said
 	// so), Since then; Asks: that action is a question.
 	Waiting bool
@@ -438,7 +438,7 @@ type Turn struct {
 func (m *Monitor) Turn() Turn {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Turn{M: m, Ended: m.ended, Waiting: !m.waitingSince.IsZero() && (!m.ended || m.endUnseen), Asks: m.m.Pending().Kind == statemachine.ActionAskUser,
+	return Turn{Monitor: m, Ended: m.ended, Waiting: !m.waitingSince.IsZero() && (!m.ended || m.endUnseen), Asks: m.m.Pending().Kind == statemachine.ActionAskUser,
 		Since: m.waitingSince, ServedAt: m.servedAt, Handed: !m.servedAt.IsZero() && m.servedStep == m.steps}
 }
 
