@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -32,7 +34,7 @@ const allID = "all"
 type scheduler struct {
 	s *Server
 	// calls holds the monitor_id=all call in progress: a new one supersedes it.
-	calls callSlot
+	calls monitor.CallSlot
 
 	mu   sync.Mutex
 	last string // the monitor of the last action handed out
@@ -40,21 +42,21 @@ type scheduler struct {
 
 // begin makes the calling tool call the monitor_id=all call, superseding the one before.
 func (a *scheduler) begin(parent context.Context) (context.Context, func()) {
-	ctx, done, _ := a.calls.supersede(parent)
+	ctx, done, _ := a.calls.Supersede(parent)
 	return ctx, done
 }
 
 // waiting reports whether a monitor_id=all call waits (it hands out every monitor's action).
-func (a *scheduler) waiting() bool { return a.calls.busy() }
+func (a *scheduler) waiting() bool { return a.calls.Busy() }
 
 // next answers a monitor_id=all call: it takes the call's answer (or its retried input
 // requests) to the pull request it is for, then waits for whichever needs the agent next.
 func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step nextStep) *mcp.CallToolResult {
-	var target *monitor
+	var target *monitor.Monitor
 	if step.resume != nil {
-		m, ok, err := a.s.lookup(step.resume.Monitor)
+		m, ok, err := a.s.mons.Lookup(step.resume.Monitor)
 		if err != nil || !ok {
-			return contract.ToolError(fmt.Sprintf("%v: its monitor cannot be resumed", ErrBadRequestState))
+			return contract.ToolError(fmt.Sprintf("%v: its monitor cannot be resumed", driver.ErrBadRequestState))
 		}
 		target = m
 	}
@@ -81,30 +83,30 @@ func (a *scheduler) next(ctx context.Context, req mcp.CallToolRequest, step next
 // monitor_id: it goes on with that pull request while there is something to do at once (GitHub
 // work, the next task or question), and returns instead of waiting on it alone, so the agent goes
 // back to waiting on all of them.
-func (a *scheduler) answer(ctx context.Context, req mcp.CallToolRequest, m *monitor, step nextStep) *mcp.CallToolResult {
-	call, end := a.s.beginCall(ctx, req, m.begin, nil)
+func (a *scheduler) answer(ctx context.Context, req mcp.CallToolRequest, m *monitor.Monitor, step nextStep) *mcp.CallToolResult {
+	call, end := a.s.beginCall(ctx, req, m.Begin, nil)
 	defer end()
 	if res, handled := a.drive(call.ctx, call, m, step); handled {
 		return res
 	}
-	return a.polling(fmt.Sprintf("Taken; %s needs nothing more now. Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to wait on every pull request.", m.ref), nil)
+	return a.polling(fmt.Sprintf("Taken; %s needs nothing more now. Call pr_monitor_next_step(monitor_id=\"all\", event=\"ready\") to wait on every pull request.", m.Ref), nil)
 }
 
 // driveOne drives m by step inside a monitor_id=all call, superseding a call waiting on m alone.
 // handled is false when m had nothing for the agent at once: the call goes on to wait on every
 // monitor.
-func (a *scheduler) driveOne(call *toolCall, m *monitor, step nextStep) (*mcp.CallToolResult, bool) {
-	mctx, done := m.begin(call.ctx)
+func (a *scheduler) driveOne(call *toolCall, m *monitor.Monitor, step nextStep) (*mcp.CallToolResult, bool) {
+	mctx, done := m.Begin(call.ctx)
 	defer done()
 	return a.drive(mctx, call, m, step)
 }
 
 // drive runs step on m without waiting, and renders what it comes to unless it is idle.
-func (a *scheduler) drive(ctx context.Context, call *toolCall, m *monitor, step nextStep) (*mcp.CallToolResult, bool) {
-	d := a.s.newDriver(ctx, call, m, handOutNow, step.rounds())
-	defer d.close()
-	o := d.start(step)
-	if !o.answers() {
+func (a *scheduler) drive(ctx context.Context, call *toolCall, m *monitor.Monitor, step nextStep) (*mcp.CallToolResult, bool) {
+	d := driver.New(ctx, host{a.s}, call.driverCall(), m, driver.HandOutNow, step.rounds())
+	defer d.Close()
+	o := d.Start(step.resume, step.input)
+	if !o.Answers() {
 		return nil, false
 	}
 	a.served(m)
@@ -120,10 +122,10 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 	}
 	updates, unsubscribe := w.Subscribe()
 	defer unsubscribe()
-	ms, skipped := a.s.everyMonitor()
+	ms, skipped := a.s.mons.Every()
 	for _, m := range ms {
-		if !m.isEnded() {
-			w.Add(m.ref)
+		if !m.IsEnded() {
+			w.Add(m.Ref)
 		}
 	}
 	slotTaken := false
@@ -158,7 +160,7 @@ func (a *scheduler) wait(call *toolCall) *mcp.CallToolResult {
 		case <-timer.C:
 			// Nothing new by the deadline: an action handed out before and still open comes back
 			// (the agent may have lost it), else polling.
-			if res := a.handOut(call, nextTurn(a.turns(a.s.monitorsByID()), a.quiet(), true)); res != nil {
+			if res := a.handOut(call, nextTurn(a.turns(a.s.mons.ByID()), a.quiet(), true)); res != nil {
 				return res
 			}
 			return a.polling(fmt.Sprintf("Still watching %s; nothing needs you yet. "+
@@ -175,45 +177,45 @@ func (a *scheduler) scan(call *toolCall) (res *mcp.CallToolResult, live int) {
 	if err != nil {
 		return contract.ToolError(err.Error()), 0
 	}
-	ms := a.s.monitorsByID()
+	ms := a.s.mons.ByID()
 	for _, m := range ms {
-		if m.isEnded() {
+		if m.IsEnded() {
 			continue
 		}
 		live++
-		m.noteWaiting(a.s.cfg.Now())
-		if !m.hasNews(w) {
+		m.NoteWaiting(a.s.cfg.Now())
+		if !m.HasNews(w) {
 			continue
 		}
-		mctx, done, ok := m.claim(call.ctx)
+		mctx, done, ok := m.Claim(call.ctx)
 		if !ok {
 			continue // a call waits on this pull request alone
 		}
-		d := a.s.newDriver(mctx, call, m, advanceOnly, 0)
-		o := d.advance()
-		d.close()
+		d := driver.New(mctx, host{a.s}, call.driverCall(), m, driver.AdvanceOnly, 0)
+		o := d.Advance()
+		d.Close()
 		done()
-		if o.kind == failed {
-			return contract.ToolError(o.err), live // GitHub refused for good (a revoked token): say so
+		if o.Kind == driver.Failed {
+			return contract.ToolError(o.Err), live // GitHub refused for good (a revoked token): say so
 		}
 	}
 	return a.handOut(call, nextTurn(a.turns(ms), a.quiet(), false)), live
 }
 
 // handOut hands monitor next's action to the agent (nil: nothing to hand out).
-func (a *scheduler) handOut(call *toolCall, next *monitor) *mcp.CallToolResult {
+func (a *scheduler) handOut(call *toolCall, next *monitor.Monitor) *mcp.CallToolResult {
 	if next == nil {
 		return nil
 	}
-	mctx, done, ok := next.claim(call.ctx)
+	mctx, done, ok := next.Claim(call.ctx)
 	if !ok {
 		return nil
 	}
 	defer done()
-	d := a.s.newDriver(mctx, call.until(time.Now().Add(time.Second)), next, handOutNow, 0) // at the deadline: room to hand it out
-	defer d.close()
-	o := d.loop(next.pending())
-	if !o.answers() {
+	d := driver.New(mctx, host{a.s}, call.until(time.Now().Add(time.Second)).driverCall(), next, driver.HandOutNow, 0) // at the deadline: room to hand it out
+	defer d.Close()
+	o := d.Loop(next.Pending())
+	if !o.Answers() {
 		return nil
 	}
 	a.served(next)
@@ -221,11 +223,11 @@ func (a *scheduler) handOut(call *toolCall, next *monitor) *mcp.CallToolResult {
 }
 
 // served records that the scheduler handed out m's action.
-func (a *scheduler) served(m *monitor) {
+func (a *scheduler) served(m *monitor.Monitor) {
 	a.mu.Lock()
-	a.last = m.id
+	a.last = m.ID
 	a.mu.Unlock()
-	m.served(a.s.cfg.Now())
+	m.Served(a.s.cfg.Now())
 }
 
 // forget forgets the last action handed out, as a restarted process would.
@@ -243,12 +245,12 @@ func (a *scheduler) lastID() string {
 
 func (a *scheduler) quiet() bool { return !a.s.quietUntil().IsZero() }
 
-func (a *scheduler) turns(ms []*monitor) []turn {
-	ts := make([]turn, len(ms))
+func (a *scheduler) turns(ms []*monitor.Monitor) []monitor.Turn {
+	ts := make([]monitor.Turn, len(ms))
 	depth := stackDepths(ms)
 	for i, m := range ms {
-		ts[i] = m.turn()
-		ts[i].depth = depth[m]
+		ts[i] = m.Turn()
+		ts[i].Depth = depth[m]
 	}
 	return ts
 }
@@ -258,21 +260,21 @@ func (a *scheduler) turns(ms []*monitor) []turn {
 // whose open action the answer fits, read from the saved positions (a question offering the
 // choice, at the seq given; a task expecting the event). Several or none that fit is an error
 // naming them: the agent sends the answer with the monitor_id its action named.
-func (a *scheduler) answerTarget(input statemachine.Input) (*monitor, error) {
+func (a *scheduler) answerTarget(input statemachine.Input) (*monitor.Monitor, error) {
 	if id := a.lastID(); id != "" {
-		m, ok, err := a.s.lookup(id)
+		m, ok, err := a.s.mons.Lookup(id)
 		if err != nil || !ok {
 			return nil, fmt.Errorf("monitor %q (the last action handed out for all) cannot be resumed", id)
 		}
 		return m, nil
 	}
-	ms, _ := a.s.everyMonitor()
-	var fits, offers []*monitor
+	ms, _ := a.s.mons.Every()
+	var fits, offers []*monitor.Monitor
 	for _, m := range ms {
-		if m.isEnded() {
+		if m.IsEnded() {
 			continue
 		}
-		act := m.pending()
+		act := m.Pending()
 		switch {
 		case input.Event == statemachine.EventUserChose && act.Kind == statemachine.ActionAskUser && act.Question != nil &&
 			(input.QuestionSeq == 0 || input.QuestionSeq == act.Question.Seq):
@@ -297,7 +299,7 @@ func (a *scheduler) answerTarget(input statemachine.Input) (*monitor, error) {
 	}
 	ids := make([]string, 0, len(fits))
 	for _, m := range fits {
-		ids = append(ids, m.id)
+		ids = append(ids, m.ID)
 	}
 	slices.Sort(ids)
 	return nil, fmt.Errorf("monitor_id=all cannot tell which pull request %s answers (%d open actions fit it: %s): "+
@@ -331,10 +333,10 @@ func (a *scheduler) ended(skipped []string) *mcp.CallToolResult {
 // summary is one line about every monitor, for a call's progress: how many, how many wait on you.
 func (a *scheduler) summary() string {
 	live, waiting := 0, 0
-	for _, m := range a.s.monitorsByID() {
-		if t := m.turn(); !t.ended {
+	for _, m := range a.s.mons.ByID() {
+		if t := m.Turn(); !t.Ended {
 			live++
-			if !t.since.IsZero() {
+			if !t.Since.IsZero() {
 				waiting++
 			}
 		}

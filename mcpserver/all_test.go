@@ -57,8 +57,8 @@ func (h *harness) waitSnapshots(n int) {
 			return false
 		}
 		got := 0
-		for _, m := range h.srv.monitorsByID() {
-			if u, ok := w.Latest(m.ref); ok && u.Snapshot != nil {
+		for _, m := range h.srv.mons.ByID() {
+			if u, ok := w.Latest(m.Ref); ok && u.Snapshot != nil {
 				got++
 			}
 		}
@@ -120,9 +120,9 @@ func handsOutEachPR(t *testing.T, proto string) {
 	}
 
 	// #1 needs nothing: it is never handed out.
-	for _, m := range h.srv.monitorsByID() {
-		if m.id == "acme/widgets#1" {
-			assert.Equal(t, "polling", string(m.pending().Kind))
+	for _, m := range h.srv.mons.ByID() {
+		if m.ID == "acme/widgets#1" {
+			assert.Equal(t, "polling", string(m.Pending().Kind))
 		}
 	}
 }

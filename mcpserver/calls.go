@@ -1,104 +1,21 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 )
 
-// A next_step tool call's life: the slot that makes it the one driving its monitor (or
-// monitor_id=all), its deadline and progress, and the bound on how many calls wait at once.
-
-// A call slot holds the one tool call that drives something: a monitor (its next_step calls) or
-// monitor_id=all (its calls). It is the one place where a call supersedes another: a second
-// next_step cancels the first and waits for it to finish, so that two calls never drive one monitor.
-
-// supersedeWait bounds how long a new call waits for the call it supersedes to finish.
-const supersedeWait = 30 * time.Second
-
-type callSlot struct {
-	mu     sync.Mutex
-	active *call
-	// wait bounds the wait for a superseded call (zero: supersedeWait).
-	wait time.Duration
-}
-
-// call is the tool call holding a slot.
-type call struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-}
-
-// supersede makes a new call, under parent, the slot's: the call holding it is cancelled and
-// awaited first. done ends the new call; late says the superseded call did not finish within
-// supersedeWait (the new one goes on regardless).
-func (s *callSlot) supersede(parent context.Context) (ctx context.Context, done func(), late bool) {
-	s.mu.Lock()
-	for s.active != nil {
-		prev := s.active
-		prev.cancel()
-		s.mu.Unlock()
-		select {
-		case <-prev.done:
-		case <-time.After(cmp.Or(s.wait, supersedeWait)):
-			late = true
-		}
-		s.mu.Lock()
-		if s.active == prev {
-			s.active = nil
-		}
-	}
-	ctx, done = s.takeLocked(parent)
-	return ctx, done, late
-}
-
-// claim makes a new call the slot's only if no call holds it.
-func (s *callSlot) claim(parent context.Context) (context.Context, func(), bool) {
-	s.mu.Lock()
-	if s.active != nil {
-		s.mu.Unlock()
-		return nil, nil, false
-	}
-	ctx, done := s.takeLocked(parent)
-	return ctx, done, true
-}
-
-// cancel stops the call holding the slot, if any.
-func (s *callSlot) cancel() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.active != nil {
-		s.active.cancel()
-	}
-}
-
-// busy reports whether a call holds the slot.
-func (s *callSlot) busy() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.active != nil
-}
-
-// takeLocked gives the slot to a new call; s.mu is held and is released.
-func (s *callSlot) takeLocked(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	c := &call{cancel: cancel, done: make(chan struct{})}
-	s.active = c
-	s.mu.Unlock()
-	return ctx, func() {
-		cancel()
-		s.mu.Lock()
-		if s.active == c {
-			s.active = nil
-		}
-		s.mu.Unlock()
-		close(c.done)
-	}
-}
+// A next_step tool call's life, top-down: it begins (the call slot of its monitor, or of
+// monitor_id=all, makes it the one driving it), gets its deadline (a call bounded for its host, or
+// an MCP task) and its progress, and is handed to a driver; and the bound on how many calls wait
+// at once.
 
 // toolCall is one pr_monitor_next_step call as the server runs it: the context it runs under (it
 // ends when the call is cancelled or superseded), its request, its deadline and its progress.
@@ -132,6 +49,153 @@ func (s *Server) beginCall(ctx context.Context, req mcp.CallToolRequest, begin f
 	}
 }
 
+// callDeadline decides how a next_step call runs: as a task when the client asked for one
+// (2025-11-25) or the server made one (the 2026-07-28 extension): it waits until the pull request
+// needs the agent, only the time to live the client gave bounding it, so that its result is still
+// there to read; else as a call bounded to fit the client's host.
+func (s *Server) callDeadline(ctx context.Context, req mcp.CallToolRequest) (time.Time, taskMode) {
+	now := time.Now()
+	if extTaskFrom(ctx) != nil {
+		return now.Add(taskForever), extensionTask
+	}
+	if req.Params.Task == nil {
+		return now.Add(s.callBound(ctx)), plainCall
+	}
+	if ttl := req.Params.Task.TTL; ttl != nil && *ttl > 0 {
+		d := time.Duration(*ttl) * time.Millisecond
+		return now.Add(d - min(d/10, time.Minute)), legacyTask
+	}
+	return now.Add(taskForever), legacyTask
+}
+
+// taskForever stands for "no bound" in a task the client gave no time to live.
+const taskForever = 10 * 365 * 24 * time.Hour
+
+// taskMode is how a next_step call runs.
+type taskMode int
+
+const (
+	// plainCall: bounded to fit the client's host; it holds a worker of the transport.
+	plainCall taskMode = iota
+	// legacyTask: a 2025-11-25 task. It asks nothing of the client: questions go to the agent.
+	legacyTask
+	// extensionTask: a task of the 2026-07-28 extension (tasks_ext.go). Its questions go to the client
+	// as the task's inputRequests.
+	extensionTask
+)
+
+// callBound is how long a next_step call outside a task may wait: Config.MaxBlock when it was set
+// (the --max-block flag: an explicit choice wins), else the bound that fits the client's host.
+func (s *Server) callBound(ctx context.Context) time.Duration {
+	if s.cfg.maxBlockSet {
+		return s.cfg.MaxBlock
+	}
+	host, b := contract.BoundFor(s.cfg.HostBounds, s.cfg.DefaultBound, contract.ClientInfo(ctx))
+	s.cfg.Logger.Debug("next_step bound", "host", host, "bound", b)
+	return b
+}
+
+// heartbeat sends a call's progress notifications. It runs on its own clock: every ProgressEvery
+// of the call, whatever the call is doing (waiting between polls, whatever the poll interval;
+// waiting for GitHub; waiting for the user's answer), it sends the one-line summary, so hosts
+// that keep a call alive on progress keep it alive. The driver sends its own messages through it
+// too (a failed poll), so progress counts up in one sequence.
+type heartbeat struct {
+	ctx   context.Context
+	srv   *server.MCPServer
+	token mcp.ProgressToken
+	text  func() string
+
+	mu    sync.Mutex
+	ticks float64
+	extra string // appended to the summary (a rate-limit wait)
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// startHeartbeat starts a call's progress clock when the client asked for progress (nil when it
+// did not): every interval it sends text's line.
+func startHeartbeat(ctx context.Context, req mcp.CallToolRequest, every time.Duration, text func() string) *heartbeat {
+	meta := req.Params.Meta
+	if meta == nil || meta.ProgressToken == nil {
+		return nil
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return nil
+	}
+	h := &heartbeat{ctx: ctx, srv: srv, token: meta.ProgressToken, text: text, stop: make(chan struct{}), done: make(chan struct{})}
+	go h.run(every)
+	return h
+}
+
+func (h *heartbeat) run(every time.Duration) {
+	defer close(h.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-h.ctx.Done():
+			return
+		case <-t.C:
+			h.mu.Lock()
+			extra := h.extra
+			h.mu.Unlock()
+			msg := h.text()
+			if extra != "" {
+				msg += " · " + extra
+			}
+			h.send(msg)
+		}
+	}
+}
+
+// send sends one progress notification.
+func (h *heartbeat) send(msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case <-h.stop:
+		return // the call is answered: nothing more may be said about it
+	default:
+	}
+	h.ticks++
+	_ = h.srv.SendNotificationToClient(h.ctx, string(mcp.MethodNotificationProgress), map[string]any{
+		"progressToken": h.token, "progress": h.ticks, "message": msg,
+	})
+}
+
+// close stops the clock before the call's result goes out.
+func (h *heartbeat) close() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	close(h.stop)
+	h.mu.Unlock()
+	<-h.done
+}
+
+// Say sends msg as a progress notification at once (nil: the client asked for none).
+func (h *heartbeat) Say(msg string) {
+	if h != nil {
+		h.send(msg)
+	}
+}
+
+// Remark adds a standing remark to every later progress notification ("" clears it).
+func (h *heartbeat) Remark(note string) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	h.extra = note
+	h.mu.Unlock()
+}
+
 // holdsWorker: the call holds a worker of the transport while it waits (a task does not: a
 // 2025-11-25 task runs on mcp-go's task goroutine, a 2026-07-28 one on the adapter's).
 func (c *toolCall) holdsWorker() bool { return c.mode == plainCall }
@@ -143,6 +207,11 @@ func (c *toolCall) until(t time.Time) *toolCall {
 		cc.deadline = t
 	}
 	return &cc
+}
+
+// driverCall is the call as a driver runs in it.
+func (c *toolCall) driverCall() driver.Call {
+	return driver.Call{Deadline: c.deadline, Progress: c.beat, HoldsWorker: c.holdsWorker(), Legacy: c.mode == legacyTask, Responses: c.req.Params.InputResponses}
 }
 
 // waitSlots bounds how many calls may block at once: the transport runs tool calls on a fixed
@@ -169,15 +238,4 @@ func (w *waitSlots) size() int { return cap(w.ch) }
 func waiters(workers int) int {
 	reserve := min(max(workers/8, 2), 16)
 	return max(workers-reserve, 1)
-}
-
-// callBound is how long a next_step call outside a task may wait: Config.MaxBlock when it was set
-// (the --max-block flag: an explicit choice wins), else the bound that fits the client's host.
-func (s *Server) callBound(ctx context.Context) time.Duration {
-	if s.cfg.maxBlockSet {
-		return s.cfg.MaxBlock
-	}
-	host, b := contract.BoundFor(s.cfg.HostBounds, s.cfg.DefaultBound, contract.ClientInfo(ctx))
-	s.cfg.Logger.Debug("next_step bound", "host", host, "bound", b)
-	return b
 }

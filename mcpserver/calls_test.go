@@ -1,49 +1,10 @@
 package mcpserver
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
-
-// TestASecondCallSupersedesTheFirstAndAClaimNeverDoes: supersede cancels the call holding the slot
-// and waits until it has finished before the new one takes it; claim takes a free slot only.
-func TestASecondCallSupersedesTheFirstAndAClaimNeverDoes(t *testing.T) {
-	var slot callSlot
-	first, doneFirst, late := slot.supersede(t.Context())
-	require.False(t, late)
-
-	_, _, ok := slot.claim(t.Context())
-	assert.False(t, ok, "a claim does not take a slot a call holds")
-
-	finished := make(chan struct{})
-	go func() {
-		<-first.Done() // the first call sees it was superseded, then finishes its work
-		time.Sleep(20 * time.Millisecond)
-		close(finished)
-		doneFirst()
-	}()
-	second, doneSecond, late := slot.supersede(t.Context())
-	require.False(t, late)
-	select {
-	case <-finished:
-	default:
-		t.Fatal("the second call began before the first finished")
-	}
-	assert.ErrorIs(t, first.Err(), context.Canceled)
-	assert.NoError(t, second.Err())
-
-	slot.cancel()
-	assert.Error(t, second.Err(), "cancel stops the call holding the slot")
-	doneSecond()
-	third, doneThird, ok := slot.claim(t.Context())
-	require.True(t, ok, "a free slot is claimed")
-	doneThird()
-	assert.Error(t, third.Err(), "done ends the call")
-}
 
 // TestTheCallsThatMayWaitLeaveAReserve: of a server's workers, all but a reserve may block in a
 // waiting call (an eighth of them, at least 2, at most 16), and at least one always may.
@@ -51,23 +12,4 @@ func TestTheCallsThatMayWaitLeaveAReserve(t *testing.T) {
 	for workers, want := range map[int]int{1: 1, 2: 1, 3: 1, 8: 6, 16: 14, 24: 21, 128: 112, 200: 184} {
 		assert.Equal(t, want, waiters(workers), "%d workers", workers)
 	}
-}
-
-// TestACallThatDoesNotFinishIsSupersededLate: a new call cancels the one holding the slot and
-// waits for it; when it does not finish within the wait, the new call takes the slot anyway,
-// saying it came late, and the late call's end leaves the new one in place.
-func TestACallThatDoesNotFinishIsSupersededLate(t *testing.T) {
-	s := &callSlot{wait: 20 * time.Millisecond}
-	ctx1, done1, _ := s.supersede(t.Context())
-	_, done2, late := s.supersede(t.Context())
-	assert.True(t, late, "the first call never finished")
-	assert.Error(t, ctx1.Err(), "the first call was cancelled")
-	done1()
-	assert.True(t, s.busy(), "the late call's end leaves the new call in the slot")
-	done2()
-	assert.False(t, s.busy())
-
-	_, done3, late := s.supersede(t.Context())
-	assert.False(t, late, "an empty slot is taken at once")
-	done3()
 }

@@ -87,7 +87,7 @@ func TestCancelledRequestGetsNoResponseAndTheMonitorStaysIntact(t *testing.T) {
 	c.until(2, 5*time.Second)
 
 	c.send(`{"jsonrpc":"2.0","id":"call-3","method":"tools/call","params":{"name":"pr_monitor_next_step","arguments":{"monitor_id":"acme/widgets#7","event":"ready"}}}`)
-	driving := func() bool { m, ok := srv.live("acme/widgets#7"); return ok && driven(m) }
+	driving := func() bool { m, ok := srv.mons.Live("acme/widgets#7"); return ok && driven(m) }
 	require.Eventually(t, driving, 5*time.Second, time.Millisecond, "the call is blocked, watching CI")
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"call-3","reason":"user interrupted"}}`)
 	c.send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)

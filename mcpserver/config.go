@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/mcpserver/quiet"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -23,7 +24,7 @@ type Config struct {
 	// proxy, a local fake): then GitHub's answer decides.
 	WebHost string
 	// State persists monitors; nil keeps them in memory only.
-	State   Persister
+	State   monitor.Persister
 	Machine statemachine.Config
 	// MaxBlock, when set, is the longest a next_step call outside a task blocks before returning
 	// polling, whatever the host; zero picks the bound that fits the client's host (contract.HostBounds,
@@ -83,7 +84,7 @@ func (c *Config) defaults() error {
 		return errors.New("mcpserver: Config.Connect is required")
 	}
 	if c.State == nil {
-		c.State = NewMemoryState()
+		c.State = monitor.NewMemoryState()
 	}
 	if c.Machine == (statemachine.Config{}) {
 		c.Machine = statemachine.DefaultConfig()

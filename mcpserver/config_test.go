@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -70,14 +71,14 @@ func TestAConfigKeepsWhatIsSetAndFillsInWhatIsNot(t *testing.T) {
 
 	machine := statemachine.DefaultConfig()
 	machine.MergeMethod = "rebase"
-	state := NewMemoryState()
+	state := monitor.NewMemoryState()
 	set := Config{Connect: connect, State: state, Machine: machine, HostBounds: []contract.HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}},
 		DefaultBound: 7 * time.Second, MaxBlock: 3 * time.Second, ProgressEvery: 2 * time.Second, PushEvery: 3 * time.Second,
 		PushGrace: 4 * time.Second, NotifyAfter: 6 * time.Second, RoundTrips: 2, Workers: 9, Version: "v1"}
 	srv, err = New(set)
 	require.NoError(t, err)
 	c = srv.cfg
-	assert.Same(t, state, c.State.(*MemoryState))
+	assert.Same(t, state, c.State.(*monitor.MemoryState))
 	assert.Equal(t, "rebase", c.Machine.MergeMethod, "a machine configured is kept")
 	assert.Equal(t, []contract.HostBound{{Host: "X", Names: []string{"x"}, Bound: time.Second}}, c.HostBounds)
 	assert.Equal(t, 7*time.Second, c.DefaultBound)

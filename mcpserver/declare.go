@@ -2,8 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"maps"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

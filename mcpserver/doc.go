@@ -6,14 +6,16 @@
 // team deployment's HTTP front end (mcpserver/team/front) builds on too; the GitHub work the
 // machine asks for is package effects'.
 //
-// A pr_monitor_next_step call reads top-down (tool_next_step.go): parse the call
-// (next_step_call.go), find the monitor (registry.go), begin the call (calls.go: it supersedes the
-// call that drove the monitor, gets its deadline and its progress), drive the monitor (drive.go)
-// and render where the driver stopped (render.go). The driver waits for the watcher's news
-// (poll.go), does the server's GitHub work and waits out GitHub's rate limits (drive_github.go),
-// and asks the user or the host's model (drive_client.go, roundtrip.go); it returns a typed
-// outcome. The monitor (monitor.go) is used through its methods only. monitor_id=all is the
-// scheduler's (all.go; its order in all_order.go).
+// What is left here is the stdio front end itself: the transport, the tools' handlers and their
+// calls, and the monitor_id=all scheduler. A pr_monitor_next_step call reads top-down
+// (tool_next_step.go): parse the call, find the monitor (package monitor's registry), begin the
+// call (calls.go: it supersedes the call that drove the monitor, gets its deadline and its
+// progress), drive the monitor (package driver, through the server as its Host:
+// host.go) and render where the driver stopped (render.go). The monitor's lifecycle (its machine,
+// registry and persistence) is package monitor's, used through its methods only; the driver,
+// which waits for the watcher's news, does the server's GitHub work and asks the user or the
+// host's model, is package driver's. monitor_id=all is the scheduler's (all.go; its order in
+// all_order.go).
 //
 // Waiting need not cost the agent turns: next_step runs as an MCP task in both revisions
 // (tasks.go for 2025-11-25, which mcp-go serves; tasks_ext.go for the 2026-07-28 extension, an

@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
@@ -24,9 +26,9 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 	h.start()
 	act := h.next("ready", "", nil)
 	require.Equal(t, "ask_user", act.Action)
-	live, ok := h.srv.live("acme/widgets#7")
+	live, ok := h.srv.mons.Live("acme/widgets#7")
 	require.True(t, ok)
-	before := live.position()
+	before := live.Position()
 
 	tests := []struct {
 		name string
@@ -55,7 +57,7 @@ func TestBadInputIsAToolErrorAndChangesNothing(t *testing.T) {
 			assert.NotContains(t, errText, testToken)
 		})
 	}
-	after := live.position()
+	after := live.Position()
 	assert.Equal(t, mustJSON(t, before), mustJSON(t, after), "no bad input moves the monitor")
 }
 
@@ -92,7 +94,7 @@ func TestGitHubAuthFailuresAreToolErrors(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(errText, "GitHub token")+strings.Count(errText, "rejected the token")+strings.Count(errText, "no GitHub client"),
 				"the cause is said once: %s", errText)
 			assert.LessOrEqual(t, parenDepth(errText), 1, "no parentheses within parentheses: %s", errText)
-			assert.Empty(t, h.srv.monitors, "no monitor without GitHub")
+			assert.Empty(t, h.srv.mons.ByID(), "no monitor without GitHub")
 		})
 	}
 }
@@ -113,11 +115,11 @@ func TestForgedOrStaleRequestStateIsRejected(t *testing.T) {
 	}
 	assert.Contains(t, call("forged-state"), "stale or forged")
 	// A genuine state for a question that is no longer open.
-	token, err := h.srv.seal.seal(requestState{Monitor: "acme/widgets#7", Kind: inputElicit, Seq: 99})
+	token, err := h.srv.seal.Seal(driver.RequestState{Monitor: "acme/widgets#7", Kind: driver.InputElicit, Seq: 99})
 	require.NoError(t, err)
 	assert.Contains(t, call(token), "no longer open")
 	// A genuine state for another monitor.
-	token, err = h.srv.seal.seal(requestState{Monitor: "acme/other#1", Kind: inputElicit, Seq: 1})
+	token, err = h.srv.seal.Seal(driver.RequestState{Monitor: "acme/other#1", Kind: driver.InputElicit, Seq: 1})
 	require.NoError(t, err)
 	assert.Contains(t, call(token), "another monitor")
 }
@@ -127,11 +129,11 @@ func TestASecondNextStepSupersedesTheFirst(t *testing.T) {
 	h := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = 5 * time.Second }})
 	h.apply(githubfake.OpenPR{Title: "x"}, githubfake.ChecksQueued{Jobs: []string{"test"}})
 	h.start()
-	m, ok := h.srv.live(h.ref.String())
+	m, ok := h.srv.mons.Live(h.ref.String())
 	require.True(t, ok)
 	firstDone := make(chan contract.ActionOutput, 1)
 	go func() { firstDone <- h.next("ready", "", nil) }()
-	require.Eventually(t, m.isDriven, 5*time.Second, time.Millisecond, "the first call waits")
+	require.Eventually(t, m.IsDriven, 5*time.Second, time.Millisecond, "the first call waits")
 	secondDone := make(chan contract.ActionOutput, 1)
 	go func() { secondDone <- h.next("ready", "", nil) }()
 	var first contract.ActionOutput
@@ -169,7 +171,7 @@ func TestAWaitingCallSendsNoRequestOfItsOwn(t *testing.T) {
 	h.srv.cfg.MaxBlock = 10 * time.Second
 	h.fake.ResetRecording()
 	go func() {
-		m, _ := h.srv.live(h.ref.String())
+		m, _ := h.srv.mons.Live(h.ref.String())
 		poll(func() bool { return driven(m) }) // the call waits first
 		h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
 	}()
@@ -247,7 +249,7 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 			Arguments: map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"}})
 		done <- err
 	}()
-	require.Eventually(t, func() bool { m, _ := h.srv.live("acme/widgets#7"); return driven(m) }, 5*time.Second, time.Millisecond, "the call waits")
+	require.Eventually(t, func() bool { m, _ := h.srv.mons.Live("acme/widgets#7"); return driven(m) }, 5*time.Second, time.Millisecond, "the call waits")
 	cancel()
 	select {
 	case err := <-done:
@@ -257,7 +259,7 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 	}
 	// The server honoured the cancellation: the monitor is free and answers at once.
 	require.Eventually(t, func() bool {
-		m, _ := h.srv.live("acme/widgets#7")
+		m, _ := h.srv.mons.Live("acme/widgets#7")
 		return !driven(m)
 	}, 5*time.Second, 10*time.Millisecond, "the blocked call ended on the server too")
 	h.apply(githubfake.CheckCompleted{Name: "test", Conclusion: "SUCCESS"}, githubfake.MergeConflict{})
@@ -266,11 +268,7 @@ func TestACancelledCallReturnsAndLeavesTheMonitorIntact(t *testing.T) {
 }
 
 // driven reports whether a tool call drives m.
-func driven(m *monitor) bool {
-	m.calls.mu.Lock()
-	defer m.calls.mu.Unlock()
-	return m.calls.active != nil
-}
+func driven(m *monitor.Monitor) bool { return m.IsDriven() }
 
 // parenDepth is how deeply s nests parentheses.
 func parenDepth(s string) int {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/rounds"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -40,7 +41,7 @@ type failureMemory struct {
 	log    *slog.Logger
 }
 
-func newFailureMemory(p Persister, log *slog.Logger) *failureMemory {
+func newFailureMemory(p monitor.Persister, log *slog.Logger) *failureMemory {
 	fm := &failureMemory{log: log}
 	fm.keep, _ = p.(failurePersister)
 	return fm
@@ -106,16 +107,16 @@ func (fm *failureMemory) sawPoll(ref prstatus.PRRef, f *prstatus.Facts, now time
 // on the pull request's head, and a log whose signature is known flaky carries the evidence and
 // whether the pull request touches the test's file (the changed files are read once, only then,
 // outside the memory's lock).
-func (fm *failureMemory) sawLogs(ctx context.Context, gh GitHub, mon *monitor, in *statemachine.Input, now time.Time) {
+func (fm *failureMemory) sawLogs(ctx context.Context, gh GitHub, mon *monitor.Monitor, in *statemachine.Input, now time.Time) {
 	o := in.Outcome
 	if in.Kind != statemachine.InputOutcome || o == nil || o.Kind != statemachine.ServerFetchCILogs || len(o.Logs) == 0 {
 		return
 	}
-	f, _ := mon.lastFacts()
+	f, _ := mon.LastFacts()
 	if f == nil {
 		return
 	}
-	ref := mon.ref
+	ref := mon.Ref
 	repo := ref.Owner + "/" + ref.Repo
 	var flaky []int
 	fm.mu.Lock()

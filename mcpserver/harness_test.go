@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -45,7 +46,7 @@ type harness struct {
 	ref     prstatus.PRRef
 	srv     *Server
 	session *sdk.ClientSession
-	state   *MemoryState
+	state   *monitor.MemoryState
 
 	mu        sync.Mutex
 	wire      [][]byte // every line the server wrote, when harnessOpts.wire
@@ -69,7 +70,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken), githubfake.WithRateLimit(1<<30))
 	url := fake.Start()
 	t.Cleanup(fake.Close)
-	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: NewMemoryState()}
+	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: monitor.NewMemoryState()}
 	cfg := Config{
 		Version: "test",
 		Connect: func(context.Context) (GitHub, error) {

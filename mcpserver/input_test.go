@@ -3,8 +3,9 @@ package mcpserver
 import (
 	"testing"
 
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 
 // TestEveryInputErrorIsOneSentenceNamingTheField: whatever is wrong with a call's arguments, the

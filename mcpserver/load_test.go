@@ -28,15 +28,15 @@ func thousand(tb testing.TB, h *harness, n int) uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for i := 1; i <= n; i++ {
-		m, _, err := h.srv.attach(prstatus.PRRef{Owner: "acme", Repo: fmt.Sprintf("r%d", i%10), Number: i})
+		m, _, err := h.srv.mons.Attach(prstatus.PRRef{Owner: "acme", Repo: fmt.Sprintf("r%d", i%10), Number: i})
 		require.NoError(tb, err)
 		h.srv.watchMonitor(m)
 	}
 	require.Eventually(tb, func() bool {
 		w := h.srv.runningWatcher()
 		got := 0
-		for _, m := range h.srv.monitorsByID() {
-			if u, ok := w.Latest(m.ref); ok && u.Snapshot != nil {
+		for _, m := range h.srv.mons.ByID() {
+			if u, ok := w.Latest(m.Ref); ok && u.Snapshot != nil {
 				got++
 			}
 		}
@@ -72,7 +72,7 @@ func TestAThousandMonitorsAreAllWatched(t *testing.T) {
 func BenchmarkStatusAndStopWhileCallsBlock(b *testing.B) {
 	h := newHarness(b, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.MaxBlock = time.Minute }})
 	heap := thousand(b, h, 1000)
-	ms := h.srv.monitorsByID()
+	ms := h.srv.mons.ByID()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range waiters(h.srv.cfg.Workers) {
@@ -80,7 +80,7 @@ func BenchmarkStatusAndStopWhileCallsBlock(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			_, _ = h.session.CallTool(ctx, &sdk.CallToolParams{Name: "pr_monitor_next_step",
-				Arguments: map[string]any{"monitor_id": ms[i].id, "event": "ready"}})
+				Arguments: map[string]any{"monitor_id": ms[i].ID, "event": "ready"}})
 		}()
 	}
 	require.Eventually(b, func() bool { return len(h.srv.waiting.ch) == waiters(h.srv.cfg.Workers) }, time.Minute, 10*time.Millisecond)
@@ -90,7 +90,7 @@ func BenchmarkStatusAndStopWhileCallsBlock(b *testing.B) {
 		if _, errText := h.call("pr_monitor_status", map[string]any{}); errText != "" {
 			b.Fatal(errText)
 		}
-		if _, errText := h.call("pr_monitor_stop", map[string]any{"monitor_id": ms[i].id}); errText != "" {
+		if _, errText := h.call("pr_monitor_stop", map[string]any{"monitor_id": ms[i].ID}); errText != "" {
 			b.Fatal(errText)
 		}
 		i--

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -42,7 +43,7 @@ func newNotices(s *Server) *notices {
 
 // asked is a question of m's reaching the user: through the agent (now), or in the host's form
 // (after NotifyAfter, unless answered first: settled).
-func (n *notices) asked(m *monitor, q *elicitation.Question, hostShows bool) {
+func (n *notices) asked(m *monitor.Monitor, q *elicitation.Question, hostShows bool) {
 	if n.s.cfg.Notify == nil || q == nil {
 		return
 	}
@@ -52,30 +53,30 @@ func (n *notices) asked(m *monitor, q *elicitation.Question, hostShows bool) {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if t := n.timer[m.id]; t != nil {
+	if t := n.timer[m.ID]; t != nil {
 		t.Stop()
 	}
 	q2 := *q
-	n.timer[m.id] = time.AfterFunc(n.s.cfg.NotifyAfter, func() { n.send(m, q2) })
+	n.timer[m.ID] = time.AfterFunc(n.s.cfg.NotifyAfter, func() { n.send(m, q2) })
 }
 
 // settled: an answer to m's question came (or the call that showed it ended without one).
-func (n *notices) settled(m *monitor) {
+func (n *notices) settled(m *monitor.Monitor) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if t := n.timer[m.id]; t != nil {
+	if t := n.timer[m.ID]; t != nil {
 		t.Stop()
-		delete(n.timer, m.id)
+		delete(n.timer, m.ID)
 	}
 }
 
 // send notifies the user of q, once, while it is m's open question and the hours are not quiet.
-func (n *notices) send(m *monitor, q elicitation.Question) {
-	act := m.pending()
+func (n *notices) send(m *monitor.Monitor, q elicitation.Question) {
+	act := m.Pending()
 	if act.Kind != statemachine.ActionAskUser || act.Question == nil || act.Question.Seq != q.Seq || !n.s.quietUntil().IsZero() {
 		return
 	}
-	key := fmt.Sprintf("%s %d", m.id, q.Seq)
+	key := fmt.Sprintf("%s %d", m.ID, q.Seq)
 	n.mu.Lock()
 	if n.sent[key] {
 		n.mu.Unlock()
@@ -83,10 +84,10 @@ func (n *notices) send(m *monitor, q elicitation.Question) {
 	}
 	n.sent[key] = true
 	n.mu.Unlock()
-	msg := fmt.Sprintf("%s: %s. Answer it in your agent session.", m.ref, purpose(&q))
+	msg := fmt.Sprintf("%s: %s. Answer it in your agent session.", m.Ref, purpose(&q))
 	if err := n.s.cfg.Notify.Notify("prmonitor: a question waits for you", msg); err != nil {
-		n.s.cfg.Logger.Warn("could not show a desktop notification", "monitor", m.id, "err", err)
+		n.s.cfg.Logger.Warn("could not show a desktop notification", "monitor", m.ID, "err", err)
 		return
 	}
-	m.note("notify", fmt.Sprintf("desktop notification: question %d waits for the user", q.Seq), nil)
+	m.Note("notify", fmt.Sprintf("desktop notification: question %d waits for the user", q.Seq), nil)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
@@ -118,11 +120,11 @@ func (p *pusher) pass() {
 	if w == nil {
 		return // no monitor yet
 	}
-	for _, m := range p.s.monitorsByID() {
-		if m.isEnded() {
+	for _, m := range p.s.mons.ByID() {
+		if m.IsEnded() {
 			continue
 		}
-		if m.hasNews(w) {
+		if m.HasNews(w) {
 			p.advance(m)
 		}
 		p.offer(ctx, m, caps)
@@ -150,7 +152,7 @@ func (p *pusher) takeUpSaved() {
 		if rec.Stopped || rec.Pushed == nil {
 			continue
 		}
-		if m, ok, err := p.s.lookup(rec.Ref.String()); err == nil && ok && !m.isEnded() {
+		if m, ok, err := p.s.mons.Lookup(rec.Ref.String()); err == nil && ok && !m.IsEnded() {
 			p.s.watchMonitor(m)
 		}
 	}
@@ -158,54 +160,54 @@ func (p *pusher) takeUpSaved() {
 
 // advance moves m on by the watcher's news, unless a call drives it, as far as it goes without
 // the agent.
-func (p *pusher) advance(m *monitor) {
-	ctx, done, ok := m.claim(p.s.life)
+func (p *pusher) advance(m *monitor.Monitor) {
+	ctx, done, ok := m.Claim(p.s.life)
 	if !ok {
 		return
 	}
 	defer done()
 	call := &toolCall{ctx: ctx, deadline: time.Now().Add(pushWork)}
-	d := p.s.newDriver(ctx, call, m, advanceOnly, 0)
-	defer d.close()
-	if o := d.advance(); o.kind == failed {
-		p.s.cfg.Logger.Debug("push: could not advance the monitor", "monitor", m.id, "err", o.err)
+	d := driver.New(ctx, host{p.s}, call.driverCall(), m, driver.AdvanceOnly, 0)
+	defer d.Close()
+	if o := d.Advance(); o.Kind == driver.Failed {
+		p.s.cfg.Logger.Debug("push: could not advance the monitor", "monitor", m.ID, "err", o.Err)
 	}
 }
 
 // offer pushes m's open action when it is for the agent, new to it, no call drives m, it has
 // waited the grace for a call to take it, and the rate cap allows.
-func (p *pusher) offer(ctx context.Context, m *monitor, caps *mcp.ClientCapabilities) {
+func (p *pusher) offer(ctx context.Context, m *monitor.Monitor, caps *mcp.ClientCapabilities) {
 	now := p.s.cfg.Now()
-	m.noteWaiting(now)
+	m.NoteWaiting(now)
 	// The monitor's slot is held while its action is read and pushed: a call that comes meanwhile
 	// waits the moment it takes, so what is pushed is never read half-way through a call's step
 	// (the action before it, the position after: a key the agent was never told, and the task it
 	// already has pushed again).
-	_, done, ok := m.claim(p.s.life)
+	_, done, ok := m.Claim(p.s.life)
 	if !ok {
 		return // a call drives it
 	}
 	defer done()
-	act := m.pending()
-	key := actionKey(act, m.position())
-	if key == "" || key == m.toldKey() {
+	act := m.Pending()
+	key := actionKey(act, m.Position())
+	if key == "" || key == m.ToldKey() {
 		return
 	}
-	if since := m.turn().since; since.IsZero() || now.Sub(since) < p.s.cfg.PushGrace {
+	if since := m.Turn().Since; since.IsZero() || now.Sub(since) < p.s.cfg.PushGrace {
 		return
 	}
 	if !p.take(now) {
 		return
 	}
-	facts, _ := m.lastFacts()
-	ev := channelEvent(m, act, facts, contract.FormElicitation(caps), m.pushCount()+1)
+	facts, _ := m.LastFacts()
+	ev := channelEvent(m, act, facts, contract.FormElicitation(caps), m.PushCount()+1)
 	if err := p.s.mcp.SendNotificationToClient(ctx, channelMethod, ev.params()); err != nil {
 		// Not sent (the transport's queue is full): the next pass tries again.
-		p.s.cfg.Logger.Warn("push: could not send the channel event", "monitor", m.id, "err", err)
+		p.s.cfg.Logger.Warn("push: could not send the channel event", "monitor", m.ID, "err", err)
 		return
 	}
-	seq := m.told(key, true, now)
-	m.note("push", fmt.Sprintf("pushed a channel event (seq %d): %s", seq, ev.action), nil)
+	seq := m.Told(key, true, now)
+	m.Note("push", fmt.Sprintf("pushed a channel event (seq %d): %s", seq, ev.action), nil)
 }
 
 // take spends one push of the rate cap, if there is one.
@@ -225,27 +227,27 @@ func (p *pusher) take(now time.Time) bool {
 
 // handedOut records that a call handed m's open action to the agent (render): the agent has it,
 // and it is not pushed. Only while the server pushes to this client (it saves the monitor).
-func (p *pusher) handedOut(m *monitor) {
+func (p *pusher) handedOut(m *monitor.Monitor) {
 	if _, _, ok := p.session(); !ok {
 		return
 	}
-	if key := actionKey(m.pending(), m.position()); key != "" {
-		m.told(key, false, p.s.cfg.Now())
+	if key := actionKey(m.Pending(), m.Position()); key != "" {
+		m.Told(key, false, p.s.cfg.Now())
 	}
 }
 
 // attached records that an agent started (or resumed) m while the server pushes to it: the
 // monitor is watched on a channel from now on (takeUpSaved), and the agent has the action the
 // start showed it (its pending action), if any.
-func (p *pusher) attached(m *monitor) {
+func (p *pusher) attached(m *monitor.Monitor) {
 	if _, _, ok := p.session(); !ok {
 		return
 	}
-	key := actionKey(m.pending(), m.position())
+	key := actionKey(m.Pending(), m.Position())
 	if key == "" {
 		key = attachedKey
 	}
-	m.told(key, false, p.s.cfg.Now())
+	m.Told(key, false, p.s.cfg.Now())
 }
 
 // attachedKey is what the agent was told of a monitor it started that waits on no one yet.
@@ -256,7 +258,7 @@ const attachedKey = "attached"
 func actionKey(act statemachine.Action, pos statemachine.Position) string {
 	switch act.Kind {
 	case statemachine.ActionExecute:
-		if id := taskID(pos); id != "" {
+		if id := monitor.TaskID(pos); id != "" {
 			return "task " + id
 		}
 		return "task " + string(act.Task) + " at " + string(act.Node)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 

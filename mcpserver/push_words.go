@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prmonitor/prmonitor/elicitation"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -44,13 +45,13 @@ func (e channelEventData) params() map[string]any {
 
 // channelEvent is the event for m's open action act, from what the monitor's last poll saw (f,
 // nil before any). hostShows: the client can show the user a form.
-func channelEvent(m *monitor, act statemachine.Action, f *prstatus.Facts, hostShows bool, seq int) channelEventData {
-	ev := channelEventData{monitorID: m.id, pr: m.ref.String(), seq: seq}
+func channelEvent(m *monitor.Monitor, act statemachine.Action, f *prstatus.Facts, hostShows bool, seq int) channelEventData {
+	ev := channelEventData{monitorID: m.ID, pr: m.Ref.String(), seq: seq}
 	head := ev.pr
 	if state := stateWords(f); state != "" {
 		head += ": " + state
 	}
-	call := fmt.Sprintf("Call pr_monitor_next_step with monitor_id %s and event ready", m.id)
+	call := fmt.Sprintf("Call pr_monitor_next_step with monitor_id %s and event ready", m.ID)
 	switch {
 	case act.Kind == statemachine.ActionExecute:
 		ev.action = pushTask

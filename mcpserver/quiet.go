@@ -38,29 +38,6 @@ func (s *Server) stamp(t time.Time) string {
 	return t.In(s.cfg.Quiet.Location()).Format(time.RFC3339)
 }
 
-// holdForQuiet keeps a question from the user during quiet hours: it waits until they end (then
-// held is false, and the question is asked) or until the call's deadline or cancellation (then
-// the call ends with o: polling, quiet until ...).
-func (d *driver) holdForQuiet(act statemachine.Action) (o outcome, held bool) {
-	until := d.s.quietUntil()
-	if until.IsZero() {
-		return outcome{}, false
-	}
-	d.call.beat.remark("quiet hours: the question waits until " + d.s.localTime(until))
-	defer d.call.beat.remark("")
-	if wait(d.ctx, until.Sub(d.s.cfg.Now()), d.call.deadline) && d.s.quietUntil().IsZero() {
-		return outcome{}, false
-	}
-	if d.ctx.Err() != nil {
-		return d.cancelled(), true
-	}
-	out := d.output(statemachine.Action{Kind: statemachine.ActionPolling, State: act.State, Flow: act.Flow, Node: act.Node})
-	out.QuietUntil = d.s.stamp(until)
-	out.Message = fmt.Sprintf("Quiet hours: quiet until %s. A question is waiting and will be asked then; don't ask the user meanwhile. "+
-		"Call pr_monitor_next_step with event=ready to keep looping.", d.s.localTime(until))
-	return outcome{kind: deadline, out: out}, true
-}
-
 // hushed is a pending action shown outside a driven call (a resumed monitor's): during quiet
 // hours its question is left out, and the action says until when it waits.
 func (s *Server) hushed(out contract.ActionOutput) contract.ActionOutput {

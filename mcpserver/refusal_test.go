@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
@@ -32,7 +33,7 @@ func newRefusingClient(t *testing.T) *refusingClient {
 	fake := githubfake.MustNew(githubfake.WithViewer("dev"), githubfake.WithToken(testToken))
 	url := fake.Start()
 	t.Cleanup(fake.Close)
-	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: NewMemoryState()}
+	h := &harness{t: t, fake: fake, ref: prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}, state: monitor.NewMemoryState()}
 	srv, err := New(Config{
 		Version: "test",
 		Connect: func(context.Context) (GitHub, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -55,7 +56,7 @@ func TestARetriedElicitationAnswerReturnsTheTaskItEntered(t *testing.T) {
 	h.mu.Unlock()
 	require.True(t, ok)
 
-	token, err := h.srv.seal.seal(requestState{Monitor: "acme/widgets#7", Kind: inputElicit, Seq: int64(seq), Rounds: 1})
+	token, err := h.srv.seal.Seal(driver.RequestState{Monitor: "acme/widgets#7", Kind: driver.InputElicit, Seq: int64(seq), Rounds: 1})
 	require.NoError(t, err)
 	res, err := h.session.CallTool(t.Context(), &sdk.CallToolParams{Name: "pr_monitor_next_step",
 		Arguments:    map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"},

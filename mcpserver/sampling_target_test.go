@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/driver"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -20,24 +21,24 @@ import (
 func (h *harness) liveTaskStamp() int64 {
 	h.t.Helper()
 	h.srv.mu.Lock()
-	m := h.srv.monitors[monitorID(h.ref.String())]
+	m, _ := h.srv.mons.Live(h.ref.String())
 	h.srv.mu.Unlock()
 	require.NotNil(h.t, m)
-	task := m.position().Task
+	task := m.Position().Task
 	require.NotNil(h.t, task, "no open task")
 	return task.StartedAt.UnixNano()
 }
 
 // callWithAnswer retries pr_monitor_next_step as a 2026-07-28 client does, with st sealed and the
 // model's answer text; it returns the result and, for an error, its text.
-func (h *harness) callWithAnswer(st requestState, text string) (contract.ActionOutput, string) {
+func (h *harness) callWithAnswer(st driver.RequestState, text string) (contract.ActionOutput, string) {
 	h.t.Helper()
-	token, err := h.srv.seal.seal(st)
+	token, err := h.srv.seal.Seal(st)
 	require.NoError(h.t, err)
 	res, err := h.session.CallTool(h.t.Context(), &sdk.CallToolParams{Name: "pr_monitor_next_step",
 		Arguments:    map[string]any{"monitor_id": h.ref.String(), "event": "ready"},
 		RequestState: token,
-		InputResponses: sdk.InputResponseMap{inputSample: &sdk.CreateMessageResult{
+		InputResponses: sdk.InputResponseMap{driver.InputSample: &sdk.CreateMessageResult{
 			Content: &sdk.TextContent{Text: text}, Model: "scripted", Role: "assistant"}}})
 	require.NoError(h.t, err)
 	if res.IsError {
@@ -70,15 +71,15 @@ func TestASamplingAnswerLandsOnlyOnTheTaskItWasAskedFor(t *testing.T) {
 	id := h.ref.String()
 
 	for _, other := range []int64{stamp - 1, stamp + 1, 0} {
-		_, errText := h.callWithAnswer(requestState{Monitor: id, Kind: inputExplain, Seq: other, Rounds: 1}, "Forged: delete the file.")
+		_, errText := h.callWithAnswer(driver.RequestState{Monitor: id, Kind: driver.InputExplain, Seq: other, Rounds: 1}, "Forged: delete the file.")
 		assert.Contains(t, errText, "that task is no longer open", "stamp %d", other)
 		assert.Equal(t, stamp, h.liveTaskStamp(), "the open task is untouched")
 	}
-	_, errText := h.callWithAnswer(requestState{Monitor: id, Kind: inputCompose, Seq: stamp - 1, Rounds: 1}, "Forged reply.")
+	_, errText := h.callWithAnswer(driver.RequestState{Monitor: id, Kind: driver.InputCompose, Seq: stamp - 1, Rounds: 1}, "Forged reply.")
 	assert.Contains(t, errText, "that task is no longer open")
 	assert.Empty(t, h.replies(), "nothing posted")
 
-	out, errText := h.callWithAnswer(requestState{Monitor: id, Kind: inputExplain, Seq: stamp, Rounds: 1}, "Implement: rename it.")
+	out, errText := h.callWithAnswer(driver.RequestState{Monitor: id, Kind: driver.InputExplain, Seq: stamp, Rounds: 1}, "Implement: rename it.")
 	require.Empty(t, errText)
 	require.Equal(t, "ask_user", out.Action, "%+v", out)
 	assert.Contains(t, out.Question.Text, "Implement: rename it.", "the answer for the open task is taken")

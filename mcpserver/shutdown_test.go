@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
@@ -19,7 +20,7 @@ import (
 
 // countingClaims counts how often each claim is given up.
 type countingClaims struct {
-	*MemoryState
+	*monitor.MemoryState
 	released atomic.Int32
 }
 
@@ -38,10 +39,10 @@ func (c *countingClaims) Claim(id string) (func(), error) {
 func TestStoppingAndShuttingDownAtOnceGiveUpTheClaimOnce(t *testing.T) {
 	ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: 7}
 	for range 50 {
-		state := &countingClaims{MemoryState: NewMemoryState()}
+		state := &countingClaims{MemoryState: monitor.NewMemoryState()}
 		srv, err := New(Config{Connect: func(context.Context) (GitHub, error) { return nil, nil }, State: state})
 		require.NoError(t, err)
-		_, _, err = srv.attach(ref)
+		_, _, err = srv.mons.Attach(ref)
 		require.NoError(t, err)
 
 		var wg sync.WaitGroup
@@ -63,7 +64,7 @@ func TestStoppingAndShuttingDownAtOnceGiveUpTheClaimOnce(t *testing.T) {
 		wg.Wait()
 
 		assert.Equal(t, int32(1), state.released.Load(), "the claim is given up once")
-		release, err := state.Claim(monitorID(ref.String()))
+		release, err := state.Claim(monitor.ID(ref.String()))
 		require.NoError(t, err, "nobody holds the monitor any more")
 		release()
 	}

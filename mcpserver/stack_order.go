@@ -2,9 +2,11 @@ package mcpserver
 
 import (
 	"cmp"
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"slices"
 	"strings"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 )
@@ -16,29 +18,29 @@ import (
 // stackDepths is how far up a stack each monitor's pull request is, as its last poll saw it: 0
 // for one stacked on nothing, 1 for one on a pull request no monitor watches or on a 0, and so on.
 // A cycle (which GitHub does not allow, but a stale poll might show) stops at the monitors seen.
-func stackDepths(ms []*monitor) map[*monitor]int {
+func stackDepths(ms []*monitor.Monitor) map[*monitor.Monitor]int {
 	type key struct {
 		repo string
 		n    int
 	}
-	byNumber := map[key]*monitor{}
-	lower := map[*monitor]int{}
+	byNumber := map[key]*monitor.Monitor{}
+	lower := map[*monitor.Monitor]int{}
 	for _, m := range ms {
-		byNumber[key{m.ref.Owner + "/" + m.ref.Repo, m.ref.Number}] = m
-		if f, _ := m.lastFacts(); f != nil && f.StackedOn != nil {
+		byNumber[key{m.Ref.Owner + "/" + m.Ref.Repo, m.Ref.Number}] = m
+		if f, _ := m.LastFacts(); f != nil && f.StackedOn != nil {
 			lower[m] = f.StackedOn.Number
 		}
 	}
-	depth := make(map[*monitor]int, len(ms))
+	depth := make(map[*monitor.Monitor]int, len(ms))
 	for _, m := range ms {
-		d, cur, seen := 0, m, map[*monitor]bool{m: true}
+		d, cur, seen := 0, m, map[*monitor.Monitor]bool{m: true}
 		for {
 			n, ok := lower[cur]
 			if !ok {
 				break
 			}
 			d++
-			next := byNumber[key{cur.ref.Owner + "/" + cur.ref.Repo, n}]
+			next := byNumber[key{cur.Ref.Owner + "/" + cur.Ref.Repo, n}]
 			if next == nil || seen[next] {
 				break
 			}
@@ -51,18 +53,18 @@ func stackDepths(ms []*monitor) map[*monitor]int {
 
 // stackRoot is the bottom monitor of m's stack among ms (m itself when it is stacked on none
 // watched).
-func stackRoot(m *monitor, ms []*monitor) *monitor {
-	byNumber := map[string]*monitor{}
+func stackRoot(m *monitor.Monitor, ms []*monitor.Monitor) *monitor.Monitor {
+	byNumber := map[string]*monitor.Monitor{}
 	for _, o := range ms {
-		byNumber[o.ref.String()] = o
+		byNumber[o.Ref.String()] = o
 	}
-	cur, seen := m, map[*monitor]bool{m: true}
+	cur, seen := m, map[*monitor.Monitor]bool{m: true}
 	for {
-		f, _ := cur.lastFacts()
+		f, _ := cur.LastFacts()
 		if f == nil || f.StackedOn == nil {
 			return cur
 		}
-		r := cur.ref
+		r := cur.Ref
 		r.Number = f.StackedOn.Number
 		next := byNumber[r.String()]
 		if next == nil || seen[next] {
@@ -74,11 +76,11 @@ func stackRoot(m *monitor, ms []*monitor) *monitor {
 
 // stackListed orders status lines by monitor id, except that a stack's lines go together, bottom
 // up, where its bottom's id puts them.
-func stackListed(items []contract.MonitorStatus, live []*monitor) []contract.MonitorStatus {
+func stackListed(items []contract.MonitorStatus, live []*monitor.Monitor) []contract.MonitorStatus {
 	depth := stackDepths(live)
 	root, level := map[string]string{}, map[string]int{}
 	for _, m := range live {
-		root[m.id], level[m.id] = stackRoot(m, live).id, depth[m]
+		root[m.ID], level[m.ID] = stackRoot(m, live).ID, depth[m]
 	}
 	key := func(it contract.MonitorStatus) (string, int) {
 		if r, ok := root[it.MonitorID]; ok {

@@ -1,13 +1,17 @@
 package mcpserver
 
 import (
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
+	"github.com/prmonitor/prmonitor/statemachine"
 )
 
 // pr_monitor_start_all lists each stack together, bottom up, where its bottom was found; a fork's
@@ -36,16 +40,19 @@ func TestStartAllListsStacksBottomUp(t *testing.T) {
 // Status lists each stack together, bottom up, where its bottom's id puts it; next_step "all"
 // ranks a pull request by how far up its stack it is.
 func TestStatusListsStacksBottomUp(t *testing.T) {
-	mon := func(n, on int) *monitor {
+	mon := func(n, on int) *monitor.Monitor {
 		ref := prstatus.PRRef{Owner: "acme", Repo: "widgets", Number: n}
-		m := &monitor{id: ref.String(), ref: ref, facts: &prstatus.Facts{}}
+		f := &prstatus.Facts{}
 		if on > 0 {
-			m.facts.StackedOn = &prstatus.StackBase{Number: on}
+			f.StackedOn = &prstatus.StackBase{Number: on}
 		}
+		m := monitor.New(ref.String(), ref, time.Now(), statemachine.New(statemachine.DefaultConfig(), statemachine.Monitor{ID: ref.String(), Ref: ref}),
+			monitor.NewMemoryState(), slog.New(slog.DiscardHandler), func() {}, stdioConsent())
+		m.Attached(f, time.Now(), 0)
 		return m
 	}
 	// #1 is stacked on #4, #4 on #2; #3 stands alone; #5 is stacked on #9, which no monitor watches.
-	live := []*monitor{mon(1, 4), mon(2, 0), mon(3, 0), mon(4, 2), mon(5, 9)}
+	live := []*monitor.Monitor{mon(1, 4), mon(2, 0), mon(3, 0), mon(4, 2), mon(5, 9)}
 	depth := stackDepths(live)
 	assert.Equal(t, []int{2, 0, 0, 1, 1}, []int{depth[live[0]], depth[live[1]], depth[live[2]], depth[live[3]], depth[live[4]]})
 	items := []contract.MonitorStatus{{MonitorID: "acme/widgets#1"}, {MonitorID: "acme/widgets#2"}, {MonitorID: "acme/widgets#3"},

@@ -38,13 +38,16 @@ func notActedOn(f *prstatus.Facts) []contract.OtherFeedback {
 	return out
 }
 
+// maxNameValue bounds a name from GitHub shown fenced as a value.
+const maxNameValue = 200
+
 // nameValue is a name from GitHub as a value of its own: as it is when plainly a name, else fenced
 // (docs/security.md, "Identifiers are data").
 func nameValue(n string) string {
 	if sanitize.PlainName(n) {
 		return n
 	}
-	return sanitize.Fence(text.ClipBytes(n, maxPlace))
+	return sanitize.Fence(text.ClipBytes(n, maxNameValue))
 }
 
 func fenceClipped(s string) string {

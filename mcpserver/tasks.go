@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,47 +22,12 @@ import (
 // task-created hook (which runs before the handler starts) to the handler.
 //
 // Inside a 2025-11-25 task a question goes to the client as elicitation/create tied to the task
-// (consent.go, taskAsksClient; mcp-go v1.2.1 cannot set the task's status to input_required, so
+// (the driver's taskAsksClient; mcp-go v1.2.1 cannot set the task's status to input_required, so
 // the server shows it itself while the question is out: tasks_asking.go); work the host's model could do by
 // sampling goes to the agent. The 2026-07-28 io.modelcontextprotocol/tasks extension, which mcp-go
 // v1.2.1 does not implement, is served by an adapter of ours in front of it (tasks_ext.go), and
-// there a question goes to the client inside the task (its input requests). callDeadline is the
-// one place that decides between a task and a bounded call.
-
-// taskForever stands for "no bound" in a task the client gave no time to live.
-const taskForever = 10 * 365 * 24 * time.Hour
-
-// taskMode is how a next_step call runs.
-type taskMode int
-
-const (
-	// plainCall: bounded to fit the client's host; it holds a worker of the transport.
-	plainCall taskMode = iota
-	// legacyTask: a 2025-11-25 task. It asks nothing of the client: questions go to the agent.
-	legacyTask
-	// extensionTask: a task of the 2026-07-28 extension (tasks_ext.go). Its questions go to the client
-	// as the task's inputRequests.
-	extensionTask
-)
-
-// callDeadline decides how a next_step call runs: as a task when the client asked for one
-// (2025-11-25) or the server made one (the 2026-07-28 extension): it waits until the pull request
-// needs the agent, only the time to live the client gave bounding it, so that its result is still
-// there to read; else as a call bounded to fit the client's host.
-func (s *Server) callDeadline(ctx context.Context, req mcp.CallToolRequest) (time.Time, taskMode) {
-	now := time.Now()
-	if extTaskFrom(ctx) != nil {
-		return now.Add(taskForever), extensionTask
-	}
-	if req.Params.Task == nil {
-		return now.Add(s.callBound(ctx)), plainCall
-	}
-	if ttl := req.Params.Task.TTL; ttl != nil && *ttl > 0 {
-		d := time.Duration(*ttl) * time.Millisecond
-		return now.Add(d - min(d/10, time.Minute)), legacyTask
-	}
-	return now.Add(taskForever), legacyTask
-}
+// there a question goes to the client inside the task (its input requests). callDeadline (calls.go)
+// is the one place that decides between a task and a bounded call.
 
 // taskCalls maps each running task of next_step to the cancel of its detached call.
 type taskCalls struct {

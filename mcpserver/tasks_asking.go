@@ -44,34 +44,6 @@ func (t *taskCalls) anyAsking() bool {
 	return len(t.asks) > 0
 }
 
-// legacyTaskID is the id of the 2025-11-25 task the driver's call runs in ("" for none).
-func (d *driver) legacyTaskID() string {
-	if d.call.mode != legacyTask {
-		return ""
-	}
-	if slot := slotFrom(d.ctx); slot != nil {
-		return slot.taskID()
-	}
-	return ""
-}
-
-// taskAsks marks the driver's 2025-11-25 task as input_required while its question is out, and
-// tells the client; done puts it back to working.
-func (d *driver) taskAsks() (done func()) {
-	id := d.legacyTaskID()
-	if id == "" {
-		return func() {}
-	}
-	unmark := d.s.tasks.asking(id)
-	d.s.notifyTaskStatus(d.ctx, id)
-	return func() {
-		unmark()
-		if d.ctx.Err() == nil {
-			d.s.notifyTaskStatus(d.ctx, id)
-		}
-	}
-}
-
 // notifyTaskStatus sends notifications/tasks/status for task id as tasks/get now shows it.
 func (s *Server) notifyTaskStatus(ctx context.Context, id string) {
 	line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "prmonitor-task-status-" + strconv.FormatInt(s.tasks.queries.Add(1), 10),

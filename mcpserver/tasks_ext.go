@@ -29,7 +29,7 @@ import (
 // (MCPServer.HandleMessage) on a goroutine of its own: the handler does not know the difference,
 // but for two things the context tells it (extTaskFrom): it waits as long as the pull request
 // needs (callDeadline), and its questions leave as the plain call's multi-round-trip input
-// requests would (roundtrip.go). The adapter turns such an input_required result into the task's
+// requests would (the driver's roundtrip.go). The adapter turns such an input_required result into the task's
 // inputRequests, and a tasks/update's answers into the retry of the call that the plain call's
 // client would have made (inputResponses and the sealed requestState): the driver resumes exactly
 // as it does for a plain call. An answer that reaches the driver that way is the user's own,

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 
 // The 2026-07-28 tasks extension's adapter, piece by piece; tests/tasks_ext_test.go drives it end

@@ -96,7 +96,7 @@ func TestATaskOutlivesItsRequestAndStopsOnTasksCancel(t *testing.T) {
 	got, err := c.GetTask(ctx, mcp.GetTaskRequest{Params: mcp.GetTaskParams{TaskId: id}})
 	require.NoError(t, err)
 	require.Equal(t, mcp.TaskStatusWorking, got.Status)
-	m, ok := srv.live(ref.String())
+	m, ok := srv.mons.Live(ref.String())
 	require.True(t, ok)
 	busy := func() bool { return driven(m) }
 	assert.True(t, busy(), "the task's call still waits on the watcher")

@@ -33,7 +33,7 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	gh, err := s.github(ctx)
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	src, ok := gh.(runner.Source)
 	if !ok {
@@ -50,7 +50,7 @@ func (s *Server) handleDispatch(ctx context.Context, req mcp.CallToolRequest) (*
 		if errors.Is(err, ghclient.ErrNotFound) {
 			return contract.ToolError(fmt.Sprintf("no repository %s, or the token cannot see it (404): %s", repo, text.Error(err))), nil
 		}
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	out := contract.DispatchOutput{Result: res}
 	if n := len(out.PRs); n > maxDispatchPRs {

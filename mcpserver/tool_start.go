@@ -27,16 +27,16 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	gh, err := s.github(ctx)
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	snap, err := gh.Snapshot(ctx, ref)
 	if err != nil {
-		return contract.ToolError(fmt.Sprintf("%s: %s", ref, githubCause(err))), nil
+		return contract.ToolError(fmt.Sprintf("%s: %s", ref, contract.GitHubCause(err))), nil
 	}
 	if err := prstatus.CheckHost(in.PR, snap.URL); err != nil {
 		return contract.ToolError(err.Error()), nil
 	}
-	m, resumed, err := s.attach(ref)
+	m, resumed, err := s.mons.Attach(ref)
 	if err != nil {
 		return contract.ToolError(err.Error()), nil
 	}
@@ -44,19 +44,19 @@ func (s *Server) handleStart(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	var freshSeq uint64
 	if w, err := s.ensureWatcher(); err == nil {
 		// The watcher takes this snapshot as the pull request's first: starting costs one request.
-		w.Publish(m.ref, snap)
-		w.Add(m.ref)
-		if u, ok := w.Latest(m.ref); ok {
+		w.Publish(m.Ref, snap)
+		w.Add(m.Ref)
+		if u, ok := w.Latest(m.Ref); ok {
 			freshSeq = u.Seq
 		}
 	}
-	m.attached(&f, s.cfg.Now(), freshSeq)
+	m.Attached(&f, s.cfg.Now(), freshSeq)
 	s.push.attached(m)
-	out := contract.StartOutput{MonitorID: m.id, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,
+	out := contract.StartOutput{MonitorID: m.ID, Resumed: resumed, PR: ref.String(), Title: statemachine.Untrusted(f.Title).Fenced(), URL: f.URL,
 		Summary: summarize(ref.String(), &f),
-		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.id)}
-	if p := m.pending(); resumed && p.Kind != statemachine.ActionPolling {
-		po := s.hushed(contract.Output(m.id, p))
+		Next:    fmt.Sprintf("pr_monitor_next_step(monitor_id=%q, event=\"ready\")", m.ID)}
+	if p := m.Pending(); resumed && p.Kind != statemachine.ActionPolling {
+		po := s.hushed(contract.Output(m.ID, p))
 		out.Pending = &po
 	}
 	return contract.Result(out), nil

@@ -22,11 +22,11 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	gh, err := s.github(ctx)
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	found, err := gh.OpenPRs(ctx, ghclient.OpenPRsQuery{Assigned: in.IncludeAssigned, ReviewRequested: in.IncludeReviewRequested})
 	if err != nil {
-		return contract.ToolError(githubCause(err)), nil
+		return contract.ToolError(contract.GitHubCause(err)), nil
 	}
 	out := contract.StartAllOutput{Started: []contract.StartedPR{}, Next: `pr_monitor_next_step(monitor_id="all", event="ready")`}
 	for _, pr := range foundInStackOrder(found.PRs) {
@@ -43,15 +43,15 @@ func (s *Server) handleStartAll(ctx context.Context, req mcp.CallToolRequest) (*
 			out.Skipped = append(out.Skipped, contract.SkippedPR{PR: pr.Ref.String(), Title: title, Reason: fmt.Sprintf("over %d monitors at once", maxStartAll)})
 			continue
 		}
-		m, resumed, err := s.attach(pr.Ref)
+		m, resumed, err := s.mons.Attach(pr.Ref)
 		if err != nil {
 			out.Skipped = append(out.Skipped, contract.SkippedPR{PR: pr.Ref.String(), Title: title, Reason: text.Error(err)})
 			continue
 		}
 		s.watchMonitor(m)
-		m.attached(nil, s.cfg.Now(), 0)
+		m.Attached(nil, s.cfg.Now(), 0)
 		s.push.attached(m)
-		out.Started = append(out.Started, contract.StartedPR{MonitorID: m.id, PR: pr.Ref.String(), Title: title, Resumed: resumed})
+		out.Started = append(out.Started, contract.StartedPR{MonitorID: m.ID, PR: pr.Ref.String(), Title: title, Resumed: resumed})
 	}
 	out.Message = fmt.Sprintf("Monitoring %s of %s; %d skipped.", text.Count(len(out.Started), "open pull request", "open pull requests"),
 		found.Viewer, len(out.Skipped))

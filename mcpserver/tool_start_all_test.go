@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
@@ -110,7 +111,7 @@ func TestStartAllMonitorsTheViewersOpenPRsInOneRequest(t *testing.T) {
 			assert.Equal(t, len(tt.wantStarted), w.Stats().PRs, "every monitor is watched; the watcher takes the first snapshots")
 			assert.Equal(t, `pr_monitor_next_step(monitor_id="all", event="ready")`, out.Next)
 			for _, pr := range tt.wantStarted {
-				_, saved, err := h.state.Peek(monitorID(pr))
+				_, saved, err := h.state.Peek(monitor.ID(pr))
 				require.NoError(t, err)
 				assert.True(t, saved, "%s is a saved monitor like any other", pr)
 			}
@@ -134,7 +135,7 @@ func TestStartAllTwiceResumesTheSameMonitors(t *testing.T) {
 	for _, s := range second.Started {
 		assert.True(t, s.Resumed, s.PR)
 	}
-	assert.Len(t, h.srv.monitorsByID(), len(first.Started))
+	assert.Len(t, h.srv.mons.ByID(), len(first.Started))
 }
 
 func TestStartAllResultStaysBounded(t *testing.T) {

@@ -2,9 +2,10 @@ package mcpserver
 
 import (
 	"context"
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"sync/atomic"
 	"testing"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

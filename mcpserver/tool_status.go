@@ -8,6 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/text"
@@ -25,7 +26,7 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 		return s.oneStatus(in.MonitorID, ws), nil
 	}
 	var items []contract.MonitorStatus
-	for _, m := range s.monitorsByID() {
+	for _, m := range s.mons.ByID() {
 		items = append(items, s.liveStatus(m, false))
 	}
 	saved, err := s.cfg.State.List()
@@ -33,12 +34,12 @@ func (s *Server) handleStatus(_ context.Context, req mcp.CallToolRequest) (*mcp.
 		return contract.ToolError("list the saved monitors: " + text.Error(err)), nil
 	}
 	for _, sv := range saved {
-		if _, live := s.live(sv.Ref.String()); !live && !sv.Stopped {
+		if _, live := s.mons.Live(sv.Ref.String()); !live && !sv.Stopped {
 			items = append(items, s.savedStatus(sv, false))
 		}
 	}
 	out := contract.StatusListing(items, contract.MaxPayload-contract.JSONSize(ws))
-	out.Monitors = stackListed(out.Monitors, s.monitorsByID())
+	out.Monitors = stackListed(out.Monitors, s.mons.ByID())
 	out.Watcher = ws
 	out.QuietUntil = s.stamp(s.quietUntil())
 	return contract.Result(out), nil
@@ -86,10 +87,10 @@ func writesStatus(wp ghclient.WritePacing, now time.Time) *contract.WritesStatus
 
 // oneStatus is one monitor in detail, live or as an earlier server saved it.
 func (s *Server) oneStatus(id string, ws *contract.WatcherStatus) *mcp.CallToolResult {
-	if m, ok := s.live(id); ok {
+	if m, ok := s.mons.Live(id); ok {
 		return contract.Result(contract.StatusOutput{Monitors: []contract.MonitorStatus{s.liveStatus(m, true)}, QuietUntil: s.stamp(s.quietUntil()), Watcher: ws})
 	}
-	sv, ok, err := s.cfg.State.Peek(monitorID(id))
+	sv, ok, err := s.cfg.State.Peek(monitor.ID(id))
 	if err != nil {
 		return contract.ToolError(fmt.Sprintf("monitor %q: %s", id, text.Error(err)))
 	}
@@ -102,7 +103,7 @@ func (s *Server) oneStatus(id string, ws *contract.WatcherStatus) *mcp.CallToolR
 // savedStatus is a monitor an earlier process saved, as it stands in the state directory. It is
 // read, not resumed: the next call that names it resumes it.
 func (s *Server) savedStatus(sv store.Record, detail bool) contract.MonitorStatus {
-	id := monitorID(sv.Ref.String())
+	id := monitor.ID(sv.Ref.String())
 	pos := sv.Position
 	m, err := statemachine.Restore(s.cfg.Machine, pos)
 	if err == nil {
@@ -120,24 +121,24 @@ func (s *Server) savedStatus(sv store.Record, detail bool) contract.MonitorStatu
 }
 
 // liveStatus is one of this process's monitors as it stands.
-func (s *Server) liveStatus(m *monitor, detail bool) contract.MonitorStatus {
-	v := m.view()
-	pos, f := v.pos, v.facts
-	st := contract.MonitorStatus{MonitorID: m.id, PR: m.ref.String(), Title: contract.FencedTitle(pos.Monitor.Title, detail), State: string(pos.Node.State()),
-		Summary: summarize(m.ref.String(), f), Pending: contract.PendingOutput(m.id, v.pending, detail)}
+func (s *Server) liveStatus(m *monitor.Monitor, detail bool) contract.MonitorStatus {
+	v := m.View()
+	pos, f := v.Pos, v.Facts
+	st := contract.MonitorStatus{MonitorID: m.ID, PR: m.Ref.String(), Title: contract.FencedTitle(pos.Monitor.Title, detail), State: string(pos.Node.State()),
+		Summary: summarize(m.Ref.String(), f), Pending: contract.PendingOutput(m.ID, v.Pending, detail)}
 	if f != nil {
 		st.Attention = string(f.Attention.Kind)
 	}
 	if detail {
 		d := &contract.MonitorDetail{Node: string(pos.Node), Flow: string(pos.Node.Flow())}
 		st.Detail = d
-		if v.lastAction != nil {
-			last := contract.BoundOutput(*v.lastAction, contract.StatusBudget)
+		if v.LastAction != nil {
+			last := contract.BoundOutput(*v.LastAction, contract.StatusBudget)
 			d.LastAction = &last
 		}
 		if f != nil {
 			d.AttentionReason = statemachine.WaitingFor(f)
-			d.LastPoll = v.factsAt.UTC().Format(time.RFC3339)
+			d.LastPoll = v.FactsAt.UTC().Format(time.RFC3339)
 			d.NeedsRefine = f.Refine.NeedsRefine
 			d.CI = fmt.Sprintf("%d passed, %d failed, %d running, %d cancelled of %d", f.CI.Passed, f.CI.Failed, f.CI.Pending, f.CI.Cancelled, f.CI.Total)
 			d.Reviews = &contract.ReviewsSummary{Approvals: f.Reviews.Approvals, StaleApprovals: f.Reviews.StaleApprovals,

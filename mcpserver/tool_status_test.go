@@ -12,6 +12,7 @@ import (
 
 	"github.com/prmonitor/prmonitor/elicitation"
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -86,7 +87,7 @@ func TestSavedMonitorStatusFencesTheTitle(t *testing.T) {
 	rec, ok, err := h1.state.Peek("acme/widgets#7")
 	require.NoError(t, err)
 	require.True(t, ok)
-	state := NewMemoryState()
+	state := monitor.NewMemoryState()
 	require.NoError(t, state.Save("acme/widgets#7", rec))
 
 	h2 := newHarness(t, harnessOpts{protocol: "2026-07-28", cfg: func(c *Config) { c.State = state }})

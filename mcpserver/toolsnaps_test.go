@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 )
 
 // TestToolSchemasMatchSnapshots pins the agent-facing contract: each tool's name, description,

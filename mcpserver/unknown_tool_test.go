@@ -2,9 +2,10 @@ package mcpserver
 
 import (
 	"context"
-	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"testing"
 	"time"
+
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/stretchr/testify/assert"

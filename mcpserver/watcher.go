@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 )
@@ -26,7 +28,7 @@ func (s *Server) ensureWatcher() (*watch.Watcher, error) {
 	cfg.Connect = func(ctx context.Context) (watch.Source, error) {
 		gh, err := s.github(ctx)
 		if err != nil {
-			return nil, errors.New(githubCause(err))
+			return nil, errors.New(contract.GitHubCause(err))
 		}
 		return gh, nil
 	}
@@ -82,16 +84,16 @@ func (s *Server) runningWatcher() *watch.Watcher {
 }
 
 // watchMonitor has the watcher watch m's pull request.
-func (s *Server) watchMonitor(m *monitor) {
+func (s *Server) watchMonitor(m *monitor.Monitor) {
 	if w, err := s.ensureWatcher(); err == nil {
-		w.Add(m.ref)
+		w.Add(m.Ref)
 	}
 }
 
 // unwatch stops watching m's pull request.
-func (s *Server) unwatch(m *monitor) {
+func (s *Server) unwatch(m *monitor.Monitor) {
 	if w := s.runningWatcher(); w != nil {
-		w.Remove(m.ref)
+		w.Remove(m.Ref)
 	}
 }
 

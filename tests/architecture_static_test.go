@@ -39,6 +39,7 @@ type layerRule struct {
 var reachWords = map[string][]string{
 	"MCP":                 {"github.com/mark3labs/mcp-go/...", "github.com/modelcontextprotocol/go-sdk/..."},
 	"the MCP server":      {module + "/mcpserver"},
+	"the stdio engine":    {module + "/mcpserver/monitor", module + "/mcpserver/driver"},
 	"GitHub clients":      {"github.com/shurcooL/githubv4/...", "github.com/google/go-github/...", module + "/prstatus/ghclient"},
 	"the network":         {"net", "net/http/..."},
 	"Temporal":            {"go.temporal.io/..."},

@@ -19,13 +19,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// mcpserver's monitor is used through its methods (docs/architecture.md, "One next_step call"):
-// its fields and its mutex are touched in monitor.go alone; the rest of the server reads only id
-// and ref, which never change. This file holds that with the type checker, over the package's
+// The stdio server's monitor (mcpserver/monitor's Monitor) is used through its methods
+// (docs/architecture.md, "One next_step call"): its fields and its mutex are touched in monitor.go
+// alone; the rest of its package reads only ID and Ref, which never change (other packages see
+// no other field). This file holds that with the type checker, over the package's
 // sources (tests excluded) and its dependencies' export data.
 
 // monitorReadable are the fields of monitor other files may read.
-var monitorReadable = []string{"id", "ref"}
+var monitorReadable = []string{"ID", "Ref"}
 
 // exportData maps each dependency of the package in dir to its compiled export data.
 func exportData(t *testing.T, dir string) map[string]string {
@@ -99,13 +100,13 @@ func foreignFieldUses(t *testing.T, dir, typeName string, readable []string, ext
 }
 
 func TestOnlyMonitorGoTouchesAMonitorsFieldsAndMutex(t *testing.T) {
-	uses := foreignFieldUses(t, filepath.Join("..", "mcpserver"), "monitor", monitorReadable, nil)
-	assert.Empty(t, uses, "monitor's fields used outside monitor.go: give monitor a method instead")
+	uses := foreignFieldUses(t, filepath.Join("..", "mcpserver", "monitor"), "Monitor", monitorReadable, nil)
+	assert.Empty(t, uses, "Monitor's fields used outside monitor.go: give monitor a method instead")
 }
 
-// The check finds a field and the mutex touched from another file, and lets id and ref be read.
+// The check finds a field and the mutex touched from another file, and lets ID and Ref be read.
 func TestTheMonitorFieldCheckCanFail(t *testing.T) {
-	bad := "package mcpserver\n\nfunc peek(m *monitor) (string, bool) {\n\tm.mu.Lock()\n\tdefer m.mu.Unlock()\n\treturn m.id + m.ref.String(), m.ended\n}\n"
-	uses := foreignFieldUses(t, filepath.Join("..", "mcpserver"), "monitor", monitorReadable, map[string]string{"zz_peek.go": bad})
+	bad := "package monitor\n\nfunc peek(m *Monitor) (string, bool) {\n\tm.mu.Lock()\n\tdefer m.mu.Unlock()\n\treturn m.ID + m.Ref.String(), m.ended\n}\n"
+	uses := foreignFieldUses(t, filepath.Join("..", "mcpserver", "monitor"), "Monitor", monitorReadable, map[string]string{"zz_peek.go": bad})
 	assert.Equal(t, []string{"zz_peek.go: ended", "zz_peek.go: mu", "zz_peek.go: mu"}, uses)
 }

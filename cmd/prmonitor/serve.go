@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
@@ -184,7 +185,7 @@ func graceOf(d time.Duration) time.Duration {
 // the token's rate-limit gate. The key is kept beside the monitors (0600) so a client's retry
 // still opens after a restart; the gate's holds are kept there too, so a restart sends nothing
 // before the time GitHub named.
-func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister, []byte, *ghclient.Gate, *store.Store, error) {
+func openState(dir, api string, e env, logger *slog.Logger) (monitor.Persister, []byte, *ghclient.Gate, *store.Store, error) {
 	if dir == "" {
 		d, err := store.DefaultDir(e.Getenv, runtime.GOOS)
 		if err != nil {
@@ -201,7 +202,7 @@ func openState(dir, api string, e env, logger *slog.Logger) (mcpserver.Persister
 		return nil, nil, nil, nil, fmt.Errorf("the seal key: %w", err)
 	}
 	gate := ghclient.NewGate(st.Gate(api), e.Now, logger)
-	return mcpserver.NewStoreState(st, api, e.Now), key, gate, st, nil
+	return monitor.NewStoreState(st, api, e.Now), key, gate, st, nil
 }
 
 // watcherConfig is the watcher's configuration: --budget, its spend and what it has seen kept in

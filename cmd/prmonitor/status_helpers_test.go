@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/prmonitor/prmonitor/elicitation"
-	"github.com/prmonitor/prmonitor/mcpserver"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/mcpserver/store"
 	"github.com/prmonitor/prmonitor/prstatus"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -90,7 +90,7 @@ func (d *stateDir) add(ref prstatus.PRRef, where string, edits ...func(*prstatus
 		ended := act.Kind == statemachine.ActionStop || act.Kind == statemachine.ActionMerged
 		require.NoError(t, d.st.Save(id, store.Record{Ref: ref, API: "https://api.github.com/", CreatedAt: created, Position: m.Position(), Stopped: ended, StoppedReason: map[bool]string{true: "stopped"}[ended]}))
 		// The event the server logs for a step.
-		e := mcpserver.StepEvent(open, in, act, m.Fired())
+		e := monitor.StepEvent(open, in, act, m.Fired())
 		e.At = now
 		require.NoError(t, d.st.Append(id, e))
 		return act

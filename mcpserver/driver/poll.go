@@ -1,4 +1,4 @@
-package mcpserver
+package driver
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/prstatus/watch"
 	"github.com/prmonitor/prmonitor/statemachine"
@@ -23,70 +24,70 @@ import (
 // until GitHub said; and the call ends with polling at its deadline whatever GitHub does: the wait
 // continues in the next call. A driver that does not wait (monitor_id=all) takes only a snapshot
 // the watcher already has: with none new, it is idle.
-func (d *driver) poll(act statemachine.Action) (next statemachine.Action, o outcome, stop bool) {
-	if !time.Now().Before(d.call.deadline) {
+func (d *Driver) poll(act statemachine.Action) (next statemachine.Action, o Outcome, stop bool) {
+	if !time.Now().Before(d.call.Deadline) {
 		return act, d.timeUp(act), true
 	}
 	if act.PollNow {
-		if f := d.mon.takeFresh(d.s.cfg.Now(), freshFor); f != nil {
+		if f := d.mon.TakeFresh(d.h.Now(), freshFor); f != nil {
 			return d.step(statemachine.PollInput(*f))
 		}
 	}
-	w, err := d.s.ensureWatcher()
+	w, err := d.h.Watcher()
 	if err != nil {
 		return act, failure(err), true
 	}
-	w.Add(d.mon.ref)
-	d.mon.catchUp(w, d.s.cfg.Now())
+	w.Add(d.mon.Ref)
+	d.mon.CatchUp(w, d.h.Now())
 	if act.PollNow {
-		d.mon.poke(w, d.s.cfg.Now())
+		d.mon.Poke(w, d.h.Now())
 	}
 	u, o, stop := d.nextUpdate(w, act)
 	switch {
 	case stop:
 		return act, o, true
 	case u == nil:
-		return act, outcome{}, false
+		return act, Outcome{}, false
 	case u.Err != nil:
 		return d.pollFailed(act, u.Err)
 	case u.Snapshot == nil:
-		return act, outcome{}, false
+		return act, Outcome{}, false
 	}
 	if !d.notBefore.IsZero() && !d.adoptGateHold() {
 		d.notBefore = time.Time{}
-		d.call.beat.remark("")
+		d.call.Progress.Remark("")
 	}
-	return d.step(statemachine.PollInput(d.s.derive(u.Snapshot, d.s.cfg.Now())))
+	return d.step(statemachine.PollInput(d.h.Derive(u.Snapshot, d.h.Now())))
 }
 
 // step feeds the machine a poll's input; a machine error ends the call.
-func (d *driver) step(in statemachine.Input) (statemachine.Action, outcome, bool) {
+func (d *Driver) step(in statemachine.Input) (statemachine.Action, Outcome, bool) {
 	if in.Kind == statemachine.InputPoll {
-		d.s.failures().sawPoll(d.mon.ref, in.Facts, d.s.cfg.Now())
+		d.h.SawPoll(d.mon.Ref, in.Facts, d.h.Now())
 	}
-	next, err := d.mon.step(d.s.cfg.Now(), in)
+	next, err := d.mon.Step(d.h.Now(), in)
 	if err != nil {
 		return next, failure(err), true
 	}
-	return next, outcome{}, false
+	return next, Outcome{}, false
 }
 
 // nextUpdate is the watcher's next update of the pull request this monitor has not seen; or the
 // outcome that ends the call (its deadline, too many waiting calls, nothing new for a driver that
 // does not wait); or neither when the call was cancelled or the update was older than the
 // monitor's last poke (the loop polls again).
-func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.Update, outcome, bool) {
-	seen := d.mon.seenSeq()
+func (d *Driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.Update, Outcome, bool) {
+	seen := d.mon.SeenSeq()
 	var u watch.Update
-	if d.pace != waitForNews {
-		latest, ok := w.Latest(d.mon.ref)
+	if d.pace != WaitForNews {
+		latest, ok := w.Latest(d.mon.Ref)
 		if !ok || latest.Seq <= seen {
-			return nil, outcome{kind: idle}, true
+			return nil, Outcome{Kind: idle}, true
 		}
 		u = latest
 	} else {
-		if d.call.holdsWorker() {
-			release, ok := d.s.waiting.acquire()
+		if d.call.HoldsWorker {
+			release, ok := d.h.AcquireWait()
 			if !ok {
 				return nil, d.crowded(act), true
 			}
@@ -94,47 +95,47 @@ func (d *driver) nextUpdate(w *watch.Watcher, act statemachine.Action) (*watch.U
 		}
 		for {
 			d.adoptGateHold()
-			slice, cancel := context.WithTimeout(d.work, d.s.cfg.ProgressEvery)
-			next, err := w.Wait(slice, d.mon.ref, seen)
+			slice, cancel := context.WithTimeout(d.work, d.h.ProgressEvery())
+			next, err := w.Wait(slice, d.mon.Ref, seen)
 			cancel()
 			if err == nil {
 				u = next
 				break
 			}
 			if errors.Is(err, watch.ErrNotWatched) && d.ctx.Err() == nil {
-				w.Add(d.mon.ref) // removed meanwhile (a stop raced this call): watch it again
+				w.Add(d.mon.Ref) // removed meanwhile (a stop raced this call): watch it again
 				continue
 			}
 			switch {
 			case d.ctx.Err() != nil:
-				return nil, outcome{}, false // the loop reports the cancellation
+				return nil, Outcome{}, false // the loop reports the cancellation
 			case d.work.Err() != nil:
 				return nil, d.timeUp(act), true
 			}
 		}
 	}
-	if !d.mon.see(u) {
-		return nil, outcome{}, false
+	if !d.mon.See(u) {
+		return nil, Outcome{}, false
 	}
-	return &u, outcome{}, false
+	return &u, Outcome{}, false
 }
 
 // pollFailed handles the watcher's report that it could not read the pull request.
-func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Action, outcome, bool) {
+func (d *Driver) pollFailed(act statemachine.Action, err error) (statemachine.Action, Outcome, bool) {
 	var rl *ghclient.RateLimitError
 	switch {
 	case errors.As(err, &rl):
 		d.waitFor(rl)
 		if !rl.HeldBack {
-			d.mon.note("error", "poll rate limited: "+githubCause(err), nil)
+			d.mon.Note("error", "poll rate limited: "+contract.GitHubCause(err), nil)
 		}
-		return act, outcome{}, false
-	case fatalGitHub(err):
-		return act, outcome{kind: failed, err: githubCause(err)}, true
+		return act, Outcome{}, false
+	case contract.FatalGitHub(err):
+		return act, Outcome{Kind: Failed, Err: contract.GitHubCause(err)}, true
 	}
-	d.mon.note("error", "poll failed: "+githubCause(err), nil)
-	d.call.beat.say(fmt.Sprintf("%s · %s; retrying", d.mon.ref, sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)))
-	return act, outcome{}, false
+	d.mon.Note("error", "poll failed: "+contract.GitHubCause(err), nil)
+	d.call.Progress.Say(fmt.Sprintf("%s · %s; retrying", d.mon.Ref, contract.SayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)))
+	return act, Outcome{}, false
 }
 
 // newsBeforeAsking feeds the machine the watcher's news the monitor has not seen, before a
@@ -142,25 +143,25 @@ func (d *driver) pollFailed(act statemachine.Action, err error) (statemachine.Ac
 // changes while the merge is offered): the machine supersedes the question by its rule. Other news
 // is left for the poll after the answer (a copy of the machine is asked first). It never waits and
 // never pokes. superseded is true when the machine moved on.
-func (d *driver) newsBeforeAsking(act statemachine.Action) (next statemachine.Action, superseded bool) {
-	w, err := d.s.ensureWatcher()
+func (d *Driver) newsBeforeAsking(act statemachine.Action) (next statemachine.Action, superseded bool) {
+	w, err := d.h.Watcher()
 	if err != nil {
 		return act, false
 	}
-	u, ok := w.Latest(d.mon.ref)
-	if !ok || u.Err != nil || u.Snapshot == nil || u.Seq <= d.mon.seenSeq() {
+	u, ok := w.Latest(d.mon.Ref)
+	if !ok || u.Err != nil || u.Snapshot == nil || u.Seq <= d.mon.SeenSeq() {
 		return act, false
 	}
-	now := d.s.cfg.Now()
-	in := statemachine.PollInput(d.s.derive(u.Snapshot, now))
-	probe, err := statemachine.Restore(d.s.cfg.Machine, d.mon.position())
+	now := d.h.Now()
+	in := statemachine.PollInput(d.h.Derive(u.Snapshot, now))
+	probe, err := statemachine.Restore(d.h.Machine(), d.mon.Position())
 	if err != nil {
 		return act, false
 	}
-	if next, err := probe.Step(now, in); err != nil || stillAsks(act, next) || !d.mon.see(u) {
+	if next, err := probe.Step(now, in); err != nil || stillAsks(act, next) || !d.mon.See(u) {
 		return act, false
 	}
-	next, err = d.mon.step(now, in)
+	next, err = d.mon.Step(now, in)
 	if err != nil || stillAsks(act, next) {
 		return act, false
 	}

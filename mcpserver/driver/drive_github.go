@@ -1,11 +1,13 @@
-package mcpserver
+package driver
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/prmonitor/prmonitor/mcpserver/contract"
 	"github.com/prmonitor/prmonitor/mcpserver/effects"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/ghclient"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -21,72 +23,72 @@ const serverActionTimeout = 2 * time.Minute
 // work is detached from the call's cancellation but not from its deadline. Work postponed because
 // the deadline came or GitHub asked to wait is not GitHub's verdict on it: the machine is not
 // told, the action stays pending and runs again when allowed.
-func (d *driver) serverAction(req statemachine.ServerRequest) (statemachine.Action, error) {
-	gh, err := d.s.github(d.work)
+func (d *Driver) serverAction(req statemachine.ServerRequest) (statemachine.Action, error) {
+	gh, err := d.h.GitHub(d.work)
 	if err != nil {
-		return statemachine.Action{}, fmt.Errorf("%s", githubCause(err))
+		return statemachine.Action{}, fmt.Errorf("%s", contract.GitHubCause(err))
 	}
 	end := time.Now().Add(serverActionTimeout)
-	if d.call.deadline.Before(end) {
-		end = d.call.deadline
+	if d.call.Deadline.Before(end) {
+		end = d.call.Deadline
 	}
 	ctx, cancel := context.WithDeadline(context.WithoutCancel(d.ctx), end)
 	defer cancel()
-	out := effects.Do(ctx, gh, effects.Work{PR: d.mon.ref, Request: req, Now: d.s.cfg.Now(), Reviewers: d.s.cfg.reviewers()})
-	d.s.failures().sawLogs(ctx, gh, d.mon, &out.Input, d.s.cfg.Now())
+	out := effects.Do(ctx, gh, effects.Work{PR: d.mon.Ref, Request: req, Now: d.h.Now(), Reviewers: d.h.Reviewers()})
+	d.h.SawLogs(ctx, d.mon, &out.Input, d.h.Now())
 	if out.Postponed {
 		if out.RateLimit != nil {
 			d.waitFor(out.RateLimit)
 		}
-		d.mon.note("github", req.Describe+" postponed ("+out.Why()+")", nil)
-		return d.mon.pending(), nil
+		d.mon.Note("github", req.Describe+" postponed ("+out.Why()+")", nil)
+		return d.mon.Pending(), nil
 	}
-	d.mon.log(workEvent(req, out.Input))
-	return d.mon.step(d.s.cfg.Now(), out.Input)
+	d.mon.Log(monitor.WorkEvent(req, out.Input))
+	return d.mon.Step(d.h.Now(), out.Input)
 }
 
 // holdOff waits before GitHub work while GitHub asked to wait. stop is true when the call ends
 // first (its deadline; for a driver that does not wait, at once): the work stays pending for the
 // next call.
-func (d *driver) holdOff(act statemachine.Action) (o outcome, stop bool) {
-	if !time.Now().Before(d.call.deadline) {
+func (d *Driver) holdOff(act statemachine.Action) (o Outcome, stop bool) {
+	if !time.Now().Before(d.call.Deadline) {
 		return d.timeUp(act), true
 	}
 	d.adoptGateHold()
 	if w := time.Until(d.notBefore); w > 0 {
-		if d.pace != waitForNews {
-			return outcome{kind: idle}, true
+		if d.pace != WaitForNews {
+			return Outcome{Kind: idle}, true
 		}
-		if !wait(d.ctx, w, d.call.deadline) && d.ctx.Err() == nil {
+		if !wait(d.ctx, w, d.call.Deadline) && d.ctx.Err() == nil {
 			return d.timeUp(act), true
 		}
 	}
-	return outcome{}, false
+	return Outcome{}, false
 }
 
 // adoptGateHold reads the token's rate-limit gate: while it holds, nothing is sent (by the watcher
 // or by this call's GitHub work), the call waits until it ends and says so in its progress. It
 // reports whether the gate holds.
-func (d *driver) adoptGateHold() bool {
-	until := d.s.heldUntil()
+func (d *Driver) adoptGateHold() bool {
+	until := d.h.HeldUntil()
 	if !until.After(time.Now()) {
 		return false
 	}
 	if until.After(d.notBefore) {
 		d.notBefore = until
-		d.call.beat.remark("GitHub rate limit: nothing is sent before " + clock(d.notBefore))
+		d.call.Progress.Remark("GitHub rate limit: nothing is sent before " + clock(d.notBefore))
 	}
 	return true
 }
 
 // waitFor records how long GitHub asked to wait: no poll and no GitHub work in this call before
 // then (the token's gate holds every request back too, across calls and restarts).
-func (d *driver) waitFor(rl *ghclient.RateLimitError) {
+func (d *Driver) waitFor(rl *ghclient.RateLimitError) {
 	until := time.Now().Add(max(rl.RetryAfter, time.Second))
 	if until.After(d.notBefore) {
 		d.notBefore = until
 	}
-	d.call.beat.remark("GitHub rate limit: nothing is sent before " + clock(d.notBefore))
+	d.call.Progress.Remark("GitHub rate limit: nothing is sent before " + clock(d.notBefore))
 }
 
 // wait sleeps for d, or until the deadline if that comes first; it returns false when ctx ends or

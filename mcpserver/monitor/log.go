@@ -1,4 +1,4 @@
-package mcpserver
+package monitor
 
 import (
 	"time"
@@ -13,8 +13,8 @@ import (
 // for a person reading the log and, for steps and GitHub work, the typed fields that
 // `prmonitor status` reads (store.Event).
 
-// taskID identifies a task in progress: its name and when it began.
-func taskID(p statemachine.Position) string {
+// TaskID identifies a task in progress: its name and when it began.
+func TaskID(p statemachine.Position) string {
 	if p.Task == nil {
 		return ""
 	}
@@ -45,9 +45,9 @@ func refusedEvent(open *elicitation.Question, in statemachine.Input, err error) 
 	return e
 }
 
-// workEvent is the event logged for the server's GitHub work: what it was (req), and how it went
+// WorkEvent is the event logged for the server's GitHub work: what it was (req), and how it went
 // (in, the machine's next input).
-func workEvent(req statemachine.ServerRequest, in statemachine.Input) store.Event {
+func WorkEvent(req statemachine.ServerRequest, in statemachine.Input) store.Event {
 	e := store.Event{Kind: store.EventGitHub, Summary: req.Describe, Outcome: inputOutcome(req.Kind, in)}
 	if in.Outcome != nil {
 		e.Data = in.Outcome

@@ -1,4 +1,4 @@
-package mcpserver
+package driver
 
 import (
 	"errors"
@@ -28,9 +28,9 @@ type inputRequest struct {
 // without that capability, in the same call: fallback runs with the capability switched off for
 // the rest of the call (a question goes to the agent as ask_user; an explanation, a reply or a
 // classification falls to the agent, sampling_unavailable in its context).
-func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outcome) outcome {
+func (d *Driver) roundTrip(st RequestState, r inputRequest, fallback func() Outcome) Outcome {
 	if mcp.IsModernProtocol(server.RequestProtocolVersion(d.ctx)) {
-		token, err := d.s.seal.seal(st)
+		token, err := d.h.Seal(st)
 		if err != nil {
 			return failure(err)
 		}
@@ -38,13 +38,13 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 		if r.elicit != nil {
 			b.Elicit(inputAnswer, *r.elicit)
 		} else {
-			b.Sample(inputSample, *r.sample)
+			b.Sample(InputSample, *r.sample)
 		}
-		return outcome{kind: delivered, request: b.ToolResult()}
+		return Outcome{Kind: delivered, Request: b.ToolResult()}
 	}
 	id, resp, err := d.fulfil(r)
 	if r.elicit != nil {
-		d.s.notices.settled(d.mon) // answered, refused, or the call ended
+		d.h.Settled(d.mon) // answered, refused, or the call ended
 	}
 	if err != nil {
 		if d.ctx.Err() != nil {
@@ -57,7 +57,7 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 		} else {
 			d.client.noSampling = true
 		}
-		d.mon.note("answer", "the client refused or failed the "+what+" request ("+text.Error(err)+"); going on without it", nil)
+		d.mon.Note("answer", "the client refused or failed the "+what+" request ("+text.Error(err)+"); going on without it", nil)
 		return fallback()
 	}
 	d.rounds = st.Rounds
@@ -67,10 +67,10 @@ func (d *driver) roundTrip(st requestState, r inputRequest, fallback func() outc
 
 // fulfil sends the server-initiated request to a client of an era before multi round-trip
 // requests, and waits for its answer.
-func (d *driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
+func (d *Driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 	if r.elicit != nil {
 		done := d.taskAsks() // a task is input_required while its question is out
-		res, err := d.s.mcp.RequestElicitation(d.ctx, mcp.ElicitationRequest{
+		res, err := d.h.Elicit(d.ctx, mcp.ElicitationRequest{
 			Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)}, Params: *r.elicit})
 		done()
 		if err == nil && res == nil {
@@ -82,7 +82,7 @@ func (d *driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 		return inputAnswer, mcp.NewElicitationInputResponse(*res), nil
 	}
 	//lint:ignore SA1019 sampling, deprecated by 2026-07-28, is served on purpose (docs/architecture.md)
-	res, err := d.s.mcp.RequestSampling(d.ctx, mcp.CreateMessageRequest{
+	res, err := d.h.Sample(d.ctx, mcp.CreateMessageRequest{
 		Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}, CreateMessageParams: *r.sample})
 	if err == nil && res == nil {
 		err = errors.New("no sampling result")
@@ -90,5 +90,5 @@ func (d *driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 	if err != nil {
 		return "", mcp.InputResponse{}, err
 	}
-	return inputSample, mcp.NewSamplingInputResponse(*res), nil
+	return InputSample, mcp.NewSamplingInputResponse(*res), nil
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package driver
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/prmonitor/prmonitor/mcpserver/contract"
+	"github.com/prmonitor/prmonitor/mcpserver/monitor"
 	"github.com/prmonitor/prmonitor/prstatus/text"
 	"github.com/prmonitor/prmonitor/statemachine"
 )
@@ -14,14 +15,14 @@ import (
 // freshFor is how long the snapshot taken by pr_monitor_start stands in for the first poll.
 const freshFor = 30 * time.Second
 
-// driver runs one monitor's machine inside a tool call until there is something for the agent,
+// Driver runs one monitor's machine inside a tool call until there is something for the agent,
 // or the user must be asked (an input request), or the call has waited long enough. It returns
 // where it stopped as an outcome, which the caller renders.
-type driver struct {
-	s    *Server
-	mon  *monitor
-	call *toolCall
-	pace pace
+type Driver struct {
+	h    Host
+	mon  *monitor.Monitor
+	call Call
+	pace Pace
 	// ctx is the call's on this monitor: it ends when the call is cancelled or superseded.
 	ctx context.Context
 	// work is ctx bounded by the call's deadline: every GitHub call of this tool call uses it, so
@@ -39,19 +40,19 @@ type driver struct {
 	categorized bool
 }
 
-// pace is how a driver goes about its monitor.
-type pace int
+// Pace is how a driver goes about its monitor.
+type Pace int
 
 const (
-	// waitForNews: a call on one pull request. It waits for the watcher's news (and out rate
+	// WaitForNews: a call on one pull request. It waits for the watcher's news (and out rate
 	// limits and quiet hours) until the call's deadline, and hands out what the monitor comes to.
-	waitForNews pace = iota
-	// handOutNow: monitor_id=all handing out one monitor's action, or taking an answer to it. It
+	WaitForNews Pace = iota
+	// HandOutNow: monitor_id=all handing out one monitor's action, or taking an answer to it. It
 	// never waits: with nothing new to go on, it is idle.
-	handOutNow
-	// advanceOnly: monitor_id=all scanning its monitors. It advances one as far as it goes
+	HandOutNow
+	// AdvanceOnly: monitor_id=all scanning its monitors. It advances one as far as it goes
 	// without waiting and without the agent, and stops before handing anything out (awaiting).
-	advanceOnly
+	AdvanceOnly
 )
 
 // clientPaths are the ways to the user and the host's model this call still takes.
@@ -67,23 +68,24 @@ type clientPaths struct {
 	noElicitation, noSampling bool
 }
 
-// outcome is where driving a monitor stopped.
-type outcome struct {
-	kind outcomeKind
-	// out is the agent's answer (delivered, ended, deadline, cancelled).
-	out contract.ActionOutput
-	// request is an input request put to a 2026-07-28 client (delivered), sent as it is.
-	request *mcp.CallToolResult
-	// err is what went wrong (failed), in one line.
-	err string
+// Outcome is where driving a monitor stopped.
+type Outcome struct {
+	Kind OutcomeKind
+	// Out is the agent's answer (delivered, ended, deadline, cancelled).
+	Out contract.ActionOutput
+	// Request is an input request put to a 2026-07-28 client (delivered), sent as it is.
+	Request *mcp.CallToolResult
+	// Err is what went wrong (failed), in one line.
+	Err string
 }
 
-type outcomeKind int
+// OutcomeKind is which way a driver stopped.
+type OutcomeKind int
 
 const (
 	// delivered: something for the agent (a task, a question, a note), or an input request for
 	// the client.
-	delivered outcomeKind = iota + 1
+	delivered OutcomeKind = iota + 1
 	// ended: the monitor ended (merged, closed, stopped), and the answer says so.
 	ended
 	// deadline: the call's time ran out (or too many calls wait, or quiet hours hold the
@@ -91,63 +93,62 @@ const (
 	deadline
 	// cancelled: the call was superseded or cancelled; the answer is what the monitor waits on.
 	cancelled
-	// failed: a tool error (GitHub refused for good, the machine refused the input, a stale
+	// Failed: a tool error (GitHub refused for good, the machine refused the input, a stale
 	// request state).
-	failed
+	Failed
 	// awaiting (advanceOnly): the monitor waits on the agent or the user; nothing was handed out.
 	awaiting
 	// idle (a driver that does not wait): there is nothing to do without waiting.
 	idle
 )
 
-// answers reports whether the outcome answers the call (render renders it).
-func (o outcome) answers() bool { return o.kind != awaiting && o.kind != idle }
+// Answers reports whether the outcome answers the call (render renders it).
+func (o Outcome) Answers() bool { return o.Kind != awaiting && o.Kind != idle }
 
-func failure(err error) outcome { return outcome{kind: failed, err: text.Error(err)} }
+func failure(err error) Outcome { return Outcome{Kind: Failed, Err: text.Error(err)} }
 
-// newDriver drives m within call; ctx is the call's on m (from m's call slot). rounds is how many
-// input round trips the call made before (a retried call).
-func (s *Server) newDriver(ctx context.Context, c *toolCall, m *monitor, p pace, rounds int) *driver {
-	work, stop := context.WithDeadline(ctx, c.deadline)
+// New drives m within call c, for the server h; ctx is the call's on m (from m's call slot).
+// rounds is how many input round trips the call made before (a retried call).
+func New(ctx context.Context, h Host, c Call, m *monitor.Monitor, p Pace, rounds int) *Driver {
+	work, stop := context.WithDeadline(ctx, c.Deadline)
 	// Inside a 2025-11-25 task a question goes to the client tied to the task when the era lets it
 	// (taskAsksClient), else to the agent, and the host's model is not asked (its work goes to the
-	// agent). A 2026-07-28 task asks the client inside the task (tasks_ext.go), like a plain call.
-	legacy := c.mode == legacyTask
-	return &driver{s: s, mon: m, call: c, pace: p, ctx: ctx, work: work, stopWork: stop, rounds: rounds, responses: c.req.Params.InputResponses,
-		client: clientPaths{taskCannotAsk: legacy && !taskAsksClient(ctx), noSampling: legacy}}
+	// agent). A 2026-07-28 task asks the client inside the task, like a plain call.
+	return &Driver{h: h, mon: m, call: c, pace: p, ctx: ctx, work: work, stopWork: stop, rounds: rounds, responses: c.Responses,
+		client: clientPaths{taskCannotAsk: c.Legacy && !taskAsksClient(ctx), noSampling: c.Legacy}}
 }
 
-// close releases the call's deadline.
-func (d *driver) close() { d.stopWork() }
+// Close releases the call's deadline.
+func (d *Driver) Close() { d.stopWork() }
 
 // run feeds the first input and keeps going. A ready during a task this process never handed to
 // the agent says so: after a restart the agent may not have the task, and gets it back.
-func (d *driver) run(in statemachine.Input) outcome {
+func (d *Driver) run(in statemachine.Input) Outcome {
 	if in.Kind == statemachine.InputEvent && in.Event == statemachine.EventReady {
-		in.TaskUnseen = !d.mon.taskHandedOut()
+		in.TaskUnseen = !d.mon.TaskHandedOut()
 	}
-	act, err := d.mon.step(d.s.cfg.Now(), in)
+	act, err := d.mon.Step(d.h.Now(), in)
 	if err != nil {
 		return failure(d.refusedChoice(err))
 	}
-	return d.loop(act)
+	return d.Loop(act)
 }
 
-// advance moves a monitor on by what is there, for a monitor_id=all scan: a fresh monitor starts
+// Advance moves a monitor on by what is there, for a monitor_id=all scan: a fresh monitor starts
 // (as ready would), one that polls takes the watcher's news, one with GitHub work does it.
-func (d *driver) advance() outcome {
-	if d.mon.position().Node.State() == statemachine.StateIdle {
+func (d *Driver) Advance() Outcome {
+	if d.mon.Position().Node.State() == statemachine.StateIdle {
 		return d.run(statemachine.EventInput(statemachine.EventReady, "", statemachine.EventData{}))
 	}
-	act := d.mon.pending()
+	act := d.mon.Pending()
 	if act.Kind != statemachine.ActionPolling && act.Kind != statemachine.ActionServer {
-		return outcome{kind: awaiting}
+		return Outcome{Kind: awaiting}
 	}
-	return d.loop(d.mon.pendingPoll())
+	return d.Loop(d.mon.PendingPoll())
 }
 
-// loop drives the machine from act until the call has its answer.
-func (d *driver) loop(act statemachine.Action) outcome {
+// Loop drives the machine from act until the call has its answer.
+func (d *Driver) Loop(act statemachine.Action) Outcome {
 	for {
 		if d.ctx.Err() != nil {
 			return d.cancelled()
@@ -163,17 +164,17 @@ func (d *driver) loop(act statemachine.Action) outcome {
 			}
 			act, err = d.serverAction(*act.Server)
 		case statemachine.ActionPolling:
-			var o outcome
+			var o Outcome
 			var stop bool
 			if act, o, stop = d.poll(act); stop {
 				return o
 			}
 		case statemachine.ActionAskUser:
-			if d.pace == advanceOnly {
-				return outcome{kind: awaiting}
+			if d.pace == AdvanceOnly {
+				return Outcome{Kind: awaiting}
 			}
-			if d.pace == handOutNow && !d.s.quietUntil().IsZero() {
-				return outcome{kind: idle} // monitor_id=all: the question waits, the other pull requests go on
+			if d.pace == HandOutNow && !d.h.QuietUntil().IsZero() {
+				return Outcome{Kind: idle} // monitor_id=all: the question waits, the other pull requests go on
 			}
 			if next, superseded := d.newsBeforeAsking(act); superseded {
 				act = next // the news took away what the question offered: on with what it calls for
@@ -184,17 +185,17 @@ func (d *driver) loop(act statemachine.Action) outcome {
 			}
 			return d.ask(act)
 		case statemachine.ActionExecute:
-			if d.pace == advanceOnly {
-				return outcome{kind: awaiting}
+			if d.pace == AdvanceOnly {
+				return Outcome{Kind: awaiting}
 			}
 			return d.execute(act)
 		default: // stop, merged
-			d.s.unwatch(d.mon) // nothing more to watch
-			if d.pace == advanceOnly {
-				return outcome{kind: awaiting}
+			d.h.Unwatch(d.mon) // nothing more to watch
+			if d.pace == AdvanceOnly {
+				return Outcome{Kind: awaiting}
 			}
-			d.mon.endSeen()
-			return outcome{kind: ended, out: d.output(act)}
+			d.mon.EndSeen()
+			return Outcome{Kind: ended, Out: d.output(act)}
 		}
 		if err != nil {
 			return failure(err)
@@ -203,4 +204,14 @@ func (d *driver) loop(act statemachine.Action) outcome {
 }
 
 // deliver is an outcome that hands out to the agent.
-func deliver(out contract.ActionOutput) outcome { return outcome{kind: delivered, out: out} }
+func deliver(out contract.ActionOutput) Outcome { return Outcome{Kind: delivered, Out: out} }
+
+// Start drives the monitor from a next_step call: resume, the sealed state of a call retried with
+// the answers to its input requests, or else the agent's input in (an answer of the agent's is
+// marked as a relay or its own: consent.go).
+func (d *Driver) Start(resume *RequestState, in statemachine.Input) Outcome {
+	if resume != nil {
+		return d.resume(*resume)
+	}
+	return d.run(d.agentAnswer(in))
+}

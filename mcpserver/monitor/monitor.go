@@ -1,4 +1,4 @@
-package mcpserver
+package monitor
 
 import (
 	"context"
@@ -14,17 +14,17 @@ import (
 	"github.com/prmonitor/prmonitor/statemachine"
 )
 
-// monitor is one watched pull request: its machine, what the last poll saw, and the tool call
+// Monitor is one watched pull request: its machine, what the last poll saw, and the tool call
 // currently driving it. Its fields and its mutex are touched in this file only: the rest of the
-// server uses the methods below, and reads id and ref, which never change.
-type monitor struct {
-	id      string
-	ref     prstatus.PRRef
+// server uses the methods below, and reads ID and Ref, which never change.
+type Monitor struct {
+	ID      string
+	Ref     prstatus.PRRef
 	created time.Time
 	state   Persister
 	logger  *slog.Logger
 	// calls holds the tool call driving the monitor.
-	calls callSlot
+	calls CallSlot
 
 	mu      sync.Mutex // guards everything below and serialises machine steps
 	m       *statemachine.Machine
@@ -63,21 +63,23 @@ type monitor struct {
 	servedStep   uint64
 	endUnseen    bool
 	// relays are the questions of this run handed to the agent because the host could not show
-	// them to the user: the agent's answer to one is the user's, relayed (consent.go).
+	// them to the user: the agent's answer to one is the user's, relayed
+	// (docs/security.md#consent).
 	relays *contract.Relays
-	// pushed is what the agent was last told of the open action (push.go), saved with the record.
+	// pushed is what the agent was last told of the open action (by a call or a push), saved with
+	// the record.
 	pushed store.Pushed
 }
 
-// newMonitor is a new monitor of ref, holding release (its claim in the state directory).
-func newMonitor(id string, ref prstatus.PRRef, now time.Time, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
-	return &monitor{id: id, ref: ref, created: now, state: state, logger: logger, release: release, m: machine, relays: contract.NewRelays(stdioConsent())}
+// New is a new monitor of ref, holding release (its claim in the state directory).
+func New(id string, ref prstatus.PRRef, now time.Time, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func(), consent contract.Policy) *Monitor {
+	return &Monitor{ID: id, Ref: ref, created: now, state: state, logger: logger, release: release, m: machine, relays: contract.NewRelays(consent)}
 }
 
-// resumedMonitor is the monitor saved in rec, at machine's position, holding release.
-func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func()) *monitor {
-	m := &monitor{id: id, ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
-		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt, relays: contract.NewRelays(stdioConsent())}
+// Resumed is the monitor saved in rec, at machine's position, holding release.
+func Resumed(id string, rec store.Record, machine *statemachine.Machine, state Persister, logger *slog.Logger, release func(), consent contract.Policy) *Monitor {
+	m := &Monitor{ID: id, Ref: rec.Ref, created: rec.CreatedAt, state: state, logger: logger, release: release,
+		m: machine, ended: rec.Stopped, savedAt: rec.UpdatedAt, relays: contract.NewRelays(consent)}
 	if rec.Pushed != nil {
 		m.pushed = *rec.Pushed
 	}
@@ -86,38 +88,38 @@ func resumedMonitor(id string, rec store.Record, machine *statemachine.Machine, 
 
 // The calls driving the monitor.
 
-// begin makes the calling tool call the one driving the monitor, superseding the call that did.
-func (m *monitor) begin(parent context.Context) (context.Context, func()) {
-	ctx, done, late := m.calls.supersede(parent)
+// Begin makes the calling tool call the one driving the monitor, superseding the call that did.
+func (m *Monitor) Begin(parent context.Context) (context.Context, func()) {
+	ctx, done, late := m.calls.Supersede(parent)
 	if late {
-		m.logger.Warn("superseded call did not finish in time", "monitor", m.id)
+		m.logger.Warn("superseded call did not finish in time", "monitor", m.ID)
 	}
 	return ctx, done
 }
 
-// claim makes the calling tool call the one driving the monitor, unless another call drives it:
+// Claim makes the calling tool call the one driving the monitor, unless another call drives it:
 // monitor_id=all never supersedes a call waiting on one pull request.
-func (m *monitor) claim(parent context.Context) (context.Context, func(), bool) {
+func (m *Monitor) Claim(parent context.Context) (context.Context, func(), bool) {
 	return m.calls.claim(parent)
 }
 
-// stopCall cancels the call driving the monitor, if any (pr_monitor_stop, shutdown).
-func (m *monitor) stopCall() { m.calls.cancel() }
+// StopCall cancels the call driving the monitor, if any (pr_monitor_stop, shutdown).
+func (m *Monitor) StopCall() { m.calls.cancel() }
 
-// isDriven reports whether a call drives the monitor now.
-func (m *monitor) isDriven() bool { return m.calls.busy() }
+// IsDriven reports whether a call drives the monitor now.
+func (m *Monitor) IsDriven() bool { return m.calls.Busy() }
 
 // The machine and its record.
 
-// step feeds one input to the machine and persists the result. A machine error leaves the
+// Step feeds one input to the machine and persists the result. A machine error leaves the
 // monitor exactly as it was.
-func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Action, error) {
+func (m *Monitor) Step(now time.Time, in statemachine.Input) (statemachine.Action, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	open := m.openQuestion(in)
 	act, err := m.m.Step(now, in)
 	if err != nil {
-		m.log(refusedEvent(open, in, err))
+		m.Log(refusedEvent(open, in, err))
 		return act, err
 	}
 	if in.Kind == statemachine.InputPoll {
@@ -146,34 +148,34 @@ func (m *monitor) step(now time.Time, in statemachine.Input) (statemachine.Actio
 		m.waitingSince = now
 	}
 	m.saveLocked()
-	m.log(StepEvent(open, in, act, m.m.Fired()))
+	m.Log(StepEvent(open, in, act, m.m.Fired()))
 	return contract.Bound(act, contract.ActionBudget), nil
 }
 
 // save writes the monitor's record, while it holds its claim.
-func (m *monitor) save() {
+func (m *Monitor) save() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.saveLocked()
 }
 
-func (m *monitor) saveLocked() {
+func (m *Monitor) saveLocked() {
 	if m.release == nil { // no longer claimed: the record was finalised when the monitor ended
 		return
 	}
-	rec := store.Record{Ref: m.ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created}
+	rec := store.Record{Ref: m.Ref, Position: m.m.Position(), Stopped: m.ended, CreatedAt: m.created}
 	if m.pushed.Key != "" {
 		pushed := m.pushed
 		rec.Pushed = &pushed
 	}
-	err := m.state.Save(m.id, rec)
+	err := m.state.Save(m.ID, rec)
 	if err != nil {
-		m.logger.Error("could not save the monitor; a restart would lose its place", "monitor", m.id, "err", err)
+		m.logger.Error("could not save the monitor; a restart would lose its place", "monitor", m.ID, "err", err)
 	}
 }
 
-// letGo gives up the monitor's claim in the state directory: its record stays as last saved.
-func (m *monitor) letGo() {
+// LetGo gives up the monitor's claim in the state directory: its record stays as last saved.
+func (m *Monitor) LetGo() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.release != nil {
@@ -184,69 +186,70 @@ func (m *monitor) letGo() {
 
 // openQuestion is the question open when in came, when in answers one (for the event log).
 // m.mu is held.
-func (m *monitor) openQuestion(in statemachine.Input) *elicitation.Question {
+func (m *Monitor) openQuestion(in statemachine.Input) *elicitation.Question {
 	if !isAnswer(in) {
 		return nil
 	}
 	return m.m.Position().Question
 }
 
-// note appends a sentence, and data for debugging, to the monitor's event log.
-func (m *monitor) note(kind store.EventKind, summary string, data any) {
-	m.log(store.Event{Kind: kind, Summary: summary, Data: data})
+// Note appends a sentence, and data for debugging, to the monitor's event log.
+func (m *Monitor) Note(kind store.EventKind, summary string, data any) {
+	m.Log(store.Event{Kind: kind, Summary: summary, Data: data})
 }
 
-// log appends an event to the monitor's event log.
-func (m *monitor) log(e store.Event) { m.state.Log(m.id, e) }
+// Log appends an event to the monitor's event log.
+func (m *Monitor) Log(e store.Event) { m.state.Log(m.ID, e) }
 
-// position is a copy of the machine's position.
-func (m *monitor) position() statemachine.Position {
+// Position is a copy of the machine's position.
+func (m *Monitor) Position() statemachine.Position {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.m.Position()
 }
 
-// pending is the action the monitor waits on, changing nothing.
-func (m *monitor) pending() statemachine.Action {
+// Pending is the action the monitor waits on, changing nothing.
+func (m *Monitor) Pending() statemachine.Action {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return contract.Bound(m.m.Pending(), contract.ActionBudget)
 }
 
-func (m *monitor) isEnded() bool {
+func (m *Monitor) IsEnded() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.ended
 }
 
-// lastFacts is what the last poll saw.
-func (m *monitor) lastFacts() (*prstatus.Facts, time.Time) {
+// LastFacts is what the last poll saw.
+func (m *Monitor) LastFacts() (*prstatus.Facts, time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.facts, m.factsAt
 }
 
-// monitorView is a monitor as pr_monitor_status shows it: copies, read at once.
-type monitorView struct {
-	pos        statemachine.Position
-	pending    statemachine.Action // unbounded
-	facts      *prstatus.Facts
-	factsAt    time.Time
-	lastAction *contract.ActionOutput
+// View is a monitor as pr_monitor_status shows it: copies, read at once.
+type View struct {
+	Pos        statemachine.Position
+	Pending    statemachine.Action // unbounded
+	Facts      *prstatus.Facts
+	FactsAt    time.Time
+	LastAction *contract.ActionOutput
 }
 
-func (m *monitor) view() monitorView {
+// View reads the monitor at once, for pr_monitor_status.
+func (m *Monitor) View() View {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return monitorView{pos: m.m.Position(), pending: m.m.Pending(), facts: m.facts, factsAt: m.factsAt, lastAction: m.lastAction}
+	return View{Pos: m.m.Position(), Pending: m.m.Pending(), Facts: m.facts, FactsAt: m.factsAt, LastAction: m.lastAction}
 }
 
 // The agent.
 
-// attached records that an agent (re)attached with pr_monitor_start or pr_monitor_start_all: it
+// Attached records that an agent (re)attached with pr_monitor_start or pr_monitor_start_all: it
 // may not have the task in progress, which its ready gets back. f, read at now, is the snapshot
 // pr_monitor_start took (nil for start_all), which the watcher published as update seq.
-func (m *monitor) attached(f *prstatus.Facts, now time.Time, seq uint64) {
+func (m *Monitor) Attached(f *prstatus.Facts, now time.Time, seq uint64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.handed = ""
@@ -255,48 +258,49 @@ func (m *monitor) attached(f *prstatus.Facts, now time.Time, seq uint64) {
 	}
 }
 
-// handedOut records what reached the agent: the last action (status shows it) and, for a task,
+// HandedOut records what reached the agent: the last action (status shows it) and, for a task,
 // that this process handed it out.
-func (m *monitor) handedOut(out contract.ActionOutput) {
+func (m *Monitor) HandedOut(out contract.ActionOutput) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.lastAction = &out
 	if out.Action == string(statemachine.ActionExecute) {
-		m.handed = taskID(m.m.Position())
+		m.handed = TaskID(m.m.Position())
 	}
 }
 
-// taskHandedOut reports whether this process handed the task in progress (if any) to the agent.
-func (m *monitor) taskHandedOut() bool {
+// TaskHandedOut reports whether this process handed the task in progress (if any) to the agent.
+func (m *Monitor) TaskHandedOut() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := taskID(m.m.Position())
+	id := TaskID(m.m.Position())
 	return id == "" || id == m.handed
 }
 
 // question names question seq of this monitor's run for its relays: a monitor is one run (a
 // monitor started again after it ended is a new one, with relays of its own).
-func (m *monitor) question(seq int) contract.QuestionKey {
-	return contract.QuestionKey{Monitor: m.id, Seq: seq}
+func (m *Monitor) question(seq int) contract.QuestionKey {
+	return contract.QuestionKey{Monitor: m.ID, Seq: seq}
 }
 
-// handedToAgent records that question seq went to the agent because of why; it reports whether
-// the agent's answer to it will be the user's, relayed (consent.go).
-func (m *monitor) handedToAgent(seq int, why contract.NotShown) bool {
+// HandedToAgent records that question seq went to the agent because of why; it reports whether
+// the agent's answer to it will be the user's, relayed (docs/security.md#consent).
+func (m *Monitor) HandedToAgent(seq int, why contract.NotShown) bool {
 	return m.relays.Handed(m.question(seq), why)
 }
 
-// shownToHost records that a form of question seq reached the host: an earlier relay of it no
+// ShownToHost records that a form of question seq reached the host: an earlier relay of it no
 // longer stands.
-func (m *monitor) shownToHost(seq int) { m.relays.Shown(m.question(seq)) }
+func (m *Monitor) ShownToHost(seq int) { m.relays.Shown(m.question(seq)) }
 
-// agentAnswer marks the agent's user_chose to question seq as a relay or its own (consent.go).
-func (m *monitor) agentAnswer(in statemachine.Input, seq int, hostShowsNoForms bool) statemachine.Input {
+// AgentAnswer marks the agent's user_chose to question seq as a relay or its own
+// (docs/security.md#consent).
+func (m *Monitor) AgentAnswer(in statemachine.Input, seq int, hostShowsNoForms bool) statemachine.Input {
 	return m.relays.AgentAnswer(in, m.question(seq), hostShowsNoForms)
 }
 
-// endSeen records that a call told the agent the monitor ended.
-func (m *monitor) endSeen() {
+// EndSeen records that a call told the agent the monitor ended.
+func (m *Monitor) EndSeen() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.endUnseen = false
@@ -304,8 +308,8 @@ func (m *monitor) endSeen() {
 
 // The watcher.
 
-// takeFresh returns the start snapshot once, if it is still recent.
-func (m *monitor) takeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts {
+// TakeFresh returns the start snapshot once, if it is still recent.
+func (m *Monitor) TakeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	f := m.fresh
@@ -317,16 +321,16 @@ func (m *monitor) takeFresh(now time.Time, maxAge time.Duration) *prstatus.Facts
 	return f
 }
 
-// seenSeq is the last watcher update the monitor took.
-func (m *monitor) seenSeq() uint64 {
+// SeenSeq is the last watcher update the monitor took.
+func (m *Monitor) SeenSeq() uint64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.seen
 }
 
-// see takes update u: false when it is not newer than the last one taken, or was read before the
+// See takes update u: false when it is not newer than the last one taken, or was read before the
 // monitor's last poke (older than the monitor's own work on GitHub).
-func (m *monitor) see(u watch.Update) bool {
+func (m *Monitor) See(u watch.Update) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if u.Seq <= m.seen {
@@ -338,11 +342,11 @@ func (m *monitor) see(u watch.Update) bool {
 	return !u.At.Before(m.pokedAt)
 }
 
-// catchUp pokes the watcher on a resumed monitor's first poll when the watcher read the pull
+// CatchUp pokes the watcher on a resumed monitor's first poll when the watcher read the pull
 // request (before the restart too: Watcher.LastRead) after the monitor's record was saved: that
 // read's update was published while no call took it, and a restarted watcher, whose saved
 // fingerprint is that read's, sees nothing move until a safety refresh.
-func (m *monitor) catchUp(w *watch.Watcher, now time.Time) {
+func (m *Monitor) CatchUp(w *watch.Watcher, now time.Time) {
 	m.mu.Lock()
 	saved := m.savedAt
 	m.savedAt = time.Time{}
@@ -350,30 +354,30 @@ func (m *monitor) catchUp(w *watch.Watcher, now time.Time) {
 	if saved.IsZero() {
 		return
 	}
-	if read, ok := w.LastRead(m.ref); !ok || !read.After(saved) {
+	if read, ok := w.LastRead(m.Ref); !ok || !read.After(saved) {
 		return
 	}
 	m.mu.Lock()
 	m.pokedStep, m.pokedAt = m.steps, now
 	m.mu.Unlock()
-	w.Poke(m.ref)
+	w.Poke(m.Ref)
 }
 
-// poke asks the watcher for a fresh snapshot, once per machine step that asked to poll now, unless
+// Poke asks the watcher for a fresh snapshot, once per machine step that asked to poll now, unless
 // the watcher has one the monitor has not seen, taken since the monitor's last news.
-func (m *monitor) poke(w *watch.Watcher, now time.Time) {
+func (m *Monitor) Poke(w *watch.Watcher, now time.Time) {
 	m.mu.Lock()
 	if m.pokedStep == m.steps && !m.pokedAt.IsZero() {
 		m.mu.Unlock()
 		return
 	}
-	if u, ok := w.Latest(m.ref); ok && u.Seq > m.seen && !u.At.Before(m.dirtyAt) && !u.At.Before(m.pokedAt) {
+	if u, ok := w.Latest(m.Ref); ok && u.Seq > m.seen && !u.At.Before(m.dirtyAt) && !u.At.Before(m.pokedAt) {
 		m.mu.Unlock()
 		return
 	}
 	m.pokedStep, m.pokedAt = m.steps, now
 	m.mu.Unlock()
-	w.Poke(m.ref)
+	w.Poke(m.Ref)
 }
 
 // watcherView is what hasNews reads of the watcher.
@@ -381,9 +385,9 @@ type watcherView interface {
 	Latest(ref prstatus.PRRef) (watch.Update, bool)
 }
 
-// hasNews says whether a monitor_id=all scan should drive the monitor: it starts, has GitHub
+// HasNews says whether a monitor_id=all scan should drive the monitor: it starts, has GitHub
 // work, was asked to poll now, or the watcher has a snapshot it has not seen.
-func (m *monitor) hasNews(w watcherView) bool {
+func (m *Monitor) HasNews(w watcherView) bool {
 	m.mu.Lock()
 	idle := m.m.Position().Node.State() == statemachine.StateIdle
 	act := m.m.Pending()
@@ -395,13 +399,13 @@ func (m *monitor) hasNews(w watcherView) bool {
 	if act.Kind != statemachine.ActionPolling {
 		return false
 	}
-	u, ok := w.Latest(m.ref)
+	u, ok := w.Latest(m.Ref)
 	return ok && u.Seq > seen
 }
 
-// pendingPoll is the pending action, with PollNow kept while a start snapshot is unused.
-func (m *monitor) pendingPoll() statemachine.Action {
-	act := m.pending()
+// PendingPoll is the pending action, with PollNow kept while a start snapshot is unused.
+func (m *Monitor) PendingPoll() statemachine.Action {
+	act := m.Pending()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if act.Kind == statemachine.ActionPolling && m.fresh != nil {
@@ -412,34 +416,35 @@ func (m *monitor) pendingPoll() statemachine.Action {
 
 // monitor_id=all.
 
-// turn is what the monitor_id=all scheduler reads of a monitor to order the actions waiting on
-// the agent (all_order.go).
-type turn struct {
-	m     *monitor
-	ended bool
-	// waiting: an action waits on the agent or the user (an ended monitor's, until a call said
-	// so), since then; asks: that action is a question.
-	waiting bool
-	asks    bool
-	since   time.Time
-	// servedAt is when monitor_id=all last handed the monitor's action out; handed: that action is
+// Turn is what the monitor_id=all scheduler reads of a monitor to order the actions waiting on
+// the agent.
+type Turn struct {
+	Monitor *Monitor
+	Ended   bool
+	// Waiting: an action waits on the agent or the user (an ended monitor's, until a call said
+	// so), Since then; Asks: that action is a question.
+	Waiting bool
+	Asks    bool
+	Since   time.Time
+	// ServedAt is when monitor_id=all last handed the monitor's action out; Handed: that action is
 	// still the one waiting.
-	servedAt time.Time
-	handed   bool
-	// depth is how far up a stack the pull request is (stack_order.go): lower ones go first.
-	depth int
+	ServedAt time.Time
+	Handed   bool
+	// Depth is how far up a stack the pull request is: lower ones go first.
+	Depth int
 }
 
-func (m *monitor) turn() turn {
+// Turn reads what the scheduler orders the monitor by, at once.
+func (m *Monitor) Turn() Turn {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return turn{m: m, ended: m.ended, waiting: !m.waitingSince.IsZero() && (!m.ended || m.endUnseen), asks: m.m.Pending().Kind == statemachine.ActionAskUser,
-		since: m.waitingSince, servedAt: m.servedAt, handed: !m.servedAt.IsZero() && m.servedStep == m.steps}
+	return Turn{Monitor: m, Ended: m.ended, Waiting: !m.waitingSince.IsZero() && (!m.ended || m.endUnseen), Asks: m.m.Pending().Kind == statemachine.ActionAskUser,
+		Since: m.waitingSince, ServedAt: m.servedAt, Handed: !m.servedAt.IsZero() && m.servedStep == m.steps}
 }
 
-// noteWaiting starts the wait of a monitor that waits on the agent or the user without a start
+// NoteWaiting starts the wait of a monitor that waits on the agent or the user without a start
 // time: one resumed from the state directory (a restarted server hands its action out again).
-func (m *monitor) noteWaiting(now time.Time) {
+func (m *Monitor) NoteWaiting(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.waitingSince.IsZero() || m.ended {
@@ -450,39 +455,39 @@ func (m *monitor) noteWaiting(now time.Time) {
 	}
 }
 
-// served records that monitor_id=all handed out the monitor's action at now.
-func (m *monitor) served(now time.Time) {
+// Served records that monitor_id=all handed out the monitor's action at now.
+func (m *Monitor) Served(now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.servedAt, m.servedStep = now, m.steps
 }
 
-// servedByAll reports whether monitor_id=all handed out an action of this monitor.
-func (m *monitor) servedByAll() bool {
+// ServedByAll reports whether monitor_id=all handed out an action of this monitor.
+func (m *Monitor) ServedByAll() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return !m.servedAt.IsZero()
 }
 
-// Pushes (push.go).
+// Pushes: channel events to a client no call waits on (docs/architecture.md#the-protocol).
 
-// toldKey is the key of the open action the agent was last told of, by a call or a push.
-func (m *monitor) toldKey() string {
+// ToldKey is the key of the open action the agent was last told of, by a call or a push.
+func (m *Monitor) ToldKey() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.pushed.Key
 }
 
-// pushCount is how many pushes the monitor has sent.
-func (m *monitor) pushCount() int {
+// PushCount is how many pushes the monitor has sent.
+func (m *Monitor) PushCount() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.pushed.Seq
 }
 
-// told records that the agent was told of the action key, and saves it; a push (not a call's
+// Told records that the agent was told of the action key, and saves it; a push (not a call's
 // answer) counts one more push and returns their number, the push's seq.
-func (m *monitor) told(key string, push bool, now time.Time) int {
+func (m *Monitor) Told(key string, push bool, now time.Time) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.pushed.Key == key && !push {

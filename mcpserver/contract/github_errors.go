@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/text"
 )
 
-// githubCause explains a GitHub failure in user terms.
-func githubCause(err error) string {
+// GitHubCause explains a GitHub failure in user terms.
+func GitHubCause(err error) string {
 	switch {
 	case errors.Is(err, ghclient.ErrNoToken):
 		return text.Error(err) // it says where the token was looked for and how to provide one
@@ -18,16 +18,16 @@ func githubCause(err error) string {
 	case errors.Is(err, ghclient.ErrNotFound):
 		return "no such pull request, or the token cannot see it (404)"
 	case errors.Is(err, ghclient.ErrRateLimited):
-		return sayOnce("GitHub rate limit: ", ghclient.ErrRateLimited, err)
+		return SayOnce("GitHub rate limit: ", ghclient.ErrRateLimited, err)
 	case errors.Is(err, ghclient.ErrUnavailable):
-		return sayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)
+		return SayOnce("GitHub is unreachable: ", ghclient.ErrUnavailable, err)
 	}
 	return text.Error(err)
 }
 
-// sayOnce is err's text, after lead only when the text does not already say what kind names
+// SayOnce is err's text, after lead only when the text does not already say what kind names
 // ("GitHub is unavailable"): a message says a thing once.
-func sayOnce(lead string, kind, err error) string {
+func SayOnce(lead string, kind, err error) string {
 	msg := text.Error(err)
 	if strings.Contains(msg, kind.Error()) {
 		return msg
@@ -35,8 +35,8 @@ func sayOnce(lead string, kind, err error) string {
 	return lead + msg
 }
 
-// fatalGitHub reports whether a GitHub error cannot heal by waiting: a bad token, a missing PR.
-func fatalGitHub(err error) bool {
+// FatalGitHub reports whether a GitHub error cannot heal by waiting: a bad token, a missing PR.
+func FatalGitHub(err error) bool {
 	return errors.Is(err, ghclient.ErrUnauthorized) || errors.Is(err, ghclient.ErrNotFound) ||
 		errors.Is(err, ghclient.ErrNoToken) || errors.Is(err, ghclient.ErrForbidden)
 }

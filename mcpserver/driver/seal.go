@@ -1,4 +1,4 @@
-package mcpserver
+package driver
 
 import (
 	"crypto/aes"
@@ -15,23 +15,23 @@ import (
 // or for a question that is no longer open.
 var ErrBadRequestState = errors.New("stale or forged request state")
 
-// inputKind says what an input request was for.
-type inputKind string
+// InputKind says what an input request was for.
+type InputKind string
 
 const (
-	inputElicit   inputKind = "elicit"   // a question for the user
-	inputClassify inputKind = "classify" // sampling: map free text to a choice
-	inputExplain  inputKind = "explain"  // sampling: explain a review comment
-	inputCompose  inputKind = "compose"  // sampling: write a reply
-	inputCategory inputKind = "category" // sampling: the concern category of a thread being answered
+	InputElicit   InputKind = "elicit"   // a question for the user
+	inputClassify InputKind = "classify" // sampling: map free text to a choice
+	InputExplain  InputKind = "explain"  // sampling: explain a review comment
+	InputCompose  InputKind = "compose"  // sampling: write a reply
+	inputCategory InputKind = "category" // sampling: the concern category of a thread being answered
 )
 
-// requestState travels to the client and back inside a multi-round-trip tool call. The client
+// RequestState travels to the client and back inside a multi-round-trip tool call. The client
 // must not be able to read it or forge it: it is sealed with AES-256-GCM and bound to the monitor,
 // the open question (or task) and a deadline.
-type requestState struct {
+type RequestState struct {
 	Monitor string    `json:"m"`
-	Kind    inputKind `json:"k"`
+	Kind    InputKind `json:"k"`
 	// Seq is the question's sequence number (elicit, classify) or the task's start (explain,
 	// compose, as Unix nanoseconds).
 	Seq int64 `json:"s"`
@@ -42,14 +42,14 @@ type requestState struct {
 	Expires int64  `json:"e"`
 }
 
-// sealer seals and opens request states.
-type sealer struct {
+// Sealer seals and opens request states.
+type Sealer struct {
 	aead cipher.AEAD
 	now  func() time.Time
 	ttl  time.Duration
 }
 
-func newSealer(key []byte, now func() time.Time) (*sealer, error) {
+func NewSealer(key []byte, now func() time.Time) (*Sealer, error) {
 	if len(key) != 32 {
 		return nil, fmt.Errorf("seal key must be 32 bytes, got %d", len(key))
 	}
@@ -61,11 +61,11 @@ func newSealer(key []byte, now func() time.Time) (*sealer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("seal key: %w", err)
 	}
-	return &sealer{aead: aead, now: now, ttl: 24 * time.Hour}, nil
+	return &Sealer{aead: aead, now: now, ttl: 24 * time.Hour}, nil
 }
 
-// newKey returns 32 random bytes.
-func newKey() ([]byte, error) {
+// NewKey returns 32 random bytes.
+func NewKey() ([]byte, error) {
 	k := make([]byte, 32)
 	if _, err := rand.Read(k); err != nil {
 		return nil, fmt.Errorf("random key: %w", err)
@@ -73,7 +73,7 @@ func newKey() ([]byte, error) {
 	return k, nil
 }
 
-func (s *sealer) seal(st requestState) (string, error) {
+func (s *Sealer) Seal(st RequestState) (string, error) {
 	st.Expires = s.now().Add(s.ttl).Unix()
 	plain, err := json.Marshal(st)
 	if err != nil {
@@ -86,22 +86,22 @@ func (s *sealer) seal(st requestState) (string, error) {
 	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, plain, []byte("prmonitor/v1"))), nil
 }
 
-func (s *sealer) open(token string) (requestState, error) {
+func (s *Sealer) Open(token string) (RequestState, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil || len(raw) < s.aead.NonceSize() {
-		return requestState{}, fmt.Errorf("%w: not a prmonitor request state", ErrBadRequestState)
+		return RequestState{}, fmt.Errorf("%w: not a prmonitor request state", ErrBadRequestState)
 	}
 	n := s.aead.NonceSize()
 	plain, err := s.aead.Open(nil, raw[:n], raw[n:], []byte("prmonitor/v1"))
 	if err != nil {
-		return requestState{}, fmt.Errorf("%w: it was not issued by this server", ErrBadRequestState)
+		return RequestState{}, fmt.Errorf("%w: it was not issued by this server", ErrBadRequestState)
 	}
-	var st requestState
+	var st RequestState
 	if err := json.Unmarshal(plain, &st); err != nil {
-		return requestState{}, fmt.Errorf("%w: %v", ErrBadRequestState, err)
+		return RequestState{}, fmt.Errorf("%w: %v", ErrBadRequestState, err)
 	}
 	if s.now().Unix() > st.Expires {
-		return requestState{}, fmt.Errorf("%w: it expired", ErrBadRequestState)
+		return RequestState{}, fmt.Errorf("%w: it expired", ErrBadRequestState)
 	}
 	return st, nil
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package contract
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 func TestAGitHubFailureIsSaidOnce(t *testing.T) {
 	tests := []struct {
 		name string
-		err  error
+		Err  error
 		want string
 	}{
 		{"an outage, as ghclient words it", fmt.Errorf("snapshot octo/widgets#7: %w", fmt.Errorf("%w: 502 Bad Gateway", ghclient.ErrUnavailable)),
@@ -29,7 +29,7 @@ func TestAGitHubFailureIsSaidOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := githubCause(tt.err)
+			got := GitHubCause(tt.Err)
 			assert.Equal(t, tt.want, got)
 			for _, said := range []string{"GitHub is un", "GitHub rate limit"} {
 				assert.LessOrEqual(t, strings.Count(got, said), 1, "said once: %s", got)

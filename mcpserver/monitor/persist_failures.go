@@ -1,4 +1,4 @@
-package mcpserver
+package monitor
 
 import "github.com/prmonitor/prmonitor/prstatus/rounds"
 
