@@ -13,7 +13,11 @@ import (
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/dynamicconfig"
 	"go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/metrics"
+	"go.temporal.io/server/common/persistence/sql"
+	"go.temporal.io/server/common/persistence/sql/sqlplugin"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	"go.temporal.io/server/common/resolver"
 	"go.temporal.io/server/common/testing/freeport"
 	"go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
@@ -92,10 +96,7 @@ func newServer(o options, logger log.Logger) (temporal.Server, string, error) {
 		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return claims }),
 		temporal.ForServices(temporal.DefaultServices),
 		temporal.WithLogger(logger),
-		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{
-			// a search attribute just added is usable by the next query (the tests add prmonitor's)
-			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
-		}),
+		temporal.WithDynamicConfigClient(dynamicConfig()),
 	)
 	if err != nil {
 		return nil, "", fmt.Errorf("assemble the server: %w", err)
@@ -121,8 +122,11 @@ func sqliteConfig(file string) (*config.SQL, error) {
 	c.ConnectAttributes["synchronous"] = "NORMAL"
 	_, err := os.Stat(file)
 	switch {
-	case err == nil:
-		return c, nil // reused: the schema is there
+	case err == nil: // reused: the schema is there
+		if err := forgetMembers(c); err != nil {
+			return nil, err
+		}
+		return c, nil
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("the database file: %w", err)
 	}
@@ -134,4 +138,28 @@ func sqliteConfig(file string) (*config.SQL, error) {
 		return nil, fmt.Errorf("set up the schema in %s: %w", file, err)
 	}
 	return c, nil
+}
+
+// dynamicConfig is the server's dynamic configuration, the lite server's: a search attribute just
+// added is usable by the next query (the tests add prmonitor's).
+func dynamicConfig() dynamicconfig.StaticClient {
+	return dynamicconfig.StaticClient{
+		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): []dynamicconfig.ConstrainedValue{{Value: true}},
+	}
+}
+
+// forgetMembers clears the membership the last run left in the file. Its services' addresses
+// were on ports now closed, but a new run found them there, took them for peers and routed tasks
+// to them until they aged out of the ring: about a minute after a restart before a worker got a
+// task from a poll. This process is the whole cluster, so no member of an earlier run lives.
+func forgetMembers(c *config.SQL) error {
+	db, err := sql.NewSQLAdminDB(sqlplugin.DbKindUnknown, c, resolver.NewNoopResolver(), log.NewNoopLogger(), metrics.NoopMetricsHandler)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", c.DatabaseName, err)
+	}
+	defer func() { _ = db.Close() }()
+	if err := db.Exec("DELETE FROM cluster_membership"); err != nil {
+		return fmt.Errorf("clear the last run's members in %s: %w", c.DatabaseName, err)
+	}
+	return nil
 }
