@@ -148,6 +148,7 @@ func TestScaleThreeWorkersTwoThousandMonitorsAWorkerKilledAndTheTemporalServerRe
 		wg.Wait()
 		return out
 	}
+	eventsFrom, eventsPoints := time.Now(), used()
 	before := measure(0, events/2, workers)
 	killed := time.Now()
 	workers[0].Signal(syscall.SIGKILL)
@@ -155,10 +156,12 @@ func TestScaleThreeWorkersTwoThousandMonitorsAWorkerKilledAndTheTemporalServerRe
 	after := measure(events/2, events, alive)
 	assert.Equal(t, int64(n), d.running(), "every monitor still runs after a worker was killed")
 	all := append(slices.Clone(before), after...)
+	eventReads, _ := reads(eventsFrom, time.Now())
+	eventsPoints = used() - eventsPoints
 	t.Logf("event → agent (delivery to the waiting call's answer): p50 %s, p95 %s over %d events; before the kill p50 %s p95 %s, "+
-		"after (worker 1 killed at %s) p50 %s p95 %s; worker RSS after: %d, %d MiB",
+		"after (worker 1 killed at %s) p50 %s p95 %s; worker RSS after: %d, %d MiB; the events' reads until their answers: %d, %d points",
 		pct(all, .5), pct(all, .95), len(all), pct(before, .5), pct(before, .95), killed.Format(time.TimeOnly), pct(after, .5), pct(after, .95),
-		alive[0].RSS()/1024, alive[1].RSS()/1024)
+		alive[0].RSS()/1024, alive[1].RSS()/1024, eventReads, eventsPoints)
 	assert.Less(t, pct(all, .95), 10*time.Second, "p95 within 10 s")
 	for i, r := range rss {
 		assert.Less(t, r, 1<<20, "worker %d under 1 GiB", i+1)
@@ -244,6 +247,7 @@ func (d *deployment) restartMidRun(t *testing.T, front *teamtest.Proc, workers [
 		down.Round(100*time.Millisecond), noticed.Round(100*time.Millisecond), ready.Round(100*time.Millisecond),
 		resumed.Round(100*time.Millisecond), l.Round(10*time.Millisecond), w.out["action"], w.took.Round(100*time.Millisecond),
 		r.out["action"], r.took.Round(100*time.Millisecond), d.running(), len(lost), writes)
+	t.Logf("worker RSS after the restart: %d, %d MiB", workers[0].RSS()/1024, workers[1].RSS()/1024)
 }
 
 // answer is a tool call's outcome and how long it took.
