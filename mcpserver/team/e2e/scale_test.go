@@ -167,14 +167,14 @@ func TestScaleThreeWorkersTwoThousandMonitorsAWorkerKilledAndTheTemporalServerRe
 		assert.Less(t, r, 1<<20, "worker %d under 1 GiB", i+1)
 	}
 
-	d.restartMidRun(t, front, alive, prs[events], prs[events+1], n+1)
+	d.restartMidRun(t, front, alive, prs[events], prs[events+1], append(slices.Clone(prs), ref))
 }
 
 // restartMidRun stops the Temporal server while an agent's call waits on monitor waiter and a
 // reply to a review comment on ref is on its way to GitHub, and starts it again on the same file
 // and port once every process has noticed; then an agent waits on monitor next for a review.
-// total is how many monitors run.
-func (d *deployment) restartMidRun(t *testing.T, front *teamtest.Proc, workers []*teamtest.Proc, waiter, next prstatus.PRRef, total int) {
+// prs are every monitor that runs.
+func (d *deployment) restartMidRun(t *testing.T, front *teamtest.Proc, workers []*teamtest.Proc, waiter, next prstatus.PRRef, prs []prstatus.PRRef) {
 	alice := d.agent(front, "alice", "2026-07-28")
 	alice.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
 	alice.untilAddressComment("acme/widgets#7")
@@ -238,8 +238,8 @@ func (d *deployment) restartMidRun(t *testing.T, front *teamtest.Proc, workers [
 	}
 
 	// No monitor lost: every one runs and answers.
-	assert.Equal(t, int64(total), d.running(), "every monitor still runs after the restart")
-	lost := d.unanswered()
+	assert.Equal(t, int64(len(prs)), d.running(), "every monitor still runs after the restart")
+	lost := d.unanswered(prs)
 	assert.Empty(t, lost, "every monitor answers its query after the restart")
 	t.Logf("Temporal server restarted: down %s (every process said not ready %s after the stop), every process ready %s after the restart; "+
 		"a new call on another monitor answered with its review %s after the restart (event → agent %s); the call that waited through it answered %q after %s; "+
@@ -331,23 +331,14 @@ func (d *deployment) running() int64 {
 	return count.GetCount()
 }
 
-// unanswered lists the running monitors that do not answer a status query.
-func (d *deployment) unanswered() []string {
+// unanswered lists the monitors of prs that do not answer a status query.
+func (d *deployment) unanswered(prs []prstatus.PRRef) []string {
 	d.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var ids []string
-	var token []byte
-	for {
-		resp, err := d.c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: d.srv.Namespace, PageSize: 1000, NextPageToken: token,
-			Query: fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running'", monitorwf.WorkflowName)})
-		require.NoError(d.t, err)
-		for _, e := range resp.Executions {
-			ids = append(ids, e.GetExecution().GetWorkflowId())
-		}
-		if token = resp.NextPageToken; len(token) == 0 {
-			break
-		}
+	for _, r := range prs {
+		ids = append(ids, monitorwf.WorkflowID(r))
 	}
 	var mu sync.Mutex
 	var lost []string
