@@ -227,6 +227,12 @@ func (d *deployment) restartMidRun(t *testing.T, front *teamtest.Proc, workers [
 		return err == nil && len(thread.Comments) == 2
 	}, "the reply is on GitHub")
 	assert.Equal(t, 1, d.replies(), "the reply was posted once")
+	for _, w := range d.writes() {
+		if strings.HasSuffix(w.path, "/replies") { // GitHub took it before the stop and answered while the server was down
+			assert.True(t, w.at.Before(stopped) && w.at.Add(10*time.Second).After(stopped) && w.at.Add(10*time.Second).Before(restarted),
+				"the reply's answer came while the server was down: posted %s, stopped %s, restarted %s", w.at, stopped, restarted)
+		}
+	}
 	seen := map[string]int{}
 	var writes []string
 	for _, w := range d.writes() {
