@@ -1,13 +1,19 @@
 // Command temporaldev runs a real Temporal server for prmonitor's tests and for trying the team
 // deployment on one machine: the server of go.temporal.io/server (its temporaltest lite server:
-// every service in this process, SQLite in memory, the frontend on loopback), with a namespace
+// every service in this process, SQLite, the frontend on loopback), with a namespace
 // registered and usable, with prmonitor's search attributes. When the server answers it prints one
 // line on stdout,
 //
 //	ready 127.0.0.1:PORT NAMESPACE
 //
 // and runs until SIGTERM or SIGINT, or until its standard input closes (so a test that started it
-// cannot leave it behind). State lives in memory only: it is gone when the process ends.
+// cannot leave it behind). By default state lives in memory only (it is gone when the process
+// ends) and the frontend takes a free port. Two flags make a server that can be stopped and
+// started again as the same server:
+//
+//	-db-file PATH   state in that SQLite file: the schema is created on the first start and the
+//	                file reused by the next, with every namespace, workflow and timer in it
+//	-port N         the frontend on 127.0.0.1:N, so the restarted server has the same address
 //
 // The Temporal CLI cannot be built from the Go module proxy; this program can, from the
 // developer-tools module (tools/go.mod), so the product's go.mod never links the server:
@@ -20,7 +26,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -36,7 +41,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
-	"go.temporal.io/server/temporaltest"
+	"go.temporal.io/server/common/log"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
@@ -48,18 +53,15 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("temporaldev", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	namespace := fs.String("namespace", "default", "the namespace to register")
-	retention := fs.Duration("retention", 24*time.Hour, "how long closed workflows are kept")
-	ready := fs.Duration("ready-within", 60*time.Second, "give up when the namespace is not usable by then")
-	verbose := fs.Bool("verbose", false, "log the SDK client's messages on stderr")
-	if err := fs.Parse(args); err != nil {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
 		return err
 	}
 	level := slog.LevelWarn
-	if *verbose {
+	var serverLog log.Logger = log.NewNoopLogger()
+	if o.verbose {
 		level = slog.LevelDebug
+		serverLog = log.NewZapLogger(log.BuildZapLogger(log.Config{Level: "warn"})) // on stderr
 	}
 	logger := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})))
 
@@ -74,19 +76,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		stdinClosed()
 	}()
 
-	ts := temporaltest.NewServer(temporaltest.WithBaseClientOptions(client.Options{Logger: logger}))
-	defer stopServer(ts, stderr)
-	addr := ts.GetFrontendHostPort()
+	srv, addr, err := newServer(o, serverLog)
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(); err != nil {
+		return fmt.Errorf("start the server: %w", err)
+	}
+	defer func() {
+		if err := srv.Stop(); err != nil {
+			fmt.Fprintln(stderr, "temporaldev: stopping the server:", err)
+		}
+	}()
 
-	readyCtx, cancel := context.WithTimeout(ctx, *ready)
+	readyCtx, cancel := context.WithTimeout(ctx, o.ready)
 	defer cancel()
-	if err := register(readyCtx, addr, *namespace, *retention, logger); err != nil {
+	if err := register(readyCtx, addr, o.namespace, o.retention, logger); err != nil {
 		return err
 	}
-	if err := addSearchAttributes(readyCtx, addr, *namespace, logger); err != nil {
+	if err := addSearchAttributes(readyCtx, addr, o.namespace, logger); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(stdout, "ready %s %s\n", addr, *namespace); err != nil {
+	if _, err := fmt.Fprintf(stdout, "ready %s %s\n", addr, o.namespace); err != nil {
 		return err
 	}
 	<-ctx.Done()
@@ -160,15 +171,4 @@ func addSearchAttributes(ctx context.Context, addr, namespace string, logger sdk
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-// stopServer stops every service; temporaltest reports a failed stop through a *testing.T it does
-// not have here, so a panic from that path is turned into a message.
-func stopServer(ts *temporaltest.TestServer, stderr io.Writer) {
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintln(stderr, "temporaldev: stopping the server:", r)
-		}
-	}()
-	ts.Stop()
 }

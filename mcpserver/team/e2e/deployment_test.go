@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -40,6 +42,34 @@ type request struct {
 	method  string
 	path    string
 	graphql bool
+	// write: the request changes something on GitHub (a REST call other than GET, a GraphQL
+	// mutation); body is then what it sent.
+	write bool
+	body  string
+}
+
+// recorded is r as the recorder keeps it; r's body is read and put back.
+func recorded(r *http.Request) request {
+	rec := request{at: time.Now(), method: r.Method, path: r.URL.Path, graphql: strings.HasSuffix(r.URL.Path, "/graphql")}
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Body == nil {
+		return rec
+	}
+	b, err := io.ReadAll(r.Body) // whole: the fake reads what the recorder put back
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	if err != nil {
+		return rec
+	}
+	rec.write = !rec.graphql
+	if rec.graphql {
+		var q struct {
+			Query string `json:"query"`
+		}
+		rec.write = json.Unmarshal(b, &q) == nil && strings.HasPrefix(strings.TrimSpace(q.Query), "mutation")
+	}
+	if rec.write {
+		rec.body = string(b)
+	}
+	return rec
 }
 
 // deployment is the team deployment on one machine: Temporal, the fake GitHub behind a recorder,
@@ -60,19 +90,23 @@ type deployment struct {
 
 type options struct {
 	fake []githubfake.Option
+	// persistent: the Temporal server keeps its state in a file on a fixed port, so that
+	// d.srv.Restart brings it back as the same server.
+	persistent bool
 }
 
 func newDeployment(t *testing.T, o options) *deployment {
 	if testing.Short() {
 		t.Skip("end to end (the built binary, a real Temporal server): runs without -short")
 	}
-	srv := temporaltest.Start(t, "")
+	srv := temporaltest.StartWith(t, temporaltest.Options{Persistent: o.persistent})
 	bin := teamtest.Binary(t)
 	fake := githubfake.MustNew(append([]githubfake.Option{githubfake.WithViewer("prmonitor-app"), githubfake.WithToken(ghToken)}, o.fake...)...)
 	d := &deployment{t: t, srv: srv, c: srv.Client(t), fake: fake, bin: bin, dir: t.TempDir(), queue: "e2e"}
 	d.github = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := recorded(r)
 		d.mu.Lock()
-		d.seen = append(d.seen, request{at: time.Now(), method: r.Method, path: r.URL.Path, graphql: strings.HasSuffix(r.URL.Path, "/graphql")})
+		d.seen = append(d.seen, rec)
 		d.mu.Unlock()
 		fake.Handler().ServeHTTP(w, r)
 	}))
@@ -89,6 +123,17 @@ func (d *deployment) requests(from time.Time) []request {
 	var out []request
 	for _, r := range d.seen {
 		if !r.at.Before(from) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// writes are the requests that changed something on GitHub.
+func (d *deployment) writes() []request {
+	var out []request
+	for _, r := range d.requests(time.Time{}) {
+		if r.write {
 			out = append(out, r)
 		}
 	}
@@ -223,16 +268,8 @@ func (a *agent) callLater(name string, args map[string]any) <-chan teamtest.Answ
 func (a *agent) structured(name string, got teamtest.Answer) map[string]any {
 	a.t.Helper()
 	require.NoError(a.t, got.Err, name)
-	var text string
-	for _, c := range got.Result.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			text += tc.Text
-		}
-	}
-	require.False(a.t, got.Result.IsError, "%s: %s", name, text)
-	var out map[string]any
-	b, _ := json.Marshal(got.Result.StructuredContent)
-	require.NoError(a.t, json.Unmarshal(b, &out))
+	out, err := structured(got.Result)
+	require.NoError(a.t, err, name)
 	return out
 }
 
@@ -240,4 +277,23 @@ func (a *agent) structured(name string, got teamtest.Answer) map[string]any {
 func (d *deployment) callWaits(r prstatus.PRRef) {
 	d.t.Helper()
 	teamtest.CallWaits(d.t, d.c, monitorwf.WorkflowID(r))
+}
+
+// structured is a tool result's structured content; a tool error is an error with its text.
+func structured(res *sdk.CallToolResult) (map[string]any, error) {
+	if res.IsError {
+		var text string
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text += tc.Text
+			}
+		}
+		return nil, fmt.Errorf("a tool error: %s", text)
+	}
+	var out map[string]any
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return nil, err
+	}
+	return out, json.Unmarshal(b, &out)
 }

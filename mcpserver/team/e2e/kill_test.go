@@ -13,6 +13,33 @@ import (
 	"github.com/prmonitor/prmonitor/prstatus/githubfake"
 )
 
+// untilAddressComment drives monitor id, whose pull request has one review comment, until the
+// agent is to address it: the agent explains the comment, the user says to address it.
+func (a *agent) untilAddressComment(id string) {
+	a.t.Helper()
+	act := a.call("pr_monitor_next_step", map[string]any{"monitor_id": id, "event": "ready"})
+	for i := 0; act["task"] != "address_comment" && i < 6; i++ {
+		switch {
+		case act["action"] == "execute" && act["task"] == "explain_comment":
+			act = a.call("pr_monitor_next_step", map[string]any{"monitor_id": id, "event": "task_complete",
+				"data": map[string]any{"recommendation": "Name the constant maxRetries."}})
+		case act["action"] == "ask_user":
+			q := act["question"].(map[string]any)
+			choice := ""
+			for _, c := range q["choices"].([]any) {
+				if v := c.(map[string]any)["value"].(string); choice == "" && strings.HasPrefix(v, "address") {
+					choice = v
+				}
+			}
+			act = a.call("pr_monitor_next_step", map[string]any{"monitor_id": id, "event": "user_chose", "choice": choice, "question_seq": q["seq"]})
+		default:
+			act = a.call("pr_monitor_next_step", map[string]any{"monitor_id": id, "event": "ready"})
+		}
+	}
+	require.Equal(a.t, "execute", act["action"], "%v", act)
+	require.Equal(a.t, "address_comment", act["task"], "%v", act)
+}
+
 // replies counts the POSTs of replies that reached the fake.
 func (d *deployment) replies() int {
 	n := 0
@@ -35,27 +62,7 @@ func TestAWorkerKilledWhileItsReplyIsInFlightIsReplacedAndTheReplyIsPostedOnce(t
 	alice := d.agent(front, "alice", "2026-07-28")
 	alice.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"})
 
-	act := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
-	for i := 0; act["task"] != "address_comment" && i < 6; i++ { // the agent explains the comment; the user says: address it
-		switch {
-		case act["action"] == "execute" && act["task"] == "explain_comment":
-			act = alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "task_complete",
-				"data": map[string]any{"recommendation": "Name the constant maxRetries."}})
-		case act["action"] == "ask_user":
-			q := act["question"].(map[string]any)
-			choice := ""
-			for _, c := range q["choices"].([]any) {
-				if v := c.(map[string]any)["value"].(string); choice == "" && strings.HasPrefix(v, "address") {
-					choice = v
-				}
-			}
-			act = alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": choice, "question_seq": q["seq"]})
-		default:
-			act = alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
-		}
-	}
-	require.Equal(t, "execute", act["action"], "%v", act)
-	require.Equal(t, "address_comment", act["task"], "%v", act)
+	alice.untilAddressComment("acme/widgets#7")
 
 	// GitHub takes the reply, then its answer is slow: the worker dies before it learns the reply landed.
 	d.fake.InjectFault(githubfake.Fault{Match: githubfake.MatchREST("POST", "/repos/*/*/pulls/*/comments/*/replies"), Times: 1, After: true, Delay: time.Minute})
