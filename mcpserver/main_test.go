@@ -15,7 +15,7 @@ func TestMain(m *testing.M) {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
-		_ = flag.Set("test.parallel", "6")
+		_ = flag.Set("test.parallel", "12")
 	}
 	goleak.VerifyTestMain(m)
 }
