@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"strings"
 )
 
 // listenFlags are how a team process serves an address to other machines: its own TLS
@@ -33,15 +32,4 @@ func (l listenFlags) check(fs *flag.FlagSet, what, addr string) string {
 		return "--behind-tls-proxy means this process serves plain HTTP; drop it or --tls-cert and --tls-key"
 	}
 	return ""
-}
-
-// splitList is a comma-separated flag's values, blanks dropped.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"crypto/tls"
 	"fmt"
+	"strings"
 
 	"github.com/prmonitor/prmonitor/mcpserver/team/httpguard"
 )
@@ -37,4 +38,15 @@ func (l listenFlags) serving() (*tls.Config, error) {
 // allowList is the Host allow-list of --allowed-hosts (loopback names when empty).
 func (l listenFlags) allowList() httpguard.Origins {
 	return httpguard.Origins{Hosts: splitList(l.hosts)}
+}
+
+// splitList is a comma-separated flag's values, blanks dropped.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

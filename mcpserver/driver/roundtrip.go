@@ -81,7 +81,6 @@ func (d *Driver) fulfil(r inputRequest) (string, mcp.InputResponse, error) {
 		}
 		return inputAnswer, mcp.NewElicitationInputResponse(*res), nil
 	}
-	//lint:ignore SA1019 sampling, deprecated by 2026-07-28, is served on purpose (docs/architecture.md)
 	res, err := d.h.Sample(d.ctx, mcp.CreateMessageRequest{
 		Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)}, CreateMessageParams: *r.sample})
 	if err == nil && res == nil {

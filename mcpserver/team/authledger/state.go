@@ -77,7 +77,7 @@ type State struct {
 // revocation early.
 const MaxEntries = 200_000
 
-// ErrFull: the ledger holds MaxEntries entries that still matter.
+// ErrFull is the refusal when the ledger holds MaxEntries entries that still matter.
 var ErrFull = errors.New("authledger: the ledger is full")
 
 // Apply does op at now.

@@ -129,17 +129,6 @@ func (d *deployment) requests(from time.Time) []request {
 	return out
 }
 
-// writes are the requests that changed something on GitHub.
-func (d *deployment) writes() []request {
-	var out []request
-	for _, r := range d.requests(time.Time{}) {
-		if r.write {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // run starts the binary with args and waits for the log line ready names.
 func (d *deployment) run(ready *regexp.Regexp, args ...string) *teamtest.Proc {
 	d.t.Helper()

@@ -180,7 +180,7 @@ func TestAnyFrontEndReplicaFinishesWhatAnotherBegan(t *testing.T) {
 	require.Equal(t, http.StatusCreated, res.StatusCode, "%v", reg)
 	f.client = reg["client_id"].(string)
 
-	access, refresh, code, verifier := f.signIn(a, b) // registered on a; the sign-in begun on a, finished on b
+	access, _, code, verifier := f.signIn(a, b) // registered on a; the sign-in begun on a, finished on b
 	assert.Equal(t, http.StatusOK, f.read(a, access), "a token b issued reads a")
 	assert.Equal(t, http.StatusOK, f.read(b, access))
 
@@ -191,7 +191,7 @@ func TestAnyFrontEndReplicaFinishesWhatAnotherBegan(t *testing.T) {
 	assert.Contains(t, out["error_description"], "already used")
 	assert.Equal(t, http.StatusUnauthorized, f.read(b, access), "and what it gave is revoked on b")
 
-	access, refresh, _, _ = f.signIn(b, a)
+	access, refresh, _, _ := f.signIn(b, a)
 	lb.to(t, b)
 	status, out = f.form("/oauth/token", url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {f.client}})
 	require.Equal(t, http.StatusOK, status, "a refresh on b of a sign-in a finished: %v", out)

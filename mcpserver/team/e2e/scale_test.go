@@ -400,3 +400,14 @@ func mapsWith(m map[string]any, k string, v any) map[string]any {
 	}
 	return out
 }
+
+// writes are the requests that changed something on GitHub.
+func (d *deployment) writes() []request {
+	var out []request
+	for _, r := range d.requests(time.Time{}) {
+		if r.write {
+			out = append(out, r)
+		}
+	}
+	return out
+}
