@@ -39,13 +39,15 @@ func (t *transport) send(ctx context.Context, r *http.Request, cancel context.Ca
 	case s := <-done:
 		return s.resp, false, s.err
 	case <-ctx.Done():
-		if write && t.retry.LateAnswerWait > 0 {
-			wait := time.NewTimer(t.retry.LateAnswerWait)
+		wait := t.retry.LateAnswerWait
+		if write && wait > 0 {
+			timer := time.NewTimer(wait)
 			select {
 			case s := <-done:
-				wait.Stop()
+				timer.Stop()
 				return s.resp, false, s.err
-			case <-wait.C:
+			case <-timer.C:
+				wait = 0 // waited for already: r ends now
 			}
 		}
 		if t.retry.LateAnswerWait < 0 { // abandoned: the caller's cancel ends r
@@ -56,7 +58,7 @@ func (t *transport) send(ctx context.Context, r *http.Request, cancel context.Ca
 			}()
 			return nil, false, context.Cause(ctx)
 		}
-		stop := time.AfterFunc(t.retry.LateAnswerWait, cancel)
+		stop := time.AfterFunc(wait, cancel)
 		go func() { t.late(done, t.resource(r, gql)); stop.Stop(); cancel() }()
 		return nil, true, context.Cause(ctx)
 	}
