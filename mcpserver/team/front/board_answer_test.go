@@ -89,11 +89,7 @@ func answerOnBoard(t *testing.T, c *http.Client, base, monitor string, seq int, 
 // and for someone else's monitor; taken, and merged, from the user's own pick.
 func TestOnTheBoardTheUserAnswersTheMergeQuestionAndTheMergeGoesThrough(t *testing.T) {
 	tm := newTeam(t)
-	tm.ready()
-	alice := tm.agent("alice", agentOptions{protocol: "2026-07-28"}) // a host without forms: the question waits
-	require.False(t, alice.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"}).isError)
-	r := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
-	require.Equal(t, "ask_user", r.str("action"), "%v", r.out)
+	tm.atTheMergeQuestion()
 
 	browser := tm.boardSession("alice")
 	page := tm.boardPage(browser)

@@ -74,11 +74,7 @@ func statusIDs(t *testing.T, a *agent) []string {
 // cannot drive it, and cannot answer its question, by MCP or on the board.
 func TestAMonitorBelongsToItsOwnersGitHubIDARenamedLoginKeepsItARecycledLoginGetsNothing(t *testing.T) {
 	tm := newTeam(t)
-	tm.ready()
-	alice := tm.agent("alice", agentOptions{protocol: "2026-07-28"}) // a host without forms: the question waits
-	require.False(t, alice.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"}).isError)
-	r := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
-	require.Equal(t, "ask_user", r.str("action"), "%v", r.out)
+	tm.atTheMergeQuestion()
 
 	st, err := monitorwf.QueryMonitor(context.Background(), tm.c, "acme/widgets#7")
 	require.NoError(t, err)
@@ -94,7 +90,7 @@ func TestAMonitorBelongsToItsOwnersGitHubIDARenamedLoginKeepsItARecycledLoginGet
 
 	assert.Equal(t, []string{"acme/widgets#7"}, statusIDs(t, byRenamed), "the renamed login lists its monitor")
 	assert.Empty(t, statusIDs(t, byRecycled), "the recycled login lists none")
-	r = byRecycled.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
+	r := byRecycled.call("pr_monitor_status", map[string]any{"monitor_id": "acme/widgets#7"})
 	assert.True(t, r.isError, "the recycled login cannot read it: %v", r.out)
 	r = byRecycled.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "merge"})
 	assert.True(t, r.isError, "the recycled login cannot answer its question: %v", r.out)

@@ -81,3 +81,15 @@ func TestOverHTTPAClientWithoutFormsGetsTheQuestionAsAskUserButNotAMergeOnItsWor
 	done = alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "user_chose", "choice": "wait_for_approver", "question_seq": q["seq"]})
 	require.False(t, done.isError, "a choice that does not merge is relayed: %s", done.text)
 }
+
+// atTheMergeQuestion readies the pull request, and alice, from a host without forms, starts its
+// monitor and is handed the merge question, which then waits for her.
+func (tm *team) atTheMergeQuestion() *agent {
+	tm.t.Helper()
+	tm.ready()
+	alice := tm.agent("alice", agentOptions{protocol: "2026-07-28"})
+	require.False(tm.t, alice.call("pr_monitor_start", map[string]any{"pr": "acme/widgets#7"}).isError)
+	r := alice.call("pr_monitor_next_step", map[string]any{"monitor_id": "acme/widgets#7", "event": "ready"})
+	require.Equal(tm.t, "ask_user", r.str("action"), "%v", r.out)
+	return alice
+}
